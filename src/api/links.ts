@@ -1,0 +1,17 @@
+import type { Domain } from "../content/schema.ts";
+import { API_PATH, FORMAT_DIRS, type FormatDir, type OrderingDir } from "./layout.ts";
+
+/**
+ * The absolute address of a listing page, as DRF's pagination builds it: the request's `format`
+ * and `ordering` carried over, keys in alphabetical order, and page 1 written without `page`
+ * (seed rule 5: page 2's previous link omits it).
+ */
+export function pageLink(domain: Domain, format: FormatDir, ordering: OrderingDir, page: number): string {
+  const query: string[] = [];
+  const formatValue = FORMAT_DIRS[format];
+  if (formatValue !== null) query.push(`format=${formatValue}`);
+  if (ordering !== "default") query.push(`ordering=${ordering}`);
+  if (page > 1) query.push(`page=${page}`);
+  const base = `${domain.base_url}${API_PATH}`;
+  return query.length === 0 ? base : `${base}?${query.join("&")}`;
+}

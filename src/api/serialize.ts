@@ -1,0 +1,63 @@
+import type { Director, Domain, Language } from "../content/schema.ts";
+import { LANGUAGES } from "../content/schema.ts";
+import type { ListedWork } from "../model/listing.ts";
+
+/** The media address of a content image, for one domain. */
+export type ImageUrl = (rel: string) => string;
+
+/**
+ * The default-language `description`: the CSV's own column, else the text in the domain's
+ * language (the original service returns the active language there), else null.
+ */
+export function defaultDescription(director: Director, locale: string): string | null {
+  if (director.description !== null) return director.description;
+  const language = locale.slice(0, 2).toLowerCase() as Language;
+  return LANGUAGES.includes(language) ? director[`description_${language}`] : null;
+}
+
+/** A director record, keys in the contract's order. */
+export function directorObject(director: Director, domain: Domain, imageUrl: ImageUrl) {
+  return {
+    id: director.id,
+    name: director.name,
+    description: defaultDescription(director, domain.locale),
+    description_es: director.description_es,
+    description_en: director.description_en,
+    description_ca: director.description_ca,
+    description_gl: director.description_gl,
+    description_eu: director.description_eu,
+    description_va: director.description_va,
+    description_fr: director.description_fr,
+    slug: director.slug,
+    photo: director.photo === null ? null : imageUrl(director.photo),
+    show_img: director.show_img,
+  };
+}
+
+/** A listing element, keys in the contract's order (CONTRACT section 3). */
+export function elementObject(listed: ListedWork, director: object | null, imageUrl: ImageUrl) {
+  const { work } = listed;
+  return {
+    id: work.id,
+    name: work.name,
+    cover: imageUrl(work.cover),
+    director,
+    audiovisual_type: work.audiovisual_type,
+    is_new: listed.isNew,
+    progress_loan_user: null,
+    streaming: {},
+    slug: work.slug,
+    status_global: work.status_global,
+  };
+}
+
+/** The retrieve document: the element plus year, duration and the availability window. */
+export function detailObject(listed: ListedWork, element: object) {
+  return {
+    ...element,
+    year: listed.work.year,
+    duration: listed.work.duration,
+    created: listed.window.from,
+    expire: listed.window.until,
+  };
+}

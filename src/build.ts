@@ -1,0 +1,148 @@
+import path from "node:path";
+import { apiFiles, pageCount } from "./api/pages.ts";
+import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
+import { loadCatalogue, type Catalogue } from "./content/load.ts";
+import type { Domain } from "./content/schema.ts";
+import { UserError, type Problem } from "./errors.ts";
+import { apiImages, type ProcessedImage } from "./media/images.ts";
+import { resolveBuildDate } from "./model/dates.ts";
+import { domainView, type DomainView } from "./model/listing.ts";
+import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
+import { OutputTree, type TreeSummary } from "./output/tree.ts";
+import { writeExports } from "./exports/write.ts";
+import { renderSite } from "./site/render.ts";
+
+export interface BuildOptions {
+  contentDir: string;
+  outDir: string;
+  /** YYYY-MM-DD; else SOURCE_DATE_EPOCH, else today (UTC). */
+  date?: string;
+  /** Build only these domains; the others keep their previous output. */
+  domains?: string[];
+  /** Render the HTML catalogue (false: API, exports and server files only). */
+  site?: boolean;
+  /** Where processed images are cached between builds. */
+  cacheDir?: string;
+  reporter?: Reporter;
+}
+
+/** Progress and warnings; the CLI decides how (and whether) to show them. */
+export interface Reporter {
+  stage(name: string): void;
+  warning(problem: Problem): void;
+}
+
+export interface BuildSummary extends TreeSummary {
+  date: string;
+  domains: string[];
+  seconds: number;
+}
+
+const silent: Reporter = { stage() {}, warning() {} };
+
+export const exportFileName = (domain: string, kind: string, date: string) => `${kind}-${domain}-${date}.xlsx`;
+
+/** The whole pipeline: load → validate → plan → render → write, atomically. */
+export async function build(options: BuildOptions): Promise<BuildSummary> {
+  const started = performance.now();
+  const reporter = options.reporter ?? silent;
+  const date = resolveBuildDate(options.date);
+  reporter.stage("reading content");
+  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
+  const domains = selectDomains(catalogue, options.domains);
+  const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
+
+  reporter.stage("processing images");
+  const images = await apiImages(catalogue.images.values(), cacheDir);
+
+  const tree = await OutputTree.open(options.outDir);
+  try {
+    const site = options.site ?? true;
+    const infos: DomainInfo[] = [];
+    const views: DomainView[] = [];
+    for (const domain of domains) {
+      reporter.stage(`writing the API of ${domain.domain}`);
+      const view = domainView(catalogue, domain, date);
+      const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
+      for (const file of apiFiles(view, imageUrl)) await tree.write(file.path, file.data);
+      await writeMedia(tree, view, images);
+      const info = domainInfo(view, date, site);
+      reporter.stage(`writing the exports of ${domain.domain}`);
+      await writeExports(tree, view, info);
+      views.push(view);
+      infos.push(info);
+    }
+    if (site) {
+      reporter.stage("rendering the HTML catalogue");
+      await renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter });
+    }
+    if (options.domains !== undefined) {
+      const built = new Set(domains.map((d) => d.domain));
+      tree.keepPrevious((rel) => rel !== BUILD_INFO_PATH && !built.has(rel.slice(0, rel.indexOf("/"))));
+      infos.push(...(await previousDomains(tree, built)));
+    }
+    const order = catalogue.domains.map((d) => d.domain);
+    infos.sort((a, b) => order.indexOf(a.domain) - order.indexOf(b.domain));
+    const info: BuildInfo = { generator: "catalogue", version: 1, date, domains: infos };
+    await tree.write(BUILD_INFO_PATH, JSON.stringify(info, null, 2) + "\n");
+    reporter.stage("switching to the new output");
+    const summary = await tree.commit();
+    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000 };
+  } catch (error) {
+    await tree.abort();
+    throw error;
+  }
+}
+
+function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domain[] {
+  if (names === undefined || names.length === 0) return catalogue.domains;
+  const known = new Map(catalogue.domains.map((d) => [d.domain, d]));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0) {
+    throw new UserError(`--domain: unknown domain ${unknown.join(", ")}; the domains are: ${[...known.keys()].join(", ")}`);
+  }
+  return [...new Set(names)].map((n) => known.get(n)!);
+}
+
+/** Copies the processed images the domain's API points at into its media folder. */
+async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {
+  const folder = urlFolder(view.domain.media_url);
+  const used = new Set<string>();
+  for (const listed of view.orders.name) {
+    used.add(listed.work.cover);
+    if (listed.director?.photo) used.add(listed.director.photo);
+  }
+  for (const rel of [...used].sort()) {
+    const image = images.get(rel)!;
+    const target = `${folder}/${image.file}`;
+    // Domains that share a media folder share its files.
+    if (!tree.has(target)) await tree.copyFrom(target, image.cachePath);
+  }
+}
+
+function domainInfo(view: DomainView, date: string, site: boolean): DomainInfo {
+  const { domain } = view;
+  const count = view.orders.name.length;
+  return {
+    domain: domain.domain,
+    name: domain.name,
+    base_url: domain.base_url,
+    media_url: domain.media_url,
+    locale: domain.locale,
+    default_ordering: domain.default_ordering,
+    base_path: urlPath(domain.base_url),
+    media_folder: urlFolder(domain.media_url),
+    count,
+    total_pages: pageCount(count),
+    exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, date)])),
+    site,
+  };
+}
+
+/** With --domain, the domains not rebuilt keep their entry of the previous build description. */
+async function previousDomains(tree: OutputTree, built: Set<string>): Promise<DomainInfo[]> {
+  const bytes = await tree.readPrevious(BUILD_INFO_PATH);
+  if (bytes === null) return [];
+  const parsed = buildInfo.safeParse(JSON.parse(bytes.toString("utf8")));
+  return parsed.success ? parsed.data.domains.filter((d) => !built.has(d.domain)) : [];
+}

@@ -1,0 +1,42 @@
+import { build } from "../../build.ts";
+import { formatProblem } from "../../errors.ts";
+import type { Command } from "../command.ts";
+import { stageReporter } from "../progress.ts";
+
+export const buildCommand: Command = {
+  name: "build",
+  summary: "validate the content and write the static site (API, exports, HTML, media)",
+  usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site]",
+  help: `  --content DIR        the content folder with the four CSV files (default: content)
+  --out DIR            the output folder (default: dist); replaced atomically
+  --date YYYY-MM-DD    the build date (default: SOURCE_DATE_EPOCH, else today in UTC)
+  --domain HOST        build only this domain (repeatable); the others keep their output
+  --no-site            API, exports and server files only: no HTML catalogue
+  --cache DIR          the processed-image cache (default: .cache/catalogue)`,
+  options: {
+    content: { type: "string", default: "content" },
+    out: { type: "string", default: "dist" },
+    date: { type: "string" },
+    domain: { type: "string", multiple: true },
+    "no-site": { type: "boolean", default: false },
+    cache: { type: "string" },
+  },
+  async run(values, _positionals, io) {
+    const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    const summary = await build({
+      contentDir: values.content as string,
+      outDir: values.out as string,
+      date: values.date as string | undefined,
+      domains: values.domain as string[] | undefined,
+      site: !values["no-site"],
+      cacheDir: values.cache as string | undefined,
+      reporter,
+    });
+    reporter.done();
+    io.stderr.write(
+      `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +
+        `${summary.files} files, ${summary.written} written, ${summary.unchanged} unchanged, ` +
+        `${summary.removed} removed in ${summary.seconds.toFixed(2)} s\n`,
+    );
+  },
+};

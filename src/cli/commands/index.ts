@@ -1,0 +1,6 @@
+import type { Command } from "../command.ts";
+import { buildCommand } from "./build.ts";
+import { validateCommand } from "./validate.ts";
+
+/** Every subcommand, in the order `catalogue --help` lists them. */
+export const commands: Command[] = [buildCommand, validateCommand];

@@ -1,0 +1,73 @@
+import { parseArgs } from "node:util";
+import { InputError, UserError } from "../errors.ts";
+import type { CliIO } from "./command.ts";
+import { commands } from "./commands/index.ts";
+
+const VERSION = "0.1.0";
+
+function mainHelp(): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
+  return `catalogue ${VERSION}: the audiovisual catalogue of a library network, as a static site
+
+Usage: catalogue <command> [options]
+
+Commands:
+${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Run "catalogue <command> --help" for the options of a command.
+Exit codes: 0 success, 1 a problem with the input or the target (message), 2 a bug (stack trace).
+`;
+}
+
+/** Parses the arguments, runs the command and returns the exit code; only main.ts exits. */
+export async function run(argv: string[], io: CliIO): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "--help" || name === "-h" || name === "help") {
+    io.stdout.write(mainHelp());
+    return name === undefined ? 1 : 0;
+  }
+  if (name === "--version" || name === "-v") {
+    io.stdout.write(`${VERSION}\n`);
+    return 0;
+  }
+  const command = commands.find((c) => c.name === name);
+  if (command === undefined) {
+    io.stderr.write(`catalogue: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`);
+    return 1;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\nOptions:\n${command.help}\n`);
+    return 0;
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals ?? false, strict: true });
+  } catch (error) {
+    io.stderr.write(`catalogue ${command.name}: ${(error as Error).message}\nUsage: ${command.usage}\n`);
+    return 1;
+  }
+  try {
+    const code = await command.run(parsed.values, parsed.positionals, io);
+    return code ?? 0;
+  } catch (error) {
+    if (error instanceof InputError) {
+      io.stderr.write(`${error.message}\n${error.problems.length} problem(s) found; nothing was written\n`);
+      return 1;
+    }
+    if (error instanceof UserError) {
+      io.stderr.write(`catalogue ${command.name}: ${error.message}\n`);
+      return 1;
+    }
+    io.stderr.write(`catalogue ${command.name}: internal error (a bug; please report it with this trace)\n${describe(error)}\n`);
+    return 2;
+  }
+}
+
+function describe(error: unknown): string {
+  const lines: string[] = [];
+  for (let e: unknown = error; e !== undefined && e !== null; e = (e as { cause?: unknown }).cause) {
+    lines.push(e instanceof Error ? (e.stack ?? String(e)) : String(e));
+    if (lines.length > 1) lines[lines.length - 1] = `caused by: ${lines[lines.length - 1]}`;
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,55 @@
+import { realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import sharp from "sharp";
+
+/** A source image of the content folder, checked to be a real image inside it. */
+export interface ImageSource {
+  /** The path as written in the CSV, relative to the content folder. */
+  rel: string;
+  /** The absolute path of the file itself (symlinks resolved). */
+  abs: string;
+  format: string;
+  width: number;
+  height: number;
+}
+
+const FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif", "tiff"]);
+// Decompression bombs: a small file that decodes to billions of pixels would exhaust memory.
+export const MAX_PIXELS = 50_000_000;
+const MAX_BYTES = 50 * 1024 * 1024;
+
+/** Checks one image path; returns the source or the message explaining what is wrong. */
+export async function checkImage(contentRoot: string, rel: string): Promise<ImageSource | string> {
+  if (path.isAbsolute(rel) || rel.includes("\\") || rel.includes("\0")) {
+    return `expected a path relative to the content folder (like "covers/title.jpg"), got ${JSON.stringify(rel)}`;
+  }
+  const normal = path.posix.normalize(rel);
+  if (normal === ".." || normal.startsWith("../")) {
+    return `the image must be inside the content folder, got ${JSON.stringify(rel)}`;
+  }
+  let abs: string;
+  try {
+    abs = await realpath(path.join(contentRoot, normal));
+  } catch {
+    return `image file not found: ${JSON.stringify(rel)}`;
+  }
+  // A symlink may point anywhere; only what it resolves to counts.
+  if (!abs.startsWith(contentRoot + path.sep)) {
+    return `the image resolves outside the content folder (a symlink?): ${JSON.stringify(rel)}`;
+  }
+  try {
+    const info = await stat(abs);
+    if (!info.isFile()) return `not a file: ${JSON.stringify(rel)}`;
+    if (info.size > MAX_BYTES) return `image file is larger than 50 MB: ${JSON.stringify(rel)}`;
+    const meta = await sharp(abs, { limitInputPixels: false }).metadata();
+    if (!meta.format || !FORMATS.has(meta.format) || !meta.width || !meta.height) {
+      return `not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF): ${JSON.stringify(rel)}`;
+    }
+    if (meta.width * meta.height > MAX_PIXELS) {
+      return `image is ${meta.width}x${meta.height} pixels, more than the ${MAX_PIXELS / 1e6} megapixels allowed: ${JSON.stringify(rel)}`;
+    }
+    return { rel, abs, format: meta.format, width: meta.width, height: meta.height };
+  } catch {
+    return `not a readable image: ${JSON.stringify(rel)}`;
+  }
+}

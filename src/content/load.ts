@@ -1,0 +1,211 @@
+import { realpath } from "node:fs/promises";
+import path from "node:path";
+import type { z } from "zod";
+import { InputError, type Problem, UserError } from "../errors.ts";
+import { mapLimit } from "../util/concurrency.ts";
+import { readCsv, type CsvRow } from "./csv.ts";
+import { checkImage, type ImageSource } from "./images.ts";
+import { FILES, type Audiovisual, type Director, type Domain } from "./schema.ts";
+
+/** The window in which a work is available in one domain; `until` is the last day, inclusive. */
+export interface Window {
+  from: string;
+  until: string | null;
+}
+
+/** The whole validated catalogue, as every later stage sees it. */
+export interface Catalogue {
+  domains: Domain[];
+  directors: Map<number, Director>;
+  works: Audiovisual[];
+  /** Per domain, per work id. */
+  windows: Map<string, Map<number, Window>>;
+  /** Per image path as written in the CSVs. */
+  images: Map<string, ImageSource>;
+}
+
+export interface ContentCheck {
+  catalogue: Catalogue | null;
+  problems: Problem[];
+  warnings: Problem[];
+}
+
+interface Located<T> {
+  line: number;
+  value: T;
+}
+
+/** Loads and checks the content folder; never throws for bad content, returns every problem. */
+export async function checkContent(contentDir: string): Promise<ContentCheck> {
+  let root: string;
+  try {
+    root = await realpath(contentDir);
+  } catch {
+    throw new UserError(`content folder not found: ${contentDir} (pass --content DIR, the folder that holds domains.csv)`);
+  }
+  const problems: Problem[] = [];
+  const warnings: Problem[] = [];
+  const name = (file: string) => path.join(contentDir, file);
+
+  async function load<S extends z.ZodType>(spec: { file: string; schema: S; required: readonly string[] }) {
+    const file = name(spec.file);
+    const table = await readCsv(path.join(root, spec.file), file, {
+      required: spec.required,
+      optional: columnsOf(spec.schema).filter((column) => !spec.required.includes(column)),
+    });
+    problems.push(...table.problems);
+    warnings.push(...table.warnings);
+    // A file whose header lacks a required column yields no rows: its other errors would be noise.
+    if (table.problems.some((p) => p.line === 1 && p.column !== undefined)) return { rows: [], raw: [] };
+    return { rows: validateRows(table.rows, spec.schema, file, problems), raw: table.rows };
+  }
+
+  const [domainsTable, directorsTable, worksTable, availabilityTable] = await Promise.all([
+    load(FILES.domains),
+    load(FILES.directors),
+    load(FILES.audiovisuals),
+    load(FILES.availability),
+  ]);
+  const [domains, directors, works, availability] = [domainsTable.rows, directorsTable.rows, worksTable.rows, availabilityTable.rows];
+  // References are checked against every key written in a file, valid row or not, so that one bad
+  // cell is reported once and not again as a dangling reference in another file.
+  const keysOf = (rows: CsvRow[], column: string) => new Set(rows.map((row) => row.cells[column]).filter((key) => key !== null));
+
+  const domainsFile = name(FILES.domains.file);
+  const directorsFile = name(FILES.directors.file);
+  const worksFile = name(FILES.audiovisuals.file);
+  const availabilityFile = name(FILES.availability.file);
+
+  unique(domains, (d) => d.domain, domainsFile, "domain", problems);
+  unique(directors, (d) => d.id, directorsFile, "id", problems);
+  unique(directors, (d) => d.slug, directorsFile, "slug", problems);
+  unique(works, (w) => w.id, worksFile, "id", problems);
+  unique(works, (w) => w.slug, worksFile, "slug", problems);
+
+  const directorIds = keysOf(directorsTable.raw, "id");
+  for (const { line, value } of works) {
+    if (value.director_id !== null && !directorIds.has(String(value.director_id))) {
+      problems.push({ file: worksFile, line, column: "director_id", message: `no director with id ${value.director_id} in ${directorsFile}` });
+    }
+  }
+
+  const workIds = keysOf(worksTable.raw, "id");
+  const domainNames = keysOf(domainsTable.raw, "domain");
+  const windows = new Map<string, Map<number, Window>>(domains.map((d) => [d.value.domain, new Map()]));
+  const firstRow = new Map<string, number>();
+  for (const { line, value } of availability) {
+    let ok = true;
+    if (!workIds.has(String(value.audiovisual_id))) {
+      problems.push({ file: availabilityFile, line, column: "audiovisual_id", message: `no audiovisual with id ${value.audiovisual_id} in ${worksFile}` });
+      ok = false;
+    }
+    if (!domainNames.has(value.domain)) {
+      problems.push({ file: availabilityFile, line, column: "domain", message: `no domain ${JSON.stringify(value.domain)} in ${domainsFile}` });
+      ok = false;
+    }
+    if (value.available_until !== null && value.available_until < value.available_from) {
+      problems.push({
+        file: availabilityFile,
+        line,
+        column: "available_until",
+        message: `${value.available_until} is before available_from ${value.available_from}`,
+      });
+      ok = false;
+    }
+    const key = `${value.audiovisual_id} ${value.domain}`;
+    const earlier = firstRow.get(key);
+    if (earlier !== undefined) {
+      problems.push({
+        file: availabilityFile,
+        line,
+        column: "audiovisual_id",
+        message: `audiovisual ${value.audiovisual_id} already has a row for ${value.domain} at line ${earlier}: keep one row per work and domain`,
+      });
+      ok = false;
+    } else {
+      firstRow.set(key, line);
+    }
+    if (ok) windows.get(value.domain)?.set(value.audiovisual_id, { from: value.available_from, until: value.available_until });
+  }
+
+  const images = await checkImages(root, [
+    ...works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover })),
+    ...directors.flatMap((d) => (d.value.photo === null ? [] : [{ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo }])),
+  ], problems);
+
+  if (problems.length > 0 || domains.length === 0) {
+    if (problems.length === 0) problems.push({ file: domainsFile, line: 1, message: "no domain: add at least one row" });
+    return { catalogue: null, problems, warnings };
+  }
+  return {
+    catalogue: {
+      domains: domains.map((d) => d.value),
+      directors: new Map(directors.map((d) => [d.value.id, d.value])),
+      works: works.map((w) => w.value),
+      windows,
+      images,
+    },
+    problems,
+    warnings,
+  };
+}
+
+/** Loads the catalogue or throws every problem at once as an InputError. */
+export async function loadCatalogue(contentDir: string, onWarning: (warning: Problem) => void = () => {}): Promise<Catalogue> {
+  const check = await checkContent(contentDir);
+  check.warnings.forEach(onWarning);
+  if (check.catalogue === null) throw new InputError(check.problems);
+  return check.catalogue;
+}
+
+function columnsOf(schema: z.ZodType): string[] {
+  // A schema is either an object or an object piped into a transform (domains, for the defaults).
+  const def = schema as unknown as { shape?: Record<string, unknown>; in?: { shape: Record<string, unknown> } };
+  return Object.keys(def.shape ?? def.in?.shape ?? {});
+}
+
+function validateRows<S extends z.ZodType>(rows: CsvRow[], schema: S, file: string, problems: Problem[]): Located<z.output<S>>[] {
+  const valid: Located<z.output<S>>[] = [];
+  for (const row of rows) {
+    const result = schema.safeParse(row.cells);
+    if (result.success) {
+      valid.push({ line: row.line, value: result.data });
+    } else {
+      for (const issue of result.error.issues) {
+        problems.push({ file, line: row.line, column: String(issue.path[0] ?? "row"), message: issue.message });
+      }
+    }
+  }
+  return valid;
+}
+
+function unique<T>(rows: Located<T>[], key: (row: T) => string | number, file: string, column: string, problems: Problem[]) {
+  const first = new Map<string | number, number>();
+  for (const { line, value } of rows) {
+    const k = key(value);
+    const earlier = first.get(k);
+    if (earlier === undefined) first.set(k, line);
+    else problems.push({ file, line, column, message: `${JSON.stringify(k)} is already used at line ${earlier}` });
+  }
+}
+
+async function checkImages(
+  root: string,
+  uses: { file: string; line: number; column: string; rel: string }[],
+  problems: Problem[],
+): Promise<Map<string, ImageSource>> {
+  const paths = [...new Set(uses.map((u) => u.rel))];
+  const results = await mapLimit(paths, 8, (rel) => checkImage(root, rel));
+  const images = new Map<string, ImageSource>();
+  const failures = new Map<string, string>();
+  paths.forEach((rel, i) => {
+    const result = results[i]!;
+    if (typeof result === "string") failures.set(rel, result);
+    else images.set(rel, result);
+  });
+  for (const use of uses) {
+    const failure = failures.get(use.rel);
+    if (failure !== undefined) problems.push({ file: use.file, line: use.line, column: use.column, message: failure });
+  }
+  return images;
+}

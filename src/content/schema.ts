@@ -1,0 +1,183 @@
+import { z } from "zod";
+
+/**
+ * The rows of the content folder (CONTRACT section 2). Every cell arrives as a trimmed string or
+ * null (empty = absent); these schemas check and convert them, and the TypeScript types of the
+ * catalogue are inferred from them.
+ */
+
+const show = (value: unknown) => JSON.stringify(value);
+const required = () => z.string({ error: "a value is required" });
+
+const positiveInt = () =>
+  required()
+    .regex(/^[1-9][0-9]{0,9}$/, { error: (iss) => `expected a positive integer, got ${show(iss.input)}` })
+    .transform(Number);
+
+const intBetween = (min: number, max: number) =>
+  required()
+    .regex(/^-?[0-9]{1,10}$/, { error: (iss) => `expected an integer between ${min} and ${max}, got ${show(iss.input)}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { error: (iss) => `expected an integer between ${min} and ${max}, got ${show(String(iss.input))}` });
+
+const oneLine = () =>
+  required()
+    .max(1000, { error: "is longer than 1000 characters" })
+    .refine((s) => !/[\n\r\u2028\u2029]/.test(s), { error: "must be on one line: remove the line break" });
+
+export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
+const slug = () =>
+  required()
+    .max(200, { error: "is longer than 200 characters" })
+    .regex(SLUG_PATTERN, {
+      error: (iss) => `expected lowercase letters, digits and single hyphens (like "a-trip-to-the-moon"), got ${show(iss.input)}`,
+    });
+
+/** A calendar date written YYYY-MM-DD that exists (2023-02-30 does not). */
+export const isoDate = () =>
+  required().refine(isRealDate, { error: (iss) => `expected a date YYYY-MM-DD, got ${show(iss.input)}` });
+
+export function isRealDate(text: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const boolean = () =>
+  z
+    .enum(["true", "false"], { error: (iss) => `expected true or false, got ${show(iss.input)}` })
+    .transform((value) => value === "true");
+
+/** Biographies may hold paragraphs; they are capped so one cell cannot swell every page. */
+const longText = () => required().max(100_000, { error: "is longer than 100,000 characters" });
+
+const imagePath = () => required().max(500, { error: "is longer than 500 characters" });
+
+export const ORDERINGS = ["name", "-name", "year", "-year"] as const;
+export type Ordering = (typeof ORDERINGS)[number];
+
+export const AUDIOVISUAL_TYPES = ["peliculas", "documentales", "cortometrajes", "artes-escenicas"] as const;
+export type AudiovisualType = (typeof AUDIOVISUAL_TYPES)[number];
+
+export const LANGUAGES = ["es", "en", "ca", "gl", "eu", "va", "fr"] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+// A host name as clients send it in `Host` (no port, lowercase); it also names a folder of the output.
+const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+const httpUrl = () =>
+  required().transform((text, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      ctx.addIssue({ code: "custom", message: `expected an absolute http(s) URL, got ${show(text)}` });
+      return z.NEVER;
+    }
+    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || !HOST_PATTERN.test(url.hostname)) {
+      ctx.addIssue({ code: "custom", message: `expected an http(s) URL without credentials, query or fragment, got ${show(text)}` });
+      return z.NEVER;
+    }
+    if (url.pathname.split("/").some((segment) => segment.startsWith("_") || segment.startsWith("."))) {
+      ctx.addIssue({ code: "custom", message: `path segments must not start with "_" or "." (they are reserved), got ${show(text)}` });
+      return z.NEVER;
+    }
+    // Links are built by appending paths, so the stored form never ends with a slash.
+    return url.href.replace(/\/+$/, "");
+  });
+
+const locale = () =>
+  required().refine(
+    (text) => {
+      try {
+        return Intl.getCanonicalLocales(text).length === 1;
+      } catch {
+        return false;
+      }
+    },
+    { error: (iss) => `expected a language tag like "es" or "en-GB", got ${show(iss.input)}` },
+  );
+
+export const domainRow = z
+  .object({
+    domain: required().regex(HOST_PATTERN, {
+      error: (iss) => `expected a lowercase host name like "biblioteca.example.org" (no scheme, port or path), got ${show(iss.input)}`,
+    }),
+    name: oneLine(),
+    base_url: httpUrl().nullable(),
+    media_url: httpUrl().nullable(),
+    locale: locale().nullable(),
+    default_ordering: z
+      .enum(ORDERINGS, { error: (iss) => `expected one of ${ORDERINGS.join(", ")}, got ${show(iss.input)}` })
+      .nullable(),
+    new_days: intBetween(0, 36500).nullable(),
+    export_window_days: intBetween(0, 36500).nullable(),
+  })
+  .transform((row) => {
+    const baseUrl = row.base_url ?? `https://${row.domain}`;
+    return {
+      domain: row.domain,
+      name: row.name,
+      base_url: baseUrl,
+      media_url: row.media_url ?? `${baseUrl}/media`,
+      locale: row.locale ?? "es",
+      default_ordering: row.default_ordering ?? "name",
+      new_days: row.new_days ?? 30,
+      export_window_days: row.export_window_days ?? 30,
+    };
+  });
+export type Domain = z.infer<typeof domainRow>;
+
+export const directorRow = z.object({
+  id: positiveInt(),
+  name: oneLine(),
+  slug: slug(),
+  photo: imagePath().nullable(),
+  show_img: boolean().nullable().transform((value) => value ?? false),
+  description: longText().nullable(),
+  description_es: longText().nullable(),
+  description_en: longText().nullable(),
+  description_ca: longText().nullable(),
+  description_gl: longText().nullable(),
+  description_eu: longText().nullable(),
+  description_va: longText().nullable(),
+  description_fr: longText().nullable(),
+});
+export type Director = z.infer<typeof directorRow>;
+
+export const audiovisualRow = z.object({
+  id: positiveInt(),
+  name: oneLine(),
+  slug: slug(),
+  audiovisual_type: z
+    .enum(AUDIOVISUAL_TYPES, { error: (iss) => `expected one of ${AUDIOVISUAL_TYPES.join(", ")} or empty, got ${show(iss.input)}` })
+    .nullable(),
+  director_id: positiveInt().nullable(),
+  year: intBetween(1870, 2100).nullable(),
+  duration: intBetween(1, 100_000).nullable(),
+  cover: imagePath(),
+  status_global: intBetween(0, 1_000_000).nullable().transform((value) => value ?? 1),
+});
+export type Audiovisual = z.infer<typeof audiovisualRow>;
+
+export const availabilityRow = z.object({
+  audiovisual_id: positiveInt(),
+  domain: required(),
+  available_from: isoDate(),
+  available_until: isoDate().nullable(),
+});
+export type Availability = z.infer<typeof availabilityRow>;
+
+/** The columns of each file, derived from the schemas so the two never disagree. */
+export const FILES = {
+  domains: { file: "domains.csv", schema: domainRow, required: ["domain", "name"] },
+  directors: { file: "directors.csv", schema: directorRow, required: ["id", "name", "slug"] },
+  audiovisuals: { file: "audiovisuals.csv", schema: audiovisualRow, required: ["id", "name", "slug", "cover"] },
+  availability: {
+    file: "availability.csv",
+    schema: availabilityRow,
+    required: ["audiovisual_id", "domain", "available_from"],
+  },
+} as const;

@@ -1,0 +1,8 @@
+// The public face of catalogue: the pipeline as importable code. Internal modules may change freely.
+export { build, type BuildOptions, type BuildSummary, type Reporter } from "./build.ts";
+export { checkContent, loadCatalogue, type Catalogue, type ContentCheck } from "./content/load.ts";
+export type { Audiovisual, Director, Domain, Ordering } from "./content/schema.ts";
+export { InputError, UserError, formatProblem, type Problem } from "./errors.ts";
+export { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
+export { readBuildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
+export { OutputTree } from "./output/tree.ts";

@@ -1,0 +1,51 @@
+import type { Catalogue, Window } from "../content/load.ts";
+import type { Audiovisual, Director, Domain, Ordering } from "../content/schema.ts";
+import { dayNumber } from "./dates.ts";
+import { orderWorks } from "./order.ts";
+
+/** A work as one domain offers it at the build date. */
+export interface ListedWork {
+  work: Audiovisual;
+  director: Director | null;
+  window: Window;
+  isNew: boolean;
+}
+
+/** What one domain shows at the build date: the listing in every ordering and the export sets. */
+export interface DomainView {
+  domain: Domain;
+  date: string;
+  /** Listed works in each ordering. */
+  orders: Record<Ordering, ListedWork[]>;
+  /** Works that became available within the export window, in name order. */
+  ups: ListedWork[];
+  /** Works whose availability ended within the export window, in name order. */
+  downs: ListedWork[];
+}
+
+export function domainView(catalogue: Catalogue, domain: Domain, date: string): DomainView {
+  const today = dayNumber(date);
+  const windows = catalogue.windows.get(domain.domain) ?? new Map<number, Window>();
+  const listed: ListedWork[] = [];
+  const ups: ListedWork[] = [];
+  const downs: ListedWork[] = [];
+  for (const work of catalogue.works) {
+    const window = windows.get(work.id);
+    if (window === undefined) continue;
+    const from = dayNumber(window.from);
+    const until = window.until === null ? Infinity : dayNumber(window.until);
+    const entry: ListedWork = {
+      work,
+      director: work.director_id === null ? null : (catalogue.directors.get(work.director_id) ?? null),
+      window,
+      // CONTRACT 3: new while T - available_from < new_days.
+      isNew: today - from < domain.new_days,
+    };
+    if (work.status_global === 1 && from <= today && today <= until) listed.push(entry);
+    // ups: T - window < available_from <= T; downs: T - window <= available_until < T (gone today).
+    if (work.status_global === 1 && today - domain.export_window_days < from && from <= today) ups.push(entry);
+    if (until !== Infinity && today - domain.export_window_days <= until && until < today) downs.push({ ...entry, isNew: false });
+  }
+  const byName = (list: ListedWork[]) => orderWorks(list, domain.locale).name;
+  return { domain, date, orders: orderWorks(listed, domain.locale), ups: byName(ups), downs: byName(downs) };
+}

@@ -1,0 +1,326 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import * as fs from "node:fs/promises";
+import path from "node:path";
+import { UserError } from "../errors.ts";
+import { mapLimit } from "../util/concurrency.ts";
+
+/**
+ * The output folder, written atomically and incrementally.
+ *
+ * `OUT` is a symbolic link to a complete version in `.OUT.versions/<id>`. A build writes a new
+ * version beside it and then replaces the link in one rename, so a killed or failed build leaves
+ * the previous output whole, and a server reading `OUT` always sees one complete version. Files
+ * whose bytes did not change are hard links to the previous version's files: not rewritten (same
+ * inode and mtime), and no extra disk space. A build that changes nothing swaps nothing.
+ *
+ * `_catalogue/files.json` lists every file with its size and MD5 (the MD5 is also what S3 reports
+ * as the ETag of a single-part upload, so publishing compares against it without rehashing).
+ */
+
+export const MANIFEST_PATH = "_catalogue/files.json";
+
+export interface FileEntry {
+  size: number;
+  md5: string;
+}
+
+export interface Manifest {
+  files: Record<string, FileEntry>;
+}
+
+export interface TreeSummary {
+  files: number;
+  written: number;
+  unchanged: number;
+  removed: number;
+  bytesWritten: number;
+}
+
+const WRITE_CONCURRENCY = 32;
+
+export const md5 = (data: string | Uint8Array) => createHash("md5").update(data).digest("hex");
+
+export class OutputTree {
+  readonly outDir: string;
+  private readonly versionsDir: string;
+  private readonly staging: string;
+  private readonly id: string;
+  private readonly previousDir: string | null;
+  private readonly previous: Map<string, FileEntry>;
+  private readonly entries = new Map<string, FileEntry & { fresh: boolean }>();
+  private readonly madeDirs = new Map<string, Promise<unknown>>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private bytesWritten = 0;
+  private failure: unknown = null;
+  private released = false;
+
+  private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: Map<string, FileEntry>) {
+    this.outDir = outDir;
+    this.versionsDir = versionsDir;
+    this.id = id;
+    this.staging = path.join(versionsDir, `${id}.tmp`);
+    this.previousDir = previousDir;
+    this.previous = previous;
+  }
+
+  /** Opens OUT for a new build: takes the lock, finds the previous version, prepares staging. */
+  static async open(outDir: string): Promise<OutputTree> {
+    const out = path.resolve(outDir);
+    const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
+    await fs.mkdir(versionsDir, { recursive: true });
+    await takeLock(versionsDir);
+    try {
+      const previousDir = await currentVersion(out, versionsDir);
+      await removeOldVersions(versionsDir, previousDir);
+      const previous = previousDir === null ? new Map<string, FileEntry>() : await readManifest(previousDir);
+      const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
+      const tree = new OutputTree(out, versionsDir, id, previousDir, previous);
+      await fs.mkdir(tree.staging);
+      return tree;
+    } catch (error) {
+      await releaseLock(versionsDir);
+      throw error;
+    }
+  }
+
+  /** The files of the previous version (path → size and MD5). */
+  previousFiles(): ReadonlyMap<string, FileEntry> {
+    return this.previous;
+  }
+
+  /** Whether this build already holds a file at `rel` (shared media are written once). */
+  has(rel: string): boolean {
+    return this.entries.has(rel);
+  }
+
+  /** The bytes of a file of the previous version, or null. */
+  async readPrevious(rel: string): Promise<Buffer | null> {
+    if (this.previousDir === null || !this.previous.has(rel)) return null;
+    return fs.readFile(path.join(this.previousDir, rel)).catch(() => null);
+  }
+
+  /** Queues one file; resolves once it is safe to queue more (bounded writes in flight). */
+  async write(rel: string, data: string | Uint8Array): Promise<void> {
+    this.claim(rel);
+    const bytes = typeof data === "string" ? Buffer.from(data) : data;
+    const entry = { size: bytes.length, md5: md5(bytes), fresh: true };
+    const old = this.previous.get(rel);
+    if (old !== undefined && old.md5 === entry.md5 && old.size === entry.size) {
+      this.entries.set(rel, { ...entry, fresh: false });
+      return;
+    }
+    this.entries.set(rel, entry);
+    this.bytesWritten += entry.size;
+    await this.track(this.writeFile(rel, bytes));
+  }
+
+  /** Adds a file by copying it from elsewhere on disk (a cached image, a streamed spreadsheet). */
+  async copyFrom(rel: string, source: string): Promise<void> {
+    this.claim(rel);
+    const entry = { ...(await hashFile(source)), fresh: true };
+    const old = this.previous.get(rel);
+    if (old !== undefined && old.md5 === entry.md5 && old.size === entry.size) {
+      this.entries.set(rel, { ...entry, fresh: false });
+      return;
+    }
+    this.entries.set(rel, entry);
+    this.bytesWritten += entry.size;
+    await this.track(this.ensureDir(rel).then(() => fs.copyFile(source, path.join(this.staging, rel))));
+  }
+
+  /** Keeps files of the previous version that this build does not produce (`--domain`). */
+  keepPrevious(keep: (rel: string) => boolean): void {
+    for (const [rel, entry] of this.previous) {
+      if (!this.entries.has(rel) && keep(rel)) this.entries.set(rel, { ...entry, fresh: false });
+    }
+  }
+
+  /** Waits for every queued write, then makes the new version current in one rename. */
+  async commit(): Promise<TreeSummary> {
+    try {
+      await Promise.all(this.inFlight);
+      if (this.failure !== null) throw this.failure;
+      let written = 0;
+      const unchanged: string[] = [];
+      for (const [rel, entry] of this.entries) {
+        if (entry.fresh) written++;
+        else unchanged.push(rel);
+      }
+      const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;
+      const summary = { files: this.entries.size, written, unchanged: unchanged.length, removed, bytesWritten: this.bytesWritten };
+      if (written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir))) {
+        await fs.rm(this.staging, { recursive: true, force: true });
+        return summary;
+      }
+      await mapLimit(unchanged, WRITE_CONCURRENCY, async (rel) => {
+        await this.ensureDir(rel);
+        const from = path.join(this.previousDir!, rel);
+        const to = path.join(this.staging, rel);
+        await fs.link(from, to).catch(() => fs.copyFile(from, to));
+      });
+      const files = Object.fromEntries(
+        [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, { size, md5 }]) => [rel, { size, md5 }]),
+      );
+      await this.ensureDir(MANIFEST_PATH);
+      await fs.writeFile(path.join(this.staging, MANIFEST_PATH), JSON.stringify({ files } satisfies Manifest));
+      const finalDir = path.join(this.versionsDir, this.id);
+      await fs.rename(this.staging, finalDir);
+      await this.switchTo(finalDir);
+      return summary;
+    } catch (error) {
+      await this.abort();
+      throw error;
+    } finally {
+      await this.release();
+    }
+  }
+
+  /** Drops the new version; the previous output stays as it was. */
+  async abort(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+    await fs.rm(this.staging, { recursive: true, force: true });
+    await this.release();
+  }
+
+  private claim(rel: string) {
+    if (rel.startsWith("/") || rel.split("/").some((s) => s === ".." || s === "." || s === "") || rel === MANIFEST_PATH) {
+      throw new Error(`bug: refusing to write ${JSON.stringify(rel)} in the output`);
+    }
+    if (this.entries.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
+    if (this.failure !== null) throw this.failure;
+  }
+
+  private async track(work: Promise<void>): Promise<void> {
+    const promise = work.catch((error) => {
+      this.failure ??= error;
+    });
+    this.inFlight.add(promise);
+    void promise.finally(() => this.inFlight.delete(promise));
+    if (this.inFlight.size >= WRITE_CONCURRENCY) await Promise.race(this.inFlight);
+  }
+
+  private async writeFile(rel: string, bytes: Uint8Array): Promise<void> {
+    await this.ensureDir(rel);
+    await fs.writeFile(path.join(this.staging, rel), bytes);
+  }
+
+  private async ensureDir(rel: string): Promise<void> {
+    const dir = path.dirname(rel);
+    if (dir === ".") return;
+    // One mkdir per folder; concurrent writers into it wait for the same promise.
+    let made = this.madeDirs.get(dir);
+    if (made === undefined) this.madeDirs.set(dir, (made = fs.mkdir(path.join(this.staging, dir), { recursive: true })));
+    await made;
+  }
+
+  private async switchTo(finalDir: string): Promise<void> {
+    const target = path.relative(path.dirname(this.outDir), finalDir);
+    const link = `${this.outDir}.${this.id}.link`;
+    await fs.symlink(target, link);
+    const stat = await fs.lstat(this.outDir).catch(() => null);
+    if (stat?.isDirectory()) {
+      // A real folder (an older layout or an unpacked copy we adopted) becomes a version first.
+      await fs.rename(this.outDir, path.join(this.versionsDir, `${this.id}-adopted`));
+    }
+    await fs.rename(link, this.outDir);
+  }
+
+  private async release() {
+    if (this.released) return;
+    this.released = true;
+    await releaseLock(this.versionsDir);
+  }
+}
+
+async function isLink(file: string): Promise<boolean> {
+  return (await fs.lstat(file).catch(() => null))?.isSymbolicLink() ?? false;
+}
+
+/** The folder OUT currently shows, or null when there is no previous output. */
+async function currentVersion(out: string, versionsDir: string): Promise<string | null> {
+  const stat = await fs.lstat(out).catch(() => null);
+  if (stat === null) return null;
+  if (stat.isSymbolicLink()) {
+    const target = await fs.realpath(out).catch(() => null);
+    if (target === null) return null;
+    if (path.dirname(target) !== (await fs.realpath(versionsDir))) {
+      throw new UserError(`${out} is a link to ${target}, not a catalogue build: remove it or choose another --out`);
+    }
+    return target;
+  }
+  if (stat.isDirectory()) {
+    const names = await fs.readdir(out);
+    if (names.length === 0) {
+      await fs.rmdir(out);
+      return null;
+    }
+    if (names.includes("_catalogue")) return out;
+    throw new UserError(`${out} exists and is not a catalogue build: remove it or choose another --out`);
+  }
+  throw new UserError(`${out} exists and is not a folder: remove it or choose another --out`);
+}
+
+/** Keeps the current version and the one before it (a server may still be reading it). */
+async function removeOldVersions(versionsDir: string, current: string | null) {
+  const names = await fs.readdir(versionsDir);
+  const keep = current === null ? "" : path.basename(current);
+  const versions = names.filter((n) => n !== "lock" && n !== keep).sort();
+  const newestOld = versions.filter((n) => !n.endsWith(".tmp")).at(-1);
+  for (const name of versions) {
+    if (name === newestOld) continue;
+    await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
+  }
+}
+
+async function readManifest(dir: string): Promise<Map<string, FileEntry>> {
+  try {
+    const manifest = JSON.parse(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8")) as Manifest;
+    return new Map(Object.entries(manifest.files));
+  } catch {
+    // Without a manifest every file counts as changed: correct, only slower.
+    return new Map();
+  }
+}
+
+export async function hashFile(file: string): Promise<FileEntry> {
+  const hash = createHash("md5");
+  let size = 0;
+  for await (const chunk of createReadStream(file)) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { size, md5: hash.digest("hex") };
+}
+
+/** One build at a time per output folder; a lock left by a dead process is taken over. */
+async function takeLock(versionsDir: string) {
+  const lock = path.join(versionsDir, "lock");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await fs.writeFile(lock, String(process.pid), { flag: "wx" });
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(await fs.readFile(lock, "utf8").catch(() => "0"));
+      if (pid > 0 && pid !== process.pid && isAlive(pid)) {
+        throw new UserError(`another build (process ${pid}) is writing this output; wait for it or remove ${lock}`);
+      }
+      await fs.rm(lock, { force: true });
+    }
+  }
+  throw new UserError(`cannot take the lock ${lock}`);
+}
+
+async function releaseLock(versionsDir: string) {
+  await fs.rm(path.join(versionsDir, "lock"), { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

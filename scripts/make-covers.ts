@@ -109,11 +109,12 @@ function wrap(text: string, maxChars: number): string[] | null {
 /** Picks the largest font size whose wrapped title fits the title area. */
 function layoutTitle(title: string, width: number, maxHeight: number): { size: number; lines: string[] } {
   for (const size of [58, 52, 46, 40, 36, 32, 28, 24]) {
-    // DejaVu Serif Bold averages ~0.62em per glyph; be a bit conservative.
-    const lines = wrap(title, Math.floor(width / (size * 0.64)));
+    // DejaVu Serif Bold averages ~0.62em per glyph in lower case, more in
+    // capitals and wide letters (m, w): stay conservative.
+    const lines = wrap(title, Math.floor(width / (size * 0.7)));
     if (lines && lines.length * size * 1.15 <= maxHeight) return { size, lines };
   }
-  return { size: 22, lines: wrap(title, Math.floor(width / (22 * 0.64))) ?? [title] };
+  return { size: 22, lines: wrap(title, Math.floor(width / (22 * 0.7))) ?? [title] };
 }
 
 function gradient(id: string, p: ReturnType<typeof palette>): string {
@@ -135,7 +136,7 @@ function coverSvg(work: Row, director: string): string {
   const H = 600;
   const p = palette(work.slug ?? '');
   const title = (work.name ?? '').trim();
-  const { size, lines } = layoutTitle(title, W - 60, 300);
+  const { size, lines } = layoutTitle(title, W - 80, 300);
   const lineH = Math.round(size * 1.15);
   const blockH = lines.length * lineH;
   const top = 110 + Math.round((320 - blockH) / 2) + Math.round(size * 0.85);

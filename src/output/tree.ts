@@ -303,7 +303,7 @@ async function takeLock(versionsDir: string) {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const pid = Number(await fs.readFile(lock, "utf8").catch(() => "0"));
-      if (pid > 0 && pid !== process.pid && isAlive(pid)) {
+      if (pid > 0 && isAlive(pid)) {
         throw new UserError(`another build (process ${pid}) is writing this output; wait for it or remove ${lock}`);
       }
       await fs.rm(lock, { force: true });

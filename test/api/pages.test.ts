@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { FORMAT_DIRS, ORDERING_DIRS, type FormatDir } from "../../src/api/layout.ts";
+import { pageLink } from "../../src/api/links.ts";
+import { apiFiles, type OutputFile } from "../../src/api/pages.ts";
+import { domainView } from "../../src/model/listing.ts";
+import { catalogueOf, director, DOMAIN, work } from "../helpers/model.ts";
+
+const T = "2026-11-20";
+const imageUrl = (rel: string) => `https://uno.example/media/${rel.replace(/\W/g, "_")}.jpeg`;
+
+function filesOf(count: number, domain = DOMAIN): Map<string, string> {
+  const works = Array.from({ length: count }, (_, i) => work(i + 1));
+  const files = [...apiFiles(domainView(catalogueOf(works, { domain }), domain, T), imageUrl)] as OutputFile[];
+  return new Map(files.map((f) => [f.path, String(f.data)]));
+}
+const page = (files: Map<string, string>, format: string, ordering: string, n: number | "last") =>
+  JSON.parse(files.get(`uno.example/_api/list/${format}/${ordering}/${n}.json`)!);
+
+describe("listing pages", () => {
+  it.each([
+    [0, 1, [0]],
+    [1, 1, [1]],
+    [20, 1, [20]],
+    [21, 2, [20, 1]],
+    [40, 2, [20, 20]],
+    [347, 18, [...Array(17).fill(20), 7]],
+  ])("%i works make %i page(s) of sizes %j in every format and ordering", (count, pages, sizes) => {
+    const files = filesOf(count);
+    for (const format of Object.keys(FORMAT_DIRS)) {
+      for (const ordering of ORDERING_DIRS) {
+        const got = sizes.map((_, i) => page(files, format, ordering, i + 1));
+        expect(got.map((p) => p.results.length)).toEqual(sizes);
+        expect(got.every((p) => p.count === count && p.total_pages === pages)).toBe(true);
+        expect(files.has(`uno.example/_api/list/${format}/${ordering}/${pages + 1}.json`)).toBe(false);
+        expect(page(files, format, ordering, "last")).toEqual(page(files, format, ordering, pages));
+        // Every listed work appears exactly once across the pages of an ordering.
+        const ids = got.flatMap((p) => p.results.map((r: { id: number }) => r.id));
+        expect(new Set(ids).size).toBe(count);
+      }
+    }
+  });
+
+  it("writes the envelope and element keys in the contract's order", () => {
+    const works = [work(1, { director_id: 3 }), work(2)];
+    const domain = DOMAIN;
+    const view = domainView(catalogueOf(works, { directors: [director(3, { photo: "photos/d.png", show_img: true })] }), domain, T);
+    const files = new Map([...apiFiles(view, imageUrl)].map((f) => [f.path, String(f.data)]));
+    const body = JSON.parse(files.get("uno.example/_api/list/plain/default/1.json")!);
+    expect(Object.keys(body)).toEqual(["links", "trans_title", "count", "total_pages", "results"]);
+    expect(Object.keys(body.links)).toEqual(["next", "previous"]);
+    expect(body.trans_title).toBeNull();
+    expect(Object.keys(body.results[0])).toEqual(["id", "name", "cover", "director", "audiovisual_type", "is_new", "progress_loan_user", "streaming", "slug", "status_global"]);
+    expect(Object.keys(body.results[0].director)).toEqual([
+      "id", "name", "description", "description_es", "description_en", "description_ca", "description_gl", "description_eu", "description_va", "description_fr", "slug", "photo", "show_img",
+    ]);
+    expect(body.results[0]).toMatchObject({ cover: imageUrl("covers/a.png"), progress_loan_user: null, streaming: {}, status_global: 1 });
+    // description: the CSV's own column is empty, so the domain's language (es) stands in.
+    expect(body.results[0].director).toMatchObject({ description: "Bio 3", photo: imageUrl("photos/d.png"), show_img: true });
+    expect(body.results[1].director).toBeNull();
+    const detail = JSON.parse(files.get("uno.example/_api/detail/1.json")!);
+    expect(Object.keys(detail)).toEqual([...Object.keys(body.results[0]), "year", "duration", "created", "expire"]);
+    expect(detail).toMatchObject({ year: 1901, duration: 90, created: "2020-01-01", expire: null });
+    // The page is compact JSON, as DRF renders it, and the element bytes are identical in both.
+    expect(files.get("uno.example/_api/list/plain/default/1.json")).toContain(JSON.stringify(body.results[0]));
+  });
+
+  it("builds links for every format and ordering as the seed's rules 2-5 say", () => {
+    const files = filesOf(45);
+    const base = "https://uno.example/api/v1/videos/audiovisuals/";
+    for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
+      for (const ordering of ORDERING_DIRS) {
+        const query = [FORMAT_DIRS[format] && `format=${FORMAT_DIRS[format]}`, ordering !== "default" && `ordering=${ordering}`].filter(Boolean);
+        const link = (n: number) => base + "?" + [...query, `page=${n}`].join("&");
+        const first = page(files, format, ordering, 1);
+        const second = page(files, format, ordering, 2);
+        const third = page(files, format, ordering, 3);
+        expect(first.links).toEqual({ next: link(2), previous: null });
+        // Rule 5: page 2's previous omits `page` (and the `?` when nothing is left).
+        expect(second.links).toEqual({ next: link(3), previous: query.length ? `${base}?${query.join("&")}` : base });
+        expect(third.links).toEqual({ next: null, previous: link(2) });
+      }
+    }
+    expect(page(files, "api", "-name", 2).links.previous).toBe(`${base}?format=api&ordering=-name`);
+    expect(page(files, "plain", "default", 3).links.previous).toBe(`${base}?page=2`);
+  });
+
+  it("puts the domain's base path into links", () => {
+    const domain = { ...DOMAIN, base_url: "https://uno.example/cataleg" };
+    expect(pageLink(domain, "json", "year", 4)).toBe("https://uno.example/cataleg/api/v1/videos/audiovisuals/?format=json&ordering=year&page=4");
+  });
+
+  it("orders the default folder by the domain's default ordering, links without ordering", () => {
+    const domain = { ...DOMAIN, default_ordering: "-year" as const };
+    const works = Array.from({ length: 30 }, (_, i) => work(i + 1, { year: 1900 + i }));
+    const files = new Map([...apiFiles(domainView(catalogueOf(works, { domain }), domain, T), imageUrl)].map((f) => [f.path, String(f.data)]));
+    const byDefault = JSON.parse(files.get("uno.example/_api/list/plain/default/1.json")!);
+    const byYearDesc = JSON.parse(files.get("uno.example/_api/list/plain/-year/1.json")!);
+    expect(byDefault.results).toEqual(byYearDesc.results);
+    expect(byDefault.results[0].year).toBe(undefined);
+    expect(byDefault.results[0].id).toBe(30);
+    expect(byDefault.links.next).toBe("https://uno.example/api/v1/videos/audiovisuals/?page=2");
+    expect(byYearDesc.links.next).toBe("https://uno.example/api/v1/videos/audiovisuals/?ordering=-year&page=2");
+  });
+
+  it("writes the error bodies DRF answers with", () => {
+    const files = filesOf(1);
+    expect(files.get("uno.example/_api/error/invalid-page.json")).toBe('{"detail":"Invalid page."}');
+    expect(files.get("uno.example/_api/error/not-found.json")).toBe('{"detail":"Not found."}');
+    expect(files.get("uno.example/_api/error/method-POST.json")).toBe('{"detail":"Method \\"POST\\" not allowed."}');
+  });
+});

@@ -1,0 +1,137 @@
+import { execFile } from "node:child_process";
+import { lstat, readdir, readFile, readlink, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashFile } from "../../src/output/tree.ts";
+import { CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
+
+const run = promisify(execFile);
+
+/** Runs the real command line; resolves with the exit code and both streams. */
+async function catalogue(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+/** Every file of a tree with its MD5, to compare whole outputs. */
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  const real = await (await import("node:fs/promises")).realpath(root);
+  for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    result[path.relative(real, file)] = (await hashFile(file)).md5;
+  }
+  return result;
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let content: string;
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir());
+  content = await generatedContent(dir, { works: 120, domains: 2 });
+});
+afterAll(() => cleanup());
+
+describe("catalogue build and validate (CLI)", () => {
+  it("builds, is deterministic across output folders, and rebuilds without rewriting", async () => {
+    const first = await catalogue(["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"], dir);
+    expect(first.stderr).toMatch(/built 2 domain\(s\) for 2026-11-20 into a: \d+ files, \d+ written, 0 unchanged, 0 removed/);
+    expect(first.code).toBe(0);
+    const second = await catalogue(["build", "--content", content, "--out", "b", "--no-site"], dir, { SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 20, 15) / 1000) });
+    expect(second.code).toBe(0);
+    const a = await snapshot(path.join(dir, "a"));
+    expect(Object.keys(a).length).toBeGreaterThan(100);
+    expect(await snapshot(path.join(dir, "b"))).toEqual(a);
+
+    const probe = path.join(dir, "a", "domain-1.example/_api/list/plain/default/1.json");
+    const before = await stat(probe);
+    const again = await catalogue(["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"], dir);
+    expect(again.stderr).toMatch(/, 0 written, \d+ unchanged, 0 removed/);
+    const after = await stat(probe);
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+
+  it("rewrites only what a one-title rename changes", async () => {
+    const copy = path.join(dir, "edited");
+    await run("cp", ["-a", content, copy]);
+    await catalogue(["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"], dir);
+    const before = await snapshot(path.join(dir, "e"));
+    const csv = await readFile(path.join(copy, "audiovisuals.csv"), "utf8");
+    // A work that is surely listed: the first one of the first page.
+    const first = JSON.parse(await readFile(path.join(dir, "e", "domain-1.example/_api/list/plain/default/1.json"), "utf8"));
+    const line = csv.split("\n").find((l) => l.startsWith(`${first.results[0].id},`))!;
+    const renamed = line.replace(/^(\d+),[^,]+,/, "$1,Zzz renamed title,");
+    await writeFile(path.join(copy, "audiovisuals.csv"), csv.replace(line, renamed));
+    const result = await catalogue(["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"], dir);
+    const after = await snapshot(path.join(dir, "e"));
+    const changed = Object.keys(after).filter((f) => after[f] !== before[f]);
+    const written = Number(/(\d+) written/.exec(result.stderr)![1]);
+    // The summary counts exactly the files whose bytes changed (the manifest is not counted).
+    expect(written).toBe(changed.filter((f) => f !== "_catalogue/files.json").length);
+    expect(written).toBeGreaterThan(0);
+    expect(written).toBeLessThan(Object.keys(after).length / 2);
+  });
+
+  it("rejects bad content with every problem, exit 1, no stack trace, and keeps the previous output", async () => {
+    const bad = path.join(dir, "bad");
+    await run("cp", ["-a", content, bad]);
+    await catalogue(["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"], dir);
+    const before = await snapshot(path.join(dir, "kept"));
+    const link = await readlink(path.join(dir, "kept"));
+    const csv = await readFile(path.join(bad, "audiovisuals.csv"), "utf8");
+    const lines = csv.split("\n");
+    lines[2] = lines[2]!.replace(/^(\d+),([^,]+),[^,]+,/, "$1,$2,../x,");
+    lines[4] = lines[4]!.replace(/^\d+,/, "abc,");
+    await writeFile(path.join(bad, "audiovisuals.csv"), lines.join("\n"));
+    const result = await catalogue(["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${bad}/audiovisuals.csv:3: slug: expected lowercase letters`);
+    expect(result.stderr).toContain(`${bad}/audiovisuals.csv:5: id: expected a positive integer, got "abc"`);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(await readlink(path.join(dir, "kept"))).toBe(link);
+    expect(await snapshot(path.join(dir, "kept"))).toEqual(before);
+
+    const validate = await catalogue(["validate", "--content", bad], dir);
+    expect(validate.code).toBe(1);
+    // The id that became "abc" no longer exists, so its availability row now dangles too.
+    expect(validate.stderr).toMatch(/availability\.csv:\d+: audiovisual_id: no audiovisual with id 4 in /);
+    expect(validate.stderr).toContain("3 problem(s) found");
+    expect((await catalogue(["validate", "--content", content], dir)).code).toBe(0);
+  });
+
+  it("builds only the named domains and keeps the others' output", async () => {
+    await catalogue(["build", "--content", content, "--out", "d", "--date", "2026-11-20", "--no-site"], dir);
+    const before = await snapshot(path.join(dir, "d"));
+    const result = await catalogue(["build", "--content", content, "--out", "d", "--date", "2026-11-21", "--no-site", "--domain", "domain-2.example"], dir);
+    expect(result.stderr).toContain("built 1 domain(s) for 2026-11-21");
+    const after = await snapshot(path.join(dir, "d"));
+    const domain1 = (s: Record<string, string>) => Object.entries(s).filter(([f]) => f.startsWith("domain-1.example/"));
+    expect(domain1(after)).toEqual(domain1(before));
+    const info = JSON.parse(await readFile(path.join(dir, "d", "_catalogue/build.json"), "utf8"));
+    expect(info.domains.map((d: { domain: string }) => d.domain)).toEqual(["domain-1.example", "domain-2.example"]);
+    const unknown = await catalogue(["build", "--content", content, "--out", "d", "--domain", "nope.example", "--no-site"], dir);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain("--domain: unknown domain nope.example; the domains are: domain-1.example, domain-2.example");
+  });
+
+  it("answers usage errors with exit 1 and the usage line", async () => {
+    const result = await catalogue(["build", "--frobnicate"], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("Usage: catalogue build");
+    const date = await catalogue(["build", "--content", content, "--date", "2026-02-30", "--no-site"], dir);
+    expect(date.code).toBe(1);
+    expect(date.stderr).toContain('--date: expected a date YYYY-MM-DD, got "2026-02-30"');
+    expect((await lstat(path.join(dir, "dist")).catch(() => null))).toBeNull();
+    const help = await catalogue(["--help"], dir);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/build +validate the content/);
+  });
+});

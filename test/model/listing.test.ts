@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { domainView } from "../../src/model/listing.ts";
+import { catalogueOf, director, DOMAIN, work } from "../helpers/model.ts";
+
+const T = "2026-11-20";
+const names = (list: { work: { id: number } }[]) => list.map((l) => l.work.id).sort((a, b) => a - b);
+
+describe("domainView", () => {
+  it("lists works whose window contains T and whose status is 1", () => {
+    const works = [work(1), work(2), work(3), work(4), work(5, { status_global: 0 }), work(6), work(7)];
+    const windows = new Map([
+      [1, { from: "2020-01-01", until: null }],
+      [2, { from: T, until: T }], // first and last day: listed
+      [3, { from: "2026-11-21", until: null }], // upcoming
+      [4, { from: "2020-01-01", until: "2026-11-19" }], // gone yesterday
+      [5, { from: "2020-01-01", until: null }], // status 0
+      [6, { from: "2020-01-01", until: "2030-01-01" }],
+    ]);
+    const view = domainView(catalogueOf(works, { windows }), DOMAIN, T);
+    expect(names(view.orders.name)).toEqual([1, 2, 6]);
+  });
+
+  it("marks works new while T - available_from < new_days", () => {
+    const works = [work(1), work(2), work(3)];
+    const windows = new Map([
+      [1, { from: "2026-10-21", until: null }], // 30 days ago: not new with new_days 30
+      [2, { from: "2026-10-22", until: null }], // 29 days ago: new
+      [3, { from: T, until: null }], // today: new
+    ]);
+    const view = domainView(catalogueOf(works, { windows }), DOMAIN, T);
+    expect(view.orders.name.map((l) => [l.work.id, l.isNew])).toEqual([
+      [1, false],
+      [2, true],
+      [3, true],
+    ]);
+  });
+
+  it("computes ups (T-window < from <= T, status 1) and downs (T-window <= until < T)", () => {
+    const works = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => work(id));
+    works.push(work(9, { status_global: 0 }));
+    const windows = new Map([
+      [1, { from: "2026-10-21", until: null }], // exactly T-30: not an up
+      [2, { from: "2026-10-22", until: null }], // T-29: up
+      [3, { from: T, until: null }], // today: up
+      [4, { from: "2026-11-21", until: null }], // tomorrow: not yet
+      [5, { from: "2020-01-01", until: "2026-10-21" }], // until T-30: down
+      [6, { from: "2020-01-01", until: "2026-10-20" }], // T-31: too old
+      [7, { from: "2020-01-01", until: T }], // still listed today: not a down
+      [8, { from: "2020-01-01", until: "2026-11-19" }], // yesterday: down
+      [9, { from: "2026-11-10", until: null }], // status 0: not an up
+    ]);
+    const view = domainView(catalogueOf(works, { windows }), DOMAIN, T);
+    expect(names(view.ups)).toEqual([2, 3]);
+    expect(names(view.downs)).toEqual([5, 8]);
+  });
+
+  it("resolves directors and leaves works without one at null", () => {
+    const works = [work(1, { director_id: 7 }), work(2)];
+    const view = domainView(catalogueOf(works, { directors: [director(7)] }), DOMAIN, T);
+    expect(view.orders.name.map((l) => l.director?.id ?? null)).toEqual([7, null]);
+  });
+});

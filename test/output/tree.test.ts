@@ -1,0 +1,79 @@
+import { lstat, readFile, readlink, stat, writeFile, mkdir } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { OutputTree, MANIFEST_PATH } from "../../src/output/tree.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(() => cleanup());
+
+async function writeTree(out: string, files: Record<string, string>) {
+  const tree = await OutputTree.open(out);
+  for (const [rel, data] of Object.entries(files)) await tree.write(rel, data);
+  return tree.commit();
+}
+
+describe("OutputTree", () => {
+  it("makes OUT a link to a complete version and lists every file in the manifest", async () => {
+    const out = path.join(dir, "dist");
+    const summary = await writeTree(out, { "a/b.json": "{}", "c.txt": "hello" });
+    expect(summary).toMatchObject({ files: 2, written: 2, unchanged: 0, removed: 0 });
+    expect((await lstat(out)).isSymbolicLink()).toBe(true);
+    expect(await readlink(out)).toMatch(/^\.dist\.versions\//);
+    expect(await readFile(path.join(out, "c.txt"), "utf8")).toBe("hello");
+    const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
+    expect(manifest.files).toEqual({
+      "a/b.json": { size: 2, md5: "99914b932bd37a50b983c5e7c90ae93b" },
+      "c.txt": { size: 5, md5: "5d41402abc4b2a76b9719d911017c592" },
+    });
+  });
+
+  it("does not rewrite unchanged files and swaps nothing when nothing changed", async () => {
+    const out = path.join(dir, "dist");
+    await writeTree(out, { "same.txt": "same", "changed.txt": "v1", "gone.txt": "bye" });
+    const before = await stat(path.join(out, "same.txt"));
+    const target = await readlink(out);
+    const summary = await writeTree(out, { "same.txt": "same", "changed.txt": "v2", "new.txt": "hi" });
+    expect(summary).toMatchObject({ files: 3, written: 2, unchanged: 1, removed: 1 });
+    const after = await stat(path.join(out, "same.txt"));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    expect(await readFile(path.join(out, "changed.txt"), "utf8")).toBe("v2");
+    await expect(stat(path.join(out, "gone.txt"))).rejects.toThrow();
+    const second = await readlink(out);
+    expect(second).not.toBe(target);
+    const again = await writeTree(out, { "same.txt": "same", "changed.txt": "v2", "new.txt": "hi" });
+    expect(again).toMatchObject({ written: 0, unchanged: 3, removed: 0 });
+    expect(await readlink(out)).toBe(second);
+  });
+
+  it("leaves the previous output whole when a build is aborted", async () => {
+    const out = path.join(dir, "dist");
+    await writeTree(out, { "a.txt": "old" });
+    const tree = await OutputTree.open(out);
+    await tree.write("a.txt", "new");
+    await tree.abort();
+    expect(await readFile(path.join(out, "a.txt"), "utf8")).toBe("old");
+  });
+
+  it("refuses to replace a folder that is not a catalogue build, and a second concurrent build", async () => {
+    const out = path.join(dir, "precious");
+    await mkdir(out);
+    await writeFile(path.join(out, "thesis.tex"), "...");
+    await expect(OutputTree.open(out)).rejects.toThrow(/is not a catalogue build/);
+    const dist = path.join(dir, "dist");
+    const first = await OutputTree.open(dist);
+    await expect(OutputTree.open(dist)).rejects.toThrow(/another build/);
+    await first.abort();
+    await expect(OutputTree.open(dist).then((t) => t.abort())).resolves.toBeUndefined();
+  });
+
+  it("refuses paths that would leave the output", async () => {
+    const tree = await OutputTree.open(path.join(dir, "dist"));
+    await expect(tree.write("../x", "a")).rejects.toThrow(/refusing/);
+    await expect(tree.write("/etc/x", "a")).rejects.toThrow(/refusing/);
+    await expect(tree.write("a/./b", "a")).rejects.toThrow(/refusing/);
+    await tree.abort();
+  });
+});

@@ -13,18 +13,21 @@ import {
 } from "./layout.ts";
 import { detailObject, directorObject, elementObject, type ImageUrl } from "./serialize.ts";
 
-/** One file of the output: its path relative to the output folder and its bytes. */
+/** One file of the output: its path relative to the output folder and its bytes (maybe in parts). */
 export interface OutputFile {
   path: string;
-  data: string | Uint8Array;
+  data: string | Uint8Array | readonly Uint8Array[];
 }
+
+const COMMA = Buffer.from(",");
+const CLOSE = Buffer.from("]}");
 
 export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
 
 /**
- * Every API response of one domain. Each element is serialised once; pages are assembled from
- * those strings, and the results of a page are joined once and shared by the three formats,
- * which differ only in their links.
+ * Every API response of one domain. Each element is serialised and UTF-8 encoded once; a page's
+ * results are joined once and shared by the three formats, which differ only in their links, and
+ * a page is handed over as parts (links, tail, results) so its bytes are never copied again.
  */
 export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<OutputFile> {
   const { domain } = view;
@@ -38,10 +41,10 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
     return object;
   };
 
-  const elements = new Map<number, string>();
+  const elements = new Map<number, Buffer>();
   for (const listed of view.orders.name) {
     const element = elementObject(listed, directorOf(listed), imageUrl);
-    elements.set(listed.work.id, JSON.stringify(element));
+    elements.set(listed.work.id, Buffer.from(JSON.stringify(element)));
     yield { path: detailPath(host, listed.work.id), data: JSON.stringify(detailObject(listed, element)) };
   }
 
@@ -50,15 +53,17 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   for (const ordering of ORDERING_DIRS) {
     const works = view.orders[ordering === "default" ? domain.default_ordering : ordering];
     for (let page = 1; page <= pages; page++) {
-      const results = works
-        .slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)
-        .map((listed) => elements.get(listed.work.id)!)
-        .join(",");
-      const tail = `,"trans_title":null,"count":${count},"total_pages":${pages},"results":[${results}]}`;
+      const parts: Buffer[] = [];
+      for (const listed of works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)) {
+        if (parts.length > 0) parts.push(COMMA);
+        parts.push(elements.get(listed.work.id)!);
+      }
+      const results = Buffer.concat(parts);
+      const tail = Buffer.from(`,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`);
       for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
         const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
         const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
-        const body = `{"links":{"next":${next},"previous":${previous}}${tail}`;
+        const body = [Buffer.from(`{"links":{"next":${next},"previous":${previous}}`), tail, results, CLOSE];
         yield { path: listPagePath(host, format, ordering, page), data: body };
         // page=last answers the same bytes as the last page's number.
         if (page === pages) yield { path: listPagePath(host, format, ordering, "last"), data: body };

@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
+import { closeSync, copyFileSync, createReadStream, linkSync, mkdirSync, openSync, writeFileSync, writevSync, writeSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { mapLimit } from "../util/concurrency.ts";
 
 /**
  * The output folder, written atomically and incrementally.
@@ -37,8 +36,6 @@ export interface TreeSummary {
   bytesWritten: number;
 }
 
-const WRITE_CONCURRENCY = 32;
-
 export const md5 = (data: string | Uint8Array) => createHash("md5").update(data).digest("hex");
 
 export class OutputTree {
@@ -49,10 +46,8 @@ export class OutputTree {
   private readonly previousDir: string | null;
   private readonly previous: Map<string, FileEntry>;
   private readonly entries = new Map<string, FileEntry & { fresh: boolean }>();
-  private readonly madeDirs = new Map<string, Promise<unknown>>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly madeDirs = new Set<string>();
   private bytesWritten = 0;
-  private failure: unknown = null;
   private released = false;
 
   private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: Map<string, FileEntry>) {
@@ -100,11 +95,22 @@ export class OutputTree {
     return fs.readFile(path.join(this.previousDir, rel)).catch(() => null);
   }
 
-  /** Queues one file; resolves once it is safe to queue more (bounded writes in flight). */
-  async write(rel: string, data: string | Uint8Array): Promise<void> {
+  /**
+   * Writes one file into the new version. The bytes may come in parts (a page assembled from
+   * shared pieces): they are hashed and written as they are, never joined. Writes are synchronous
+   * on purpose: for tens of thousands of small files, sync calls measured 2.5x faster than
+   * promise-based ones (no thread-pool round trip per open, write and close).
+   */
+  async write(rel: string, data: string | Uint8Array | readonly Uint8Array[]): Promise<void> {
     this.claim(rel);
-    const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    const entry = { size: bytes.length, md5: md5(bytes), fresh: true };
+    const parts = typeof data === "string" ? [Buffer.from(data)] : data instanceof Uint8Array ? [data] : data;
+    const hash = createHash("md5");
+    let size = 0;
+    for (const part of parts) {
+      hash.update(part);
+      size += part.length;
+    }
+    const entry = { size, md5: hash.digest("hex"), fresh: true };
     const old = this.previous.get(rel);
     if (old !== undefined && old.md5 === entry.md5 && old.size === entry.size) {
       this.entries.set(rel, { ...entry, fresh: false });
@@ -112,7 +118,7 @@ export class OutputTree {
     }
     this.entries.set(rel, entry);
     this.bytesWritten += entry.size;
-    await this.track(this.writeFile(rel, bytes));
+    this.writeFile(rel, parts);
   }
 
   /** Adds a file by copying it from elsewhere on disk (a cached image, a streamed spreadsheet). */
@@ -126,7 +132,8 @@ export class OutputTree {
     }
     this.entries.set(rel, entry);
     this.bytesWritten += entry.size;
-    await this.track(this.ensureDir(rel).then(() => fs.copyFile(source, path.join(this.staging, rel))));
+    this.ensureDir(rel);
+    copyFileSync(source, path.join(this.staging, rel));
   }
 
   /** Keeps files of the previous version that this build does not produce (`--domain`). */
@@ -136,11 +143,9 @@ export class OutputTree {
     }
   }
 
-  /** Waits for every queued write, then makes the new version current in one rename. */
+  /** Makes the new version current in one rename. */
   async commit(): Promise<TreeSummary> {
     try {
-      await Promise.all(this.inFlight);
-      if (this.failure !== null) throw this.failure;
       let written = 0;
       const unchanged: string[] = [];
       for (const [rel, entry] of this.entries) {
@@ -153,16 +158,20 @@ export class OutputTree {
         await fs.rm(this.staging, { recursive: true, force: true });
         return summary;
       }
-      await mapLimit(unchanged, WRITE_CONCURRENCY, async (rel) => {
-        await this.ensureDir(rel);
+      for (const rel of unchanged) {
+        this.ensureDir(rel);
         const from = path.join(this.previousDir!, rel);
         const to = path.join(this.staging, rel);
-        await fs.link(from, to).catch(() => fs.copyFile(from, to));
-      });
+        try {
+          linkSync(from, to);
+        } catch {
+          copyFileSync(from, to); // another file system, or links not allowed
+        }
+      }
       const files = Object.fromEntries(
         [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, { size, md5 }]) => [rel, { size, md5 }]),
       );
-      await this.ensureDir(MANIFEST_PATH);
+      this.ensureDir(MANIFEST_PATH);
       await fs.writeFile(path.join(this.staging, MANIFEST_PATH), JSON.stringify({ files } satisfies Manifest));
       const finalDir = path.join(this.versionsDir, this.id);
       await fs.rename(this.staging, finalDir);
@@ -178,7 +187,6 @@ export class OutputTree {
 
   /** Drops the new version; the previous output stays as it was. */
   async abort(): Promise<void> {
-    await Promise.allSettled(this.inFlight);
     await fs.rm(this.staging, { recursive: true, force: true });
     await this.release();
   }
@@ -188,30 +196,28 @@ export class OutputTree {
       throw new Error(`bug: refusing to write ${JSON.stringify(rel)} in the output`);
     }
     if (this.entries.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
-    if (this.failure !== null) throw this.failure;
   }
 
-  private async track(work: Promise<void>): Promise<void> {
-    const promise = work.catch((error) => {
-      this.failure ??= error;
-    });
-    this.inFlight.add(promise);
-    void promise.finally(() => this.inFlight.delete(promise));
-    if (this.inFlight.size >= WRITE_CONCURRENCY) await Promise.race(this.inFlight);
+  private writeFile(rel: string, parts: readonly Uint8Array[]): void {
+    this.ensureDir(rel);
+    const file = path.join(this.staging, rel);
+    if (parts.length === 1) return writeFileSync(file, parts[0]!);
+    const fd = openSync(file, "w");
+    try {
+      const size = parts.reduce((n, part) => n + part.length, 0);
+      const written = writevSync(fd, parts as Uint8Array[]);
+      // writev may stop short (a full disk reports its error on the retry).
+      if (written < size) writeSync(fd, Buffer.concat(parts).subarray(written));
+    } finally {
+      closeSync(fd);
+    }
   }
 
-  private async writeFile(rel: string, bytes: Uint8Array): Promise<void> {
-    await this.ensureDir(rel);
-    await fs.writeFile(path.join(this.staging, rel), bytes);
-  }
-
-  private async ensureDir(rel: string): Promise<void> {
+  private ensureDir(rel: string): void {
     const dir = path.dirname(rel);
-    if (dir === ".") return;
-    // One mkdir per folder; concurrent writers into it wait for the same promise.
-    let made = this.madeDirs.get(dir);
-    if (made === undefined) this.madeDirs.set(dir, (made = fs.mkdir(path.join(this.staging, dir), { recursive: true })));
-    await made;
+    if (dir === "." || this.madeDirs.has(dir)) return;
+    mkdirSync(path.join(this.staging, dir), { recursive: true });
+    this.madeDirs.add(dir);
   }
 
   private async switchTo(finalDir: string): Promise<void> {

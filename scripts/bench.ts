@@ -1,0 +1,123 @@
+/**
+ * `npm run bench`: the honest record of where catalogue stands. It generates a seeded catalogue
+ * (20,000 works, three domains, biographies of ~400 characters), works in a tmpfs (/dev/shm)
+ * when there is one (the disks here are noisy), and prints a table of medians.
+ *
+ *   npm run bench -- [--works N] [--domains N] [--runs N] [--json FILE] [--keep]
+ */
+import { execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs, promisify } from "node:util";
+import { generateCatalogue } from "./generate.ts";
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "..");
+const TSX = path.join(ROOT, "node_modules/.bin/tsx");
+
+const { values } = parseArgs({
+  options: {
+    works: { type: "string", default: "20000" },
+    domains: { type: "string", default: "3" },
+    runs: { type: "string", default: "3" },
+    json: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
+});
+const runs = Number(values.runs);
+const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+const work = await mkdtemp(path.join(base, "catalogue-bench-"));
+const rows: { measure: string; ours: string; peer?: string; ratio?: string; target?: string }[] = [];
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+interface ChildResult {
+  seconds: number;
+  maxRssMB: number;
+  files: number;
+  written: number;
+  unchanged: number;
+  removed: number;
+}
+
+async function buildOnce(content: string, out: string, extra: string[] = []): Promise<ChildResult> {
+  const { stdout } = await run(TSX, [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, "2026-11-20", ...extra], { maxBuffer: 1 << 26 });
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as ChildResult;
+}
+
+async function timed(command: string, args: string[]): Promise<number> {
+  const started = performance.now();
+  await run(command, args);
+  return (performance.now() - started) / 1000;
+}
+
+async function fresh(out: string) {
+  await rm(out, { recursive: true, force: true });
+  await rm(path.join(path.dirname(out), `.${path.basename(out)}.versions`), { recursive: true, force: true });
+}
+
+try {
+  console.error(`benchmark in ${work} (${base === "/dev/shm" ? "tmpfs" : "disk: no /dev/shm here"}), ${values.works} works, ${values.domains} domains, median of ${runs}`);
+  const content = path.join(work, "content");
+  await generateCatalogue(content, { works: Number(values.works), domains: Number(values.domains) });
+  const out = path.join(work, "out");
+
+  // API build (--no-site) against cp -a of the tree it wrote, measured in the same run.
+  const builds: ChildResult[] = [];
+  const copies: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await fresh(out);
+    builds.push(await buildOnce(content, out));
+    await rm(path.join(work, "copy"), { recursive: true, force: true });
+    copies.push(await timed("cp", ["-a", `${out}/.`, path.join(work, "copy")]));
+  }
+  const api = median(builds.map((b) => b.seconds));
+  const copy = median(copies);
+  rows.push({ measure: `API build --no-site (${builds[0]!.files} files)`, ours: `${api.toFixed(2)} s`, peer: `cp -a ${copy.toFixed(2)} s`, ratio: `${(api / copy).toFixed(2)}x`, target: "within 2x (issue 2: 3x)" });
+  rows.push({ measure: "API build peak memory", ours: `${median(builds.map((b) => b.maxRssMB)).toFixed(0)} MB` });
+
+  const again: ChildResult[] = [];
+  for (let i = 0; i < runs; i++) again.push(await buildOnce(content, out));
+  const noChange = median(again.map((b) => b.seconds));
+  rows.push({ measure: "API rebuild, no change", ours: `${noChange.toFixed(2)} s, ${again[0]!.written} files written`, ratio: `${((noChange / api) * 100).toFixed(0)}% of a build`, target: "<= 10%, 0 written" });
+
+  const csvPath = path.join(content, "audiovisuals.csv");
+  const original = await readFile(csvPath, "utf8");
+  const renames: ChildResult[] = [];
+  for (let i = 0; i < runs; i++) {
+    await writeFile(csvPath, original.replace(/\n1,[^,]+,/, `\n1,Título renombrado ${i},`));
+    renames.push(await buildOnce(content, out));
+  }
+  await writeFile(csvPath, original);
+  const rename = median(renames.map((b) => b.seconds));
+  rows.push({ measure: "API rebuild after renaming one title", ours: `${rename.toFixed(2)} s, ${renames[0]!.written} files written`, ratio: `${((rename / api) * 100).toFixed(0)}% of a build`, target: "<= 25%" });
+
+  // Sections measured by the other benchmark scripts, when present.
+  for (const [script, label] of [
+    ["scripts/bench-site.ts", "site"],
+    ["scripts/bench-exports.ts", "exports"],
+    ["scripts/bench-load.ts", "load"],
+    ["scripts/bench-publish.ts", "publish"],
+  ] as const) {
+    if (!existsSync(path.join(ROOT, script))) continue;
+    console.error(`running ${script}…`);
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(TSX, [path.join(ROOT, script)], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, BENCH_DIR: work } });
+      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${label} benchmark failed (${code})`))));
+    });
+  }
+
+  const table = [
+    "| measure | catalogue | peer | ratio | target |",
+    "|---|---|---|---|---|",
+    ...rows.map((r) => `| ${r.measure} | ${r.ours} | ${r.peer ?? ""} | ${r.ratio ?? ""} | ${r.target ?? ""} |`),
+  ].join("\n");
+  console.log(table);
+  if (values.json) {
+    await mkdir(path.dirname(path.resolve(values.json)), { recursive: true });
+    await writeFile(values.json, JSON.stringify({ works: Number(values.works), domains: Number(values.domains), runs, storage: base, rows }, null, 2) + "\n");
+  }
+} finally {
+  if (!values.keep) await rm(work, { recursive: true, force: true });
+}

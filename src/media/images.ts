@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import Image from "@11ty/eleventy-img";
 import type { ImageSource } from "../content/images.ts";
@@ -10,6 +10,11 @@ import { mapLimit } from "../util/concurrency.ts";
  * by default) that outlives builds: an image whose output is already cached is not processed
  * again. Output names are eleventy-img's content hashes, so identical sources share one file and
  * a changed image gets a new address (which is what lets the CDN cache media forever).
+ *
+ * eleventy-img would write into the cache itself, but a build killed mid-write would leave a
+ * truncated file that every later build trusts. So it runs as a dry run, and this module writes
+ * each file atomically (temporary name, then rename) and, last, a small record of the variants
+ * of that source; only a complete record counts as a cache hit.
  */
 
 /** The one variant the JSON API points at (`cover`, a director's `photo`); the site adds more. */
@@ -27,13 +32,6 @@ export interface ProcessedImage {
 export interface ImageRequest {
   widths: number[];
   formats: ("jpeg" | "webp" | "png")[];
-}
-
-interface EleventyStat {
-  filename: string;
-  outputPath: string;
-  width: number;
-  height: number;
 }
 
 /**
@@ -54,22 +52,11 @@ export async function processImages(
     if (!byContent.has(digest)) byContent.set(digest, source);
   });
   const outputDir = path.resolve(cacheDir, "images");
+  await mkdir(outputDir, { recursive: true });
   const unique = [...byContent.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const results = new Map<string, Record<string, ProcessedImage[]>>();
   await mapLimit(unique, 4, async ([digest, source]) => {
-    const stats = (await Image(source.abs, {
-      widths: request.widths,
-      formats: request.formats,
-      outputDir,
-      urlPath: "/",
-      useCache: true,
-      svgShortCircuit: false,
-    })) as Record<string, EleventyStat[]>;
-    const variants: Record<string, ProcessedImage[]> = {};
-    for (const [format, list] of Object.entries(stats)) {
-      variants[format] = list.map((s) => ({ file: s.filename, cachePath: s.outputPath, width: s.width, height: s.height }));
-    }
-    results.set(digest, variants);
+    results.set(digest, await processOne(source, digest, request, outputDir));
   });
   return new Map(all.map((source) => [source.rel, results.get(contentOf.get(source.rel)!)!]));
 }
@@ -78,4 +65,50 @@ export async function processImages(
 export async function apiImages(images: Iterable<ImageSource>, cacheDir: string): Promise<Map<string, ProcessedImage>> {
   const processed = await processImages(images, { widths: [API_IMAGE.width], formats: [API_IMAGE.format] }, cacheDir);
   return new Map([...processed].map(([rel, variants]) => [rel, variants[API_IMAGE.format]![0]!]));
+}
+
+interface Recorded {
+  format: string;
+  file: string;
+  width: number;
+  height: number;
+}
+
+async function processOne(source: ImageSource, digest: string, request: ImageRequest, outputDir: string) {
+  // The record names the request (and a version of these settings) so a change re-processes.
+  const key = `v1.${request.widths.join("-")}.${request.formats.join("-")}`;
+  const record = path.join(outputDir, `${digest}.${key}.json`);
+  let variants: Recorded[];
+  try {
+    variants = JSON.parse(await readFile(record, "utf8")) as Recorded[];
+  } catch {
+    const stats = (await Image(source.abs, {
+      widths: request.widths,
+      formats: request.formats,
+      outputDir,
+      urlPath: "/",
+      dryRun: true,
+      useCache: false,
+      svgShortCircuit: false,
+    }));
+    variants = [];
+    for (const [format, list] of Object.entries(stats)) {
+      for (const stat of list) {
+        await atomicWrite(path.join(outputDir, stat.filename), stat.buffer!);
+        variants.push({ format, file: stat.filename, width: stat.width, height: stat.height });
+      }
+    }
+    await atomicWrite(record, JSON.stringify(variants));
+  }
+  const byFormat: Record<string, ProcessedImage[]> = {};
+  for (const v of variants) {
+    (byFormat[v.format] ??= []).push({ file: v.file, cachePath: path.join(outputDir, v.file), width: v.width, height: v.height });
+  }
+  return byFormat;
+}
+
+async function atomicWrite(file: string, data: string | Uint8Array) {
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, data);
+  await rename(temporary, file);
 }

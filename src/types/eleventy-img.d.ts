@@ -10,6 +10,8 @@ declare module "@11ty/eleventy-img" {
     size: number;
     srcset: string;
     sourceType: string;
+    /** With `dryRun`: the processed bytes, not written anywhere. */
+    buffer?: Buffer;
   }
   interface ImageOptions {
     widths?: (number | "auto" | null)[];

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { openapiFile } from "./api/openapi.ts";
 import { apiFiles, pageCount } from "./api/pages.ts";
 import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
 import { loadCatalogue, type Catalogue } from "./content/load.ts";
@@ -8,7 +9,8 @@ import { apiImages, type ProcessedImage } from "./media/images.ts";
 import { resolveBuildDate } from "./model/dates.ts";
 import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
-import { OutputTree, type TreeSummary } from "./output/tree.ts";
+import { inputFingerprint } from "./output/fingerprint.ts";
+import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
 import { writeExports } from "./exports/write.ts";
 import { renderSite } from "./site/render.ts";
 
@@ -36,6 +38,8 @@ export interface BuildSummary extends TreeSummary {
   date: string;
   domains: string[];
   seconds: number;
+  /** True when the inputs were those of the current output, so nothing was done. */
+  skipped: boolean;
 }
 
 const silent: Reporter = { stage() {}, warning() {} };
@@ -47,6 +51,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const reporter = options.reporter ?? silent;
   const date = resolveBuildDate(options.date);
+  const site = options.site ?? true;
+  const fingerprint = await inputFingerprint(options.contentDir, { date, site, domains: options.domains ?? null, version: 1 });
+  const unchanged = await unchangedOutput(options.outDir, fingerprint);
+  if (unchanged !== null) return { ...unchanged, date, seconds: (performance.now() - started) / 1000, skipped: true };
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
   const domains = selectDomains(catalogue, options.domains);
@@ -57,7 +65,6 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
   const tree = await OutputTree.open(options.outDir);
   try {
-    const site = options.site ?? true;
     const infos: DomainInfo[] = [];
     const views: DomainView[] = [];
     for (const domain of domains) {
@@ -66,6 +73,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
       for (const file of apiFiles(view, imageUrl)) await tree.write(file.path, file.data);
       await writeMedia(tree, view, images);
+      await tree.write(...openapiFile(view.domain));
       const info = domainInfo(view, date, site);
       reporter.stage(`writing the exports of ${domain.domain}`);
       await writeExports(tree, view, info);
@@ -78,19 +86,37 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     }
     if (options.domains !== undefined) {
       const built = new Set(domains.map((d) => d.domain));
-      tree.keepPrevious((rel) => rel !== BUILD_INFO_PATH && !built.has(rel.slice(0, rel.indexOf("/"))));
+      // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept.
+      tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))));
       infos.push(...(await previousDomains(tree, built)));
     }
     const order = catalogue.domains.map((d) => d.domain);
     infos.sort((a, b) => order.indexOf(a.domain) - order.indexOf(b.domain));
     const info: BuildInfo = { generator: "catalogue", version: 1, date, domains: infos };
     await tree.write(BUILD_INFO_PATH, JSON.stringify(info, null, 2) + "\n");
+    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint }) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
-    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000 };
+    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false };
   } catch (error) {
     await tree.abort();
     throw error;
+  }
+}
+
+/** Where a build records the fingerprint of its inputs. */
+const INPUTS_PATH = "_catalogue/inputs.json";
+
+/** The summary of the current output when it was built from exactly these inputs, else null. */
+async function unchangedOutput(outDir: string, fingerprint: string): Promise<(TreeSummary & { domains: string[] }) | null> {
+  try {
+    const read = async (rel: string) => JSON.parse((await OutputTree.readCurrent(outDir, rel))?.toString("utf8") ?? "null");
+    if ((await read(INPUTS_PATH))?.fingerprint !== fingerprint) return null;
+    const files = Object.keys((await read(MANIFEST_PATH)).files).length;
+    const domains = buildInfo.parse(await read(BUILD_INFO_PATH)).domains.map((d) => d.domain);
+    return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };
+  } catch {
+    return null; // an unreadable record only means the work is done again
   }
 }
 

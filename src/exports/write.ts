@@ -1,8 +1,83 @@
-import type { DomainView } from "../model/listing.ts";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { EXPORT_KINDS, exportPath, type ExportKind } from "../api/layout.ts";
+import { dateOfDay, dayNumber } from "../model/dates.ts";
+import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import type { OutputTree } from "../output/tree.ts";
+import { stringsFor } from "../site/i18n.ts";
+import { COLUMNS, columnWidths, rowCells, type ColumnContext } from "./columns.ts";
+import { exportTexts, type ExportFacts } from "./labels.ts";
+import { writeSheet } from "./xlsx.ts";
 
-/** Writes the three spreadsheets of one domain (export_excel, export_up_movies, export_down_movies). */
-export async function writeExports(_tree: OutputTree, _view: DomainView, _info: DomainInfo): Promise<void> {
-  // Filled in by the exports issue.
+/** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
+const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
+  export_excel: (view) => view.orders.name,
+  export_up_movies: (view) => view.ups,
+  export_down_movies: (view) => view.downs,
+};
+
+/**
+ * Writes the three spreadsheets of one domain (export_excel, export_up_movies, export_down_movies).
+ * Their download names (`info.exports`) are the servers' business: nothing in the files depends on them.
+ */
+export async function writeExports(tree: OutputTree, view: DomainView, _info: DomainInfo): Promise<void> {
+  const { domain } = view;
+  const strings = stringsFor(domain.locale);
+  const context: ColumnContext = { domain, categories: strings.categories };
+  const facts = exportFacts(view);
+  // Streamed to a temporary file, not to memory, so that a large export costs disk, not RAM.
+  const dir = await mkdtemp(path.join(tmpdir(), "catalogue-export-"));
+  try {
+    // One at a time: each holds a compressor, and they share exceljs' module-level buffers.
+    for (const kind of EXPORT_KINDS) {
+      const works = ROWS[kind](view);
+      const texts = exportTexts(strings.lang, kind, facts);
+      const cells = () => lazy(works, (listed) => rowCells(listed, context));
+      const file = path.join(dir, `${kind}.xlsx`);
+      await writeSheet(file, {
+        sheetName: texts.sheet,
+        headers: COLUMNS.map((column) => column.header),
+        widths: columnWidths(cells()),
+        rowCount: works.length,
+        rows: cells(),
+        properties: {
+          title: texts.title,
+          subject: texts.subject,
+          keywords: ["catalogue", domain.domain, kind, view.date].join("; "),
+          language: domain.locale,
+          date: view.date,
+        },
+      });
+      // copyFrom has copied the file when it returns, so the temporary file can go at once.
+      await tree.copyFrom(exportPath(domain.domain, kind), file);
+      await rm(file);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Maps a list lazily, so that no pass over the rows keeps more than one row of cells. */
+function* lazy<T, R>(items: readonly T[], map: (item: T) => R): Generator<R> {
+  for (const item of items) yield map(item);
+}
+
+/** The dates that bound each kind, for the document properties (CONTRACT 3's windows as days). */
+export function exportFacts(view: DomainView): ExportFacts {
+  const today = dayNumber(view.date);
+  const days = view.domain.export_window_days;
+  return {
+    domain: view.domain.domain,
+    name: view.domain.name,
+    date: view.date,
+    windowDays: days,
+    // ups: T - N < available_from <= T
+    upsFrom: dateOfDay(today - days + 1),
+    upsTo: view.date,
+    // downs: T - N <= available_until < T
+    downsFrom: dateOfDay(today - days),
+    downsTo: dateOfDay(today - 1),
+  };
 }

@@ -42,8 +42,11 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
       isNew: today - from < domain.new_days,
     };
     if (work.status_global === 1 && from <= today && today <= until) listed.push(entry);
-    // ups: T - window < available_from <= T; downs: T - window <= available_until < T (gone today).
-    if (work.status_global === 1 && today - domain.export_window_days < from && from <= today) ups.push(entry);
+    // Both exports concern works with status 1 (a work with another status was never listed, so
+    // it cannot be withdrawn). ups: T - window < available_from <= T; downs: T - window <=
+    // available_until < T (gone today).
+    if (work.status_global !== 1) continue;
+    if (today - domain.export_window_days < from && from <= today) ups.push(entry);
     if (until !== Infinity && today - domain.export_window_days <= until && until < today) downs.push({ ...entry, isNew: false });
   }
   const byName = (list: ListedWork[]) => orderWorks(list, domain.locale).name;

@@ -59,6 +59,11 @@ export class OutputTree {
     this.previous = previous;
   }
 
+  /** A file of the current output, read without taking the lock (null when there is none). */
+  static async readCurrent(outDir: string, rel: string): Promise<Buffer | null> {
+    return fs.readFile(path.join(path.resolve(outDir), rel)).catch(() => null);
+  }
+
   /** Opens OUT for a new build: takes the lock, finds the previous version, prepares staging. */
   static async open(outDir: string): Promise<OutputTree> {
     const out = path.resolve(outDir);
@@ -121,7 +126,10 @@ export class OutputTree {
     this.writeFile(rel, parts);
   }
 
-  /** Adds a file by copying it from elsewhere on disk (a cached image, a streamed spreadsheet). */
+  /**
+   * Adds a file by copying it from elsewhere on disk (a cached image, a streamed spreadsheet).
+   * The copy is done when the promise resolves, so the caller may delete the source then.
+   */
   async copyFrom(rel: string, source: string): Promise<void> {
     this.claim(rel);
     const entry = { ...(await hashFile(source)), fresh: true };

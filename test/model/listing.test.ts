@@ -35,9 +35,9 @@ describe("domainView", () => {
     ]);
   });
 
-  it("computes ups (T-window < from <= T, status 1) and downs (T-window <= until < T)", () => {
+  it("computes ups (T-window < from <= T) and downs (T-window <= until < T) of works with status 1", () => {
     const works = [1, 2, 3, 4, 5, 6, 7, 8].map((id) => work(id));
-    works.push(work(9, { status_global: 0 }));
+    works.push(work(9, { status_global: 0 }), work(10, { status_global: 0 }));
     const windows = new Map([
       [1, { from: "2026-10-21", until: null }], // exactly T-30: not an up
       [2, { from: "2026-10-22", until: null }], // T-29: up
@@ -48,6 +48,7 @@ describe("domainView", () => {
       [7, { from: "2020-01-01", until: T }], // still listed today: not a down
       [8, { from: "2020-01-01", until: "2026-11-19" }], // yesterday: down
       [9, { from: "2026-11-10", until: null }], // status 0: not an up
+      [10, { from: "2020-01-01", until: "2026-11-19" }], // status 0: never listed, so not a down
     ]);
     const view = domainView(catalogueOf(works, { windows }), DOMAIN, T);
     expect(names(view.ups)).toEqual([2, 3]);

@@ -1,4 +1,3 @@
-import { build } from "../../build.ts";
 import { formatProblem } from "../../errors.ts";
 import type { Command } from "../command.ts";
 import { stageReporter } from "../progress.ts";
@@ -23,6 +22,8 @@ export const buildCommand: Command = {
   },
   async run(values, _positionals, io) {
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    // Imported on use: `catalogue --help` should not load the whole pipeline.
+    const { build } = await import("../../build.ts");
     const summary = await build({
       contentDir: values.content as string,
       outDir: values.out as string,
@@ -36,7 +37,8 @@ export const buildCommand: Command = {
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +
         `${summary.files} files, ${summary.written} written, ${summary.unchanged} unchanged, ` +
-        `${summary.removed} removed in ${summary.seconds.toFixed(2)} s\n`,
+        `${summary.removed} removed in ${summary.seconds.toFixed(2)} s` +
+        (summary.skipped ? " (inputs unchanged since the last build: nothing to do)\n" : "\n"),
     );
   },
 };

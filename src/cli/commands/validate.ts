@@ -1,4 +1,3 @@
-import { checkContent } from "../../content/load.ts";
 import { formatProblem, sortProblems } from "../../errors.ts";
 import type { Command } from "../command.ts";
 
@@ -9,6 +8,7 @@ export const validateCommand: Command = {
   help: `  --content DIR        the content folder with the four CSV files (default: content)`,
   options: { content: { type: "string", default: "content" } },
   async run(values, _positionals, io) {
+    const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
     for (const warning of sortProblems(check.warnings)) io.stderr.write(`${formatProblem(warning)} (warning)\n`);
     for (const problem of sortProblems(check.problems)) io.stderr.write(`${formatProblem(problem)}\n`);

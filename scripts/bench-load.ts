@@ -1,0 +1,150 @@
+/**
+ * Load run of `catalogue serve` and of nginx with the generated configuration, on the same build
+ * and the same API page, with autocannon on loopback for a bounded time each.
+ *
+ *   npx tsx scripts/bench-load.ts [--dir DIR] [--seconds 10] [--connections 50] [--servers serve,nginx] [--works 2000]
+ *
+ * Without --dir it generates and builds a catalogue in a temporary folder. Prints requests/s,
+ * latency p99, errors and non-2xx answers per server, and serve's resident memory sampled during
+ * the run (flat memory under load is part of the contract of `catalogue serve`).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, mkdir, readFile, rm, writeFile, chmod } from "node:fs/promises";
+import { createRequire } from "node:module";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { build } from "../src/build.ts";
+import { readBuildInfo } from "../src/output/build-info.ts";
+import { nginxConfig } from "../src/serve/nginx.ts";
+import { generateCatalogue } from "./generate.ts";
+
+interface LoadResult {
+  requests: { average: number; total: number };
+  latency: { p99: number; average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (options: { url: string; connections: number; duration: number; headers: Record<string, string> }) => Promise<LoadResult>;
+// autocannon ships no types; this is the part of its API used here.
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const { values } = parseArgs({
+  options: {
+    dir: { type: "string" },
+    seconds: { type: "string", default: "10" },
+    connections: { type: "string", default: "50" },
+    servers: { type: "string", default: "serve,nginx" },
+    works: { type: "string", default: "2000" },
+  },
+});
+const seconds = Number(values.seconds);
+const connections = Number(values.connections);
+const servers = values.servers!.split(",");
+
+async function freePort(): Promise<number> {
+  return new Promise((done) => {
+    const probe = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+async function waitFor(port: number, child: ChildProcess) {
+  for (let i = 0; i < 300; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = net.connect(port, "127.0.0.1", () => (socket.destroy(), done(true)));
+      socket.once("error", () => done(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+async function rssMiB(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)![1]) / 1024;
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null) return done();
+    child.once("exit", () => done());
+    child.kill("SIGTERM");
+  });
+
+const work = await mkdtemp(path.join(tmpdir(), "catalogue-bench-load-"));
+await chmod(work, 0o755); // nginx started as root reads the build as "nobody"
+const children: ChildProcess[] = [];
+try {
+  let dir = values.dir;
+  if (dir === undefined) {
+    const content = path.join(work, "content");
+    await generateCatalogue(content, { works: Number(values.works), domains: 2 });
+    dir = path.join(work, "dist");
+    const summary = await build({ contentDir: content, outDir: dir, date: "2026-11-20", site: false, cacheDir: path.join(work, ".cache") });
+    console.log(`built ${summary.files} files (${values.works} works, 2 domains) in ${summary.seconds.toFixed(1)} s`);
+  }
+  dir = path.resolve(dir);
+  const info = await readBuildInfo(dir);
+  const domain = info.domains[0]!;
+  const target = `${domain.base_path}/api/v1/videos/audiovisuals/?format=api&ordering=-year&page=${Math.min(2, domain.total_pages)}`;
+  console.log(`load: ${connections} connections, ${seconds} s per server, GET ${target} (Host: ${domain.domain})\n`);
+
+  const rows: string[][] = [["server", "req/s", "p99 ms", "avg ms", "requests", "errors", "timeouts", "non-2xx", "RSS MiB"]];
+  for (const name of servers) {
+    const port = await freePort();
+    let child: ChildProcess;
+    if (name === "serve") {
+      child = spawn(process.execPath, [path.join(ROOT, "bin/catalogue.js"), "serve", "--dir", dir, "--port", String(port)], { stdio: "ignore" });
+    } else if (name === "nginx") {
+      const prefix = path.join(work, "nginx");
+      await mkdir(prefix, { recursive: true });
+      const conf = path.join(prefix, "nginx.conf");
+      // The access log goes to /dev/null like serve's (stdout ignored): both pay for writing it.
+      await writeFile(conf, nginxConfig(info, dir, { address: "127.0.0.1", port }));
+      child = spawn("nginx", ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`], { stdio: "ignore" });
+    } else throw new Error(`--servers: unknown server ${name} (serve, nginx)`);
+    children.push(child);
+    await waitFor(port, child);
+    // Warm up (first-request compilation, file caches), then measure.
+    await autocannon({ url: `http://127.0.0.1:${port}${target}`, connections: 4, duration: 1, headers: { host: domain.domain } });
+    const rssBefore = name === "serve" ? await rssMiB(child.pid!) : NaN;
+    const samples: number[] = [];
+    const sampler = setInterval(() => {
+      if (name === "serve") void rssMiB(child.pid!).then((m) => samples.push(m));
+    }, Math.max(1000, (seconds * 1000) / 12));
+    const result = await autocannon({ url: `http://127.0.0.1:${port}${target}`, connections, duration: seconds, headers: { host: domain.domain } });
+    clearInterval(sampler);
+    const rssAfter = name === "serve" ? await rssMiB(child.pid!) : NaN;
+    rows.push([
+      name,
+      result.requests.average.toFixed(0),
+      String(result.latency.p99),
+      result.latency.average.toFixed(2),
+      String(result.requests.total),
+      String(result.errors),
+      String(result.timeouts),
+      String(result.non2xx),
+      name === "serve" ? `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)}` : "-",
+    ]);
+    if (name === "serve") console.log(`serve RSS during the run (MiB): ${samples.map((m) => m.toFixed(0)).join(" ")}`);
+    await stop(child);
+  }
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  console.log(rows.map((r) => r.map((cell, i) => cell.padStart(widths[i]!)).join("  ")).join("\n"));
+  const failed = rows.slice(1).some((r) => r[5] !== "0" || r[6] !== "0" || r[7] !== "0");
+  if (failed) {
+    console.error("\nerrors, timeouts or non-2xx answers under load");
+    process.exitCode = 1;
+  }
+} finally {
+  await Promise.all(children.map(stop));
+  await rm(work, { recursive: true, force: true });
+}

@@ -1,0 +1,77 @@
+import type { AudiovisualType, Domain } from "../content/schema.ts";
+import type { ListedWork } from "../model/listing.ts";
+import { workDir } from "../site/urls.ts";
+
+/**
+ * The columns of every spreadsheet, in order. CONTRACT 4 fixes the first eight (the API's field
+ * names); the rest are what staff need to act on a row without opening the catalogue.
+ */
+
+/** A cell before it is written: a number, a calendar day (YYYY-MM-DD), text, or empty. */
+export type CellValue = { kind: "number"; value: number } | { kind: "date"; value: string } | { kind: "text"; value: string } | null;
+
+export interface ColumnContext {
+  domain: Domain;
+  /** The category labels of the domain's interface language. */
+  categories: Record<AudiovisualType, string>;
+}
+
+export interface Column {
+  header: string;
+  /** The widest the column gets, in characters: a longer value is cut off on screen, not the sheet widened. */
+  maxWidth: number;
+  cell(listed: ListedWork, context: ColumnContext): CellValue;
+}
+
+const number = (value: number | null): CellValue => (value === null ? null : { kind: "number", value });
+const text = (value: string | null): CellValue => (value === null ? null : { kind: "text", value });
+const date = (value: string | null): CellValue => (value === null ? null : { kind: "date", value });
+
+/** The absolute address of a work's page in the HTML catalogue (CONTRACT 5). */
+export const detailPageUrl = (domain: Domain, id: number, slug: string) => `${domain.base_url}/${workDir(id, slug)}`;
+
+export const COLUMNS: readonly Column[] = [
+  { header: "id", maxWidth: 12, cell: ({ work }) => number(work.id) },
+  { header: "name", maxWidth: 60, cell: ({ work }) => text(work.name) },
+  { header: "slug", maxWidth: 40, cell: ({ work }) => text(work.slug) },
+  { header: "audiovisual_type", maxWidth: 20, cell: ({ work }) => text(work.audiovisual_type) },
+  { header: "director", maxWidth: 40, cell: ({ director }) => text(director?.name ?? null) },
+  { header: "year", maxWidth: 6, cell: ({ work }) => number(work.year) },
+  { header: "available_from", maxWidth: 14, cell: ({ window }) => date(window.from) },
+  { header: "available_until", maxWidth: 14, cell: ({ window }) => date(window.until) },
+  // Minutes, as in audiovisuals.csv and the API's retrieve.
+  { header: "duration", maxWidth: 10, cell: ({ work }) => number(work.duration) },
+  { header: "url", maxWidth: 80, cell: ({ work }, { domain }) => text(detailPageUrl(domain, work.id, work.slug)) },
+  { header: "director_slug", maxWidth: 40, cell: ({ director }) => text(director?.slug ?? null) },
+  {
+    header: "category",
+    maxWidth: 20,
+    cell: ({ work }, { categories }) => text(work.audiovisual_type === null ? null : categories[work.audiovisual_type]),
+  },
+];
+
+/** Width of a date cell shown as yyyy-mm-dd, with room for the filter button. */
+const DATE_WIDTH = 13;
+/** Room for the autofilter's drop-down button beside the header. */
+const FILTER_BUTTON = 3;
+
+/** The cells of one work, in column order. */
+export const rowCells = (listed: ListedWork, context: ColumnContext): CellValue[] => COLUMNS.map((column) => column.cell(listed, context));
+
+/**
+ * Column widths (in characters) that fit the header and the longest value, capped. A streamed
+ * sheet writes its widths before its rows, so this is a first pass over the rows; it keeps
+ * nothing of them, so memory does not grow with the row count.
+ */
+export function columnWidths(rows: Iterable<CellValue[]>, columns: readonly Column[] = COLUMNS): number[] {
+  const headerWidths = columns.map((column) => column.header.length + FILTER_BUTTON);
+  const widths = [...headerWidths];
+  for (const row of rows) {
+    row.forEach((cell, index) => {
+      if (cell === null) return;
+      const length = cell.kind === "date" ? DATE_WIDTH : String(cell.value).length + 1;
+      if (length > widths[index]!) widths[index] = length;
+    });
+  }
+  return widths.map((width, index) => Math.min(width, Math.max(columns[index]!.maxWidth, headerWidths[index]!)));
+}

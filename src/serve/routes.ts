@@ -1,0 +1,221 @@
+import {
+  API_PATH,
+  ERROR_BODIES,
+  EXPORT_KINDS,
+  type ErrorName,
+  type ExportKind,
+} from "../api/layout.ts";
+import { UserError } from "../errors.ts";
+import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
+
+/**
+ * CONTRACT section 4 as data: the one description of how a request maps onto the files of a
+ * build. `catalogue serve` (server.ts) interprets it; the nginx and Caddy configurations
+ * (nginx.ts, caddy.ts) are translated from it; the conformance suite checks all three agree.
+ * Nothing here is specific to one server: only paths, patterns, whitelists, statuses, headers.
+ */
+
+/** Methods that read; every other method is refused with 405 (the static catalogue is read-only). */
+export const ALLOW = "GET, HEAD, OPTIONS";
+export const READ_METHODS = ["GET", "HEAD"] as const;
+
+export const JSON_TYPE = "application/json";
+export const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+export const CACHE = {
+  /** API pages, HTML and everything else: may change with the next build. */
+  short: "public, max-age=300",
+  /** Processed images: their file names are content hashes, so a name never changes meaning. */
+  immutable: "public, max-age=31536000, immutable",
+} as const;
+
+/** Headers of every response on an API path (200s, 404s and 405s alike). */
+export const API_HEADERS = { Vary: "Accept", Allow: ALLOW, "Cache-Control": CACHE.short } as const;
+
+/** Error bodies, the same bytes as the build's `_api/error/<name>.json` (both come from ERROR_BODIES). */
+export const errorBody = (name: ErrorName) => JSON.stringify(ERROR_BODIES[name]);
+
+/**
+ * The 405 body of any refused method: for POST, PUT, PATCH and DELETE it is byte for byte the
+ * build's `_api/error/method-<M>.json`. The method is safe to interpolate: every HTTP parser in
+ * play accepts only token characters there (no quote, backslash or control character).
+ */
+export const methodNotAllowedBody = (method: string) => `{"detail":"Method \\"${method}\\" not allowed."}`;
+
+/** One query parameter: which raw values are accepted, and what the others mean. */
+export interface QueryRule {
+  name: "format" | "ordering" | "page";
+  /** The folder used when the parameter is absent. */
+  absent: string;
+  /** Raw value → folder. Values are compared as sent, without percent-decoding. */
+  values: Record<string, string>;
+  /** A regular expression (anchored, same syntax in JS, PCRE and RE2) whose matches are their own folder. */
+  pattern?: string;
+  /** Any other value (including an empty one): a folder, or an error answered with 404. */
+  otherwise: { folder: string } | { error: ErrorName };
+}
+
+/**
+ * The three query parameters, in the order their errors take precedence (an unknown format wins
+ * over an invalid page, as in DRF where format negotiation comes before pagination).
+ */
+export const QUERY_RULES: readonly QueryRule[] = [
+  { name: "format", absent: "plain", values: { api: "api", json: "json" }, otherwise: { error: "not-found" } },
+  {
+    name: "ordering",
+    absent: "default",
+    values: { name: "name", "-name": "-name", year: "year", "-year": "-year" },
+    // DRF ignores an unknown ordering field: the domain's default ordering.
+    otherwise: { folder: "default" },
+  },
+  { name: "page", absent: "1", values: { last: "last" }, pattern: "^[1-9][0-9]{0,8}$", otherwise: { error: "invalid-page" } },
+];
+
+/**
+ * The regular expression that finds the FIRST occurrence of a parameter in a raw query string
+ * (nginx `$args`, Caddy `{query}`, Node's raw URL): group 1 is `=value`, or empty for a bare
+ * `name`; no match means absent. Anchored at the start so servers that concatenate every match
+ * (Caddy's `map`) still see one. The name is compared exactly (nginx's `$arg_x` would ignore case).
+ */
+export const paramPattern = (name: string) => `^(?:[^&]*&)*?${name}(=[^&]*)?(?:&|$)`;
+
+const compiled = new Map<string, RegExp>();
+/** One RegExp object per pattern source (the routing table's patterns are few and fixed). */
+export function regex(source: string): RegExp {
+  let re = compiled.get(source);
+  if (re === undefined) compiled.set(source, (re = new RegExp(source)));
+  return re;
+}
+
+/** Raw value of the first occurrence of `name` ("" for a bare `name`), or undefined when absent. */
+export function queryValue(rawQuery: string, name: string): string | undefined {
+  const match = regex(paramPattern(name)).exec(rawQuery);
+  if (match === null) return undefined;
+  return (match[1] ?? "").slice(1);
+}
+
+export type QueryOutcome = { folder: string } | { error: ErrorName };
+
+export function classify(rule: QueryRule, value: string | undefined): QueryOutcome {
+  if (value === undefined) return { folder: rule.absent };
+  if (Object.hasOwn(rule.values, value)) return { folder: rule.values[value]! };
+  if (rule.pattern !== undefined && regex(rule.pattern).test(value)) return { folder: value };
+  return rule.otherwise;
+}
+
+/** The listing file of a request's query, or the error it deserves. */
+export function listTarget(rawQuery: string): { file: string } | { error: ErrorName } {
+  const folders: Record<string, string> = {};
+  for (const rule of QUERY_RULES) {
+    const outcome = classify(rule, queryValue(rawQuery, rule.name));
+    if ("error" in outcome) return outcome;
+    folders[rule.name] = outcome.folder;
+  }
+  return { file: listFile(folders.format!, folders.ordering!, folders.page!) };
+}
+
+/** Where the pieces go in a listing file path (relative to the domain's folder): see src/api/layout.ts. */
+export const listFile = (format: string, ordering: string, page: string) => `/_api/list/${format}/${ordering}/${page}.json`;
+export const detailFile = (id: string) => `/_api/detail/${id}.json`;
+export const exportFile = (kind: ExportKind) => `/_api/export/${kind}.xlsx`;
+
+/** Retrieve ids: a positive integer as the content schema allows it. */
+export const ID_PATTERN = "[1-9][0-9]{0,9}";
+
+/**
+ * Longest request target served (path and query): longer ones get 414. nginx's default request
+ * line buffer (8 KB) sets the figure; the other servers are held to it so all three agree.
+ */
+export const MAX_TARGET = 8000;
+
+/** URL prefixes (at a host's root) that are never served: the raw API files and the build's metadata. */
+export const HIDDEN_PREFIXES = ["/_api/", "/_catalogue/"] as const;
+
+/** A download name safe inside a quoted header value and a server configuration string. */
+export const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_");
+
+export interface ExportRoute {
+  kind: ExportKind;
+  /** The URL path (with its trailing slash). */
+  path: string;
+  file: string;
+  contentDisposition: string;
+}
+
+/** The API of one domain: its URL paths and the files behind them. */
+export interface DomainRoutes {
+  info: DomainInfo;
+  /** `<base>/api/v1/videos/audiovisuals/`: the list, and the prefix of every other API route. */
+  api: string;
+  /** Anchored pattern of retrieve paths; group 1 is the id. */
+  detail: string;
+  /** Anchored pattern of a retrieve path without its trailing slash; group 1 is the id. */
+  detailNoSlash: string;
+  exports: ExportRoute[];
+  /** The 404 page of the domain's HTML catalogue (served when the file exists). */
+  notFoundPage: string;
+}
+
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+
+/** Base paths servers can match literally: plain segments, no percent-encoding. */
+const BASE_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/;
+
+export function domainRoutes(info: DomainInfo): DomainRoutes {
+  if (!BASE_PATH.test(info.base_path)) {
+    throw new UserError(`${info.domain}: base_url path ${JSON.stringify(info.base_path)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`);
+  }
+  const api = `${info.base_path}${API_PATH}`;
+  return {
+    info,
+    api,
+    detail: `^${escapeRegex(api)}(${ID_PATTERN})/$`,
+    detailNoSlash: `^${escapeRegex(api)}(${ID_PATTERN})$`,
+    exports: EXPORT_KINDS.map((kind) => ({
+      kind,
+      path: `${api}${kind}/`,
+      file: exportFile(kind),
+      contentDisposition: `attachment; filename="${safeFileName(info.exports[kind] ?? `${kind}.xlsx`)}"`,
+    })),
+    notFoundPage: `${info.base_path}/404.html`,
+  };
+}
+
+/** The exact API paths that answer 301 to the same path with a slash (the retrieve pattern aside). */
+export const slashRedirects = (routes: DomainRoutes) => [routes.api, ...routes.exports.map((e) => e.path)].map((p) => p.slice(0, -1));
+
+/** Everything a server answers for one host name. */
+export interface HostRoutes {
+  host: string;
+  /** The domain whose site and API this host serves; null for a host that only serves media. */
+  domain: DomainRoutes | null;
+  /** URL path prefixes (ending in `/`) holding processed images: long-lived cache. */
+  media: string[];
+}
+
+/**
+ * Every host of a build: the domains in domains.csv order (the first answers unknown hosts),
+ * then the hosts that only serve media (a media_url on another host).
+ */
+export function hostTable(info: BuildInfo): HostRoutes[] {
+  const hosts = new Map<string, HostRoutes>();
+  for (const domain of info.domains) hosts.set(domain.domain, { host: domain.domain, domain: domainRoutes(domain), media: [] });
+  for (const domain of info.domains) {
+    const slash = domain.media_folder.indexOf("/");
+    const host = slash === -1 ? domain.media_folder : domain.media_folder.slice(0, slash);
+    const prefix = slash === -1 ? "/" : `${domain.media_folder.slice(slash)}/`;
+    if (!BASE_PATH.test(prefix.slice(0, -1))) {
+      throw new UserError(`${domain.domain}: media_url path ${JSON.stringify(prefix)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`);
+    }
+    let entry = hosts.get(host);
+    if (entry === undefined) hosts.set(host, (entry = { host, domain: null, media: [] }));
+    if (!entry.media.includes(prefix)) entry.media.push(prefix);
+  }
+  return [...hosts.values()];
+}
+
+/** The host a `Host` header names: without port, trailing dot or case; unknown → the first domain. */
+export function selectHost(table: HostRoutes[], header: string | undefined): HostRoutes {
+  const name = (header ?? "").replace(/:\d*$/, "").replace(/\.$/, "").toLowerCase();
+  return table.find((h) => h.host === name) ?? table[0]!;
+}

@@ -1,0 +1,226 @@
+import { createReadStream } from "node:fs";
+import * as fs from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { UserError } from "../errors.ts";
+import { isCompressible, mimeType } from "./mime.ts";
+import { resolve, encodePath, type Answer, type Headers } from "./resolve.ts";
+import { API_HEADERS, CACHE, errorBody, JSON_TYPE, type HostRoutes, selectHost } from "./routes.ts";
+import { cachedBytes, compressed, compressStream, pickEncoding, type Encoding } from "./compress.ts";
+import { loadSite, type ServedFile, type Site } from "./site.ts";
+
+/**
+ * `catalogue serve`: the routing table (routes.ts, applied by resolve.ts) on node:http. The
+ * output folder is resolved on every request, so an atomic rebuild (a new target of the `dist`
+ * link) is served from the next request on, without a restart.
+ */
+
+export interface ServeOptions {
+  dir: string;
+  port: number;
+  host: string;
+  /** One line per request (the access log). */
+  log?: (line: string) => void;
+  /** Milliseconds a client has to send its headers (default 10 s); the whole request gets 3×. */
+  headersTimeout?: number;
+}
+
+export interface RunningServer {
+  url: string;
+  server: http.Server;
+  close(): Promise<void>;
+}
+
+/** Files larger than this are streamed (compressed or not) and never kept in memory. */
+const STREAM_COMPRESSED_ABOVE = 1024 * 1024;
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const dir = path.resolve(options.dir);
+  const sites = new SiteCache(dir);
+  await sites.current(); // fail now, with a message, when DIR holds no build
+  const log = options.log ?? (() => {});
+
+  const headersTimeout = options.headersTimeout ?? 10_000;
+  const serverOptions = {
+    keepAlive: true,
+    headersTimeout,
+    requestTimeout: 3 * headersTimeout,
+    // Node checks those deadlines on this interval (30 s by default): slow clients go sooner.
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
+  const server = http.createServer(serverOptions, (req, res) => onRequest(sites, log, req, res));
+  server.keepAliveTimeout = 5_000;
+  // A client that stops reading (or sending) is dropped after a minute of silence.
+  server.setTimeout(60_000, (socket) => socket.destroy());
+
+  await new Promise<void>((done, fail) => {
+    server.once("error", (error: NodeJS.ErrnoException) =>
+      fail(error.code === "EADDRINUSE" || error.code === "EACCES" ? new UserError(`cannot listen on ${options.host}:${options.port}: ${error.code}; choose another --port`) : error),
+    );
+    server.listen(options.port, options.host, () => done());
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/`,
+    server,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeIdleConnections();
+        // Requests in flight get a moment to finish; then every connection goes.
+        setTimeout(() => server.closeAllConnections(), 2_000).unref();
+      }),
+  };
+}
+
+function onRequest(sites: SiteCache, log: (line: string) => void, req: http.IncomingMessage, res: http.ServerResponse) {
+  const started = performance.now();
+  res.on("close", () => {
+    const ms = (performance.now() - started).toFixed(1);
+    const target = JSON.stringify(req.url ?? "").slice(1, -1);
+    log(`${req.socket.remoteAddress ?? "-"} ${JSON.stringify(req.headers.host ?? "")} "${req.method} ${target}" ${res.statusCode} ${res.getHeader("Content-Length") ?? "-"} ${ms}ms`);
+  });
+  handle(sites, req, res).catch((error) => {
+    // A bug or an I/O failure: answer 500 if nothing was sent yet, never crash the server.
+    log(`error: ${(error as Error).stack ?? String(error)}`);
+    if (!res.headersSent) sendPlain(req, res, 500, "Internal server error\n");
+    else res.destroy();
+  });
+}
+
+/** The build behind DIR, reloaded when DIR starts pointing at another version. */
+class SiteCache {
+  private site: Site | null = null;
+  constructor(private readonly dir: string) {}
+
+  async current(): Promise<Site> {
+    let root: string;
+    try {
+      root = await fs.realpath(this.dir);
+    } catch {
+      throw new UserError(`${this.dir} does not exist: run "catalogue build" first, or pass --dir`);
+    }
+    if (this.site?.root !== root) {
+      const isLink = (await fs.lstat(this.dir)).isSymbolicLink();
+      this.site = await loadSite(root, isLink);
+    }
+    return this.site;
+  }
+}
+
+async function handle(sites: SiteCache, req: http.IncomingMessage, res: http.ServerResponse) {
+  const site = await sites.current();
+  const host = selectHost(site.table, req.headers.host);
+  const answer = resolve(host, { method: req.method ?? "GET", url: req.url ?? "/" });
+  await answerWith(site, host, req, res, answer);
+}
+
+async function answerWith(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, answer: Answer) {
+  switch (answer.kind) {
+    case "bad-request":
+      return sendPlain(req, res, 400, "Bad request\n");
+    case "too-long":
+      return sendPlain(req, res, 414, "URI too long\n");
+    case "body":
+      return sendBody(req, res, answer.status, answer.headers, answer.body);
+    case "redirect":
+      return sendBody(req, res, 301, { Location: answer.location, "Cache-Control": CACHE.short }, "");
+    case "not-found":
+      return sendNotFound(site, host, req, res);
+    case "file": {
+      const file = await site.file(`${host.host}${answer.file}`);
+      // The error is JSON whatever the file would have been (an export's type and name do not apply).
+      if (file === null) return sendBody(req, res, 404, { ...API_HEADERS, "Content-Type": JSON_TYPE }, errorBody(answer.missing));
+      return sendFile(req, res, site, file, answer.headers);
+    }
+    case "static":
+      return sendStatic(site, host, req, res, answer.path, answer.cache);
+  }
+}
+
+async function sendStatic(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, urlPath: string, cache: string) {
+  const rel = `${host.host}${urlPath}`;
+  if (urlPath.endsWith("/")) {
+    const index = await site.file(`${rel}index.html`);
+    if (index === null) return sendNotFound(site, host, req, res);
+    return sendFile(req, res, site, index, { "Content-Type": mimeType(index.rel), "Cache-Control": cache });
+  }
+  const file = await site.file(rel);
+  if (file !== null) return sendFile(req, res, site, file, { "Content-Type": mimeType(rel), "Cache-Control": cache });
+  if (await site.isDirectory(rel)) {
+    const query = (req.url ?? "").includes("?") ? (req.url ?? "").slice((req.url ?? "").indexOf("?")) : "";
+    return sendBody(req, res, 301, { Location: `${encodePath(urlPath)}/${query}`, "Cache-Control": CACHE.short }, "");
+  }
+  return sendNotFound(site, host, req, res);
+}
+
+/** The domain's HTML 404 page when its catalogue has one, else a short text. */
+async function sendNotFound(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse) {
+  const page = host.domain === null ? null : await site.file(`${host.host}${host.domain.notFoundPage}`);
+  if (page === null) return sendPlain(req, res, 404, "Not found\n");
+  const body = await fs.readFile(page.real);
+  return sendBody(req, res, 404, { "Content-Type": mimeType(page.rel), "Cache-Control": CACHE.short }, body);
+}
+
+function sendPlain(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string) {
+  sendBody(req, res, status, { "Content-Type": "text/plain; charset=utf-8" }, text);
+}
+
+function sendBody(req: http.IncomingMessage, res: http.ServerResponse, status: number, headers: Headers, body: string | Buffer) {
+  const bytes = typeof body === "string" ? Buffer.from(body) : body;
+  writeHead(res, status, { ...headers, "Content-Length": String(bytes.length) });
+  res.end(req.method === "HEAD" ? undefined : bytes);
+}
+
+/** Headers set one by one, so the access log can read them back. */
+function writeHead(res: http.ServerResponse, status: number, headers: Headers) {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.writeHead(status);
+}
+
+async function sendFile(req: http.IncomingMessage, res: http.ServerResponse, site: Site, file: ServedFile, headers: Headers) {
+  const type = headers["Content-Type"] ?? mimeType(file.rel);
+  const compressible = isCompressible(type) && file.size >= 256;
+  const encoding: Encoding | null = compressible ? pickEncoding(req.headers["accept-encoding"]) : null;
+  // A compressed representation has other bytes, so its validator is weak (as nginx does).
+  const etag = encoding === null ? file.etag : `W/${file.etag}`;
+  const out: Headers = { ...headers, ETag: etag };
+  if (compressible) out.Vary = out.Vary ? `${out.Vary}, Accept-Encoding` : "Accept-Encoding";
+  if (matches(req.headers["if-none-match"], file.etag)) {
+    writeHead(res, 304, out);
+    res.end();
+    return;
+  }
+  if (encoding !== null) out["Content-Encoding"] = encoding;
+
+  if (file.size <= STREAM_COMPRESSED_ABOVE) {
+    // Small files (every API page) are answered from memory, compressed or not.
+    const body = encoding === null ? await cachedBytes(site.compressCache, file) : await compressed(site.compressCache, file, encoding);
+    return sendBody(req, res, 200, out, body);
+  }
+  if (encoding === null) out["Content-Length"] = String(file.size);
+  writeHead(res, 200, out);
+  if (req.method === "HEAD") {
+    res.end();
+    return;
+  }
+  const stream = createReadStream(file.real);
+  const sent = encoding === null ? pipeline(stream, res) : pipeline(stream, compressStream(encoding), res);
+  await sent.catch(() => {
+    // The client went away mid-transfer: nothing to answer any more.
+    res.destroy();
+  });
+}
+
+/** If-None-Match with weak comparison (RFC 9110 13.1.2): a list of tags, or `*`. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  const bare = etag.replace(/^W\//, "");
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === bare;
+  });
+}

@@ -1,0 +1,87 @@
+import * as fs from "node:fs/promises";
+import path from "node:path";
+import { readBuildInfo, type BuildInfo } from "../output/build-info.ts";
+import { MANIFEST_PATH, type Manifest } from "../output/tree.ts";
+import { CompressCache } from "./compress.ts";
+import { hostTable, type HostRoutes } from "./routes.ts";
+
+/** A file the server may send: inside the build, a regular file. */
+export interface ServedFile {
+  /** Path relative to the build root. */
+  rel: string;
+  /** The real path on disk. */
+  real: string;
+  size: number;
+  /** Strong validator: the MD5 of `_catalogue/files.json` (what S3 reports too), else size and mtime. */
+  etag: string;
+}
+
+/** One version of the build, as `catalogue serve` reads it. */
+export interface Site {
+  /** The real path of the version (DIR with its links resolved). */
+  root: string;
+  info: BuildInfo;
+  table: HostRoutes[];
+  compressCache: CompressCache;
+  /** The regular file at `rel`, or null when there is none inside the build. */
+  file(rel: string): Promise<ServedFile | null>;
+  isDirectory(rel: string): Promise<boolean>;
+}
+
+/** Remembered file lookups per version (about 200 bytes each). */
+const MAX_LOOKUPS = 50_000;
+
+/**
+ * `immutable`: the root is a committed version (DIR is a link to it), whose files never change,
+ * so lookups are remembered and MD5s of the manifest are the validators. A plain folder may be
+ * edited in place: every request looks again, and validators come from size and mtime.
+ */
+export async function loadSite(root: string, immutable: boolean): Promise<Site> {
+  const info = await readBuildInfo(root);
+  const md5s = immutable ? await readMd5s(root) : new Map<string, string>();
+  const inside = async (rel: string): Promise<string | null> => {
+    // Links inside the build are followed; a link that leads out of it is treated as absent.
+    const real = await fs.realpath(path.join(root, rel)).catch(() => null);
+    return real !== null && real.startsWith(root + path.sep) ? real : null;
+  };
+  // A committed version never changes (a rebuild writes a new one), so lookups can be kept.
+  const lookups = new Map<string, Promise<ServedFile | null>>();
+  const lookup = async (rel: string): Promise<ServedFile | null> => {
+    const real = await inside(rel);
+    if (real === null) return null;
+    const stat = await fs.stat(real).catch(() => null);
+    if (stat === null || !stat.isFile()) return null;
+    const md5 = md5s.get(rel);
+    const etag = md5 !== undefined ? `"${md5}"` : `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+    return { rel, real, size: stat.size, etag };
+  };
+  return {
+    root,
+    info,
+    table: hostTable(info),
+    compressCache: new CompressCache(),
+    file(rel) {
+      if (!immutable) return lookup(rel);
+      let found = lookups.get(rel);
+      if (found === undefined) {
+        if (lookups.size >= MAX_LOOKUPS) lookups.clear();
+        lookups.set(rel, (found = lookup(rel)));
+      }
+      return found;
+    },
+    async isDirectory(rel) {
+      const real = await inside(rel);
+      return real !== null && ((await fs.stat(real).catch(() => null))?.isDirectory() ?? false);
+    },
+  };
+}
+
+async function readMd5s(root: string): Promise<Map<string, string>> {
+  try {
+    const manifest = JSON.parse(await fs.readFile(path.join(root, MANIFEST_PATH), "utf8")) as Manifest;
+    return new Map(Object.entries(manifest.files).map(([rel, entry]) => [rel, entry.md5]));
+  } catch {
+    // Without the manifest, validators come from size and mtime: correct, only less stable.
+    return new Map();
+  }
+}

@@ -1,0 +1,141 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import ExcelJS from "exceljs";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { CellValue } from "../../src/exports/columns.ts";
+import { writeSheet, type SheetSpec } from "../../src/exports/xlsx.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { readZip, zipText } from "./zip.ts";
+
+const DATE = "2026-11-20";
+
+function spec(rows: CellValue[][], extra: Partial<SheetSpec> = {}): SheetSpec {
+  return {
+    sheetName: "Altas",
+    headers: ["id", "name", "available_from", "available_until"],
+    widths: [6, 30, 17, 18],
+    rowCount: rows.length,
+    rows,
+    properties: { title: "Altas de Uno", subject: "Obras de uno.example", keywords: "catalogue uno.example", language: "es", date: DATE },
+    ...extra,
+  };
+}
+
+async function readBack(file: string) {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  return { workbook, sheet: workbook.worksheets[0]! };
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeEach(async () => ({ dir, cleanup } = await tempDir()));
+afterEach(async () => {
+  vi.useRealTimers();
+  await cleanup();
+});
+
+describe("writeSheet", () => {
+  it("writes numbers as numbers, days as date cells at UTC midnight, text as text and nulls as empty cells", async () => {
+    const file = path.join(dir, "a.xlsx");
+    await writeSheet(file, spec([[{ kind: "number", value: 42 }, { kind: "text", value: "Élan & <Co> \"1\"" }, { kind: "date", value: "2024-02-29" }, null]]));
+    const { sheet } = await readBack(file);
+    const [id, name, from, until] = [1, 2, 3, 4].map((c) => sheet.getRow(2).getCell(c));
+    expect(id!.type).toBe(ExcelJS.ValueType.Number);
+    expect(id!.value).toBe(42);
+    expect(name!.text).toBe("Élan & <Co> \"1\"");
+    expect(from!.type).toBe(ExcelJS.ValueType.Date);
+    expect((from!.value as Date).toISOString()).toBe("2024-02-29T00:00:00.000Z");
+    expect(from!.numFmt).toBe("yyyy-mm-dd");
+    expect(until!.type).toBe(ExcelJS.ValueType.Null);
+    // The serial number Excel sees: days since 1899-12-30, whole (no time of day).
+    const xml = await zipText(file, "xl/worksheets/sheet1.xml");
+    expect(xml).toMatch(/<c r="C2" s="\d+"><v>45351<\/v><\/c>/);
+  });
+
+  it("keeps text that looks like a formula as text: no <f> element, an inline string cell", async () => {
+    const titles = ["=1+1", "+34 600 000 000", "-Menos", "@SUM(A1)", '=HYPERLINK("http://evil.example","x")', "=cmd|' /C calc'!A0"];
+    const file = path.join(dir, "f.xlsx");
+    await writeSheet(file, spec(titles.map((title, i) => [{ kind: "number", value: i + 1 }, { kind: "text", value: title }, null, null])));
+    const xml = await zipText(file, "xl/worksheets/sheet1.xml");
+    expect(xml).not.toContain("<f");
+    titles.forEach((_, i) => expect(xml).toMatch(new RegExp(`<c r="B${i + 2}" t="inlineStr"><is>`)));
+    const { sheet } = await readBack(file);
+    titles.forEach((title, i) => {
+      const cell = sheet.getRow(i + 2).getCell(2);
+      expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);
+      expect(cell.formula).toBeUndefined();
+      expect(cell.text).toBe(title);
+    });
+  });
+
+  it("has a bold, frozen header row, an autofilter over the rows, the widths and the document properties", async () => {
+    const rows: CellValue[][] = [1, 2, 3].map((id) => [{ kind: "number", value: id }, { kind: "text", value: `Obra ${id}` }, null, null]);
+    const file = path.join(dir, "p.xlsx");
+    await writeSheet(file, spec(rows));
+    const { workbook, sheet } = await readBack(file);
+    expect(sheet.name).toBe("Altas");
+    expect(sheet.getRow(1).getCell(3).text).toBe("available_from");
+    expect(sheet.getRow(1).getCell(1).font?.bold).toBe(true);
+    expect(sheet.getRow(2).getCell(1).font?.bold).toBeFalsy();
+    expect(sheet.views[0]).toMatchObject({ state: "frozen", ySplit: 1 });
+    expect(sheet.autoFilter).toBe("A1:D4");
+    expect([1, 2, 3, 4].map((c) => sheet.getColumn(c).width)).toEqual([6, 30, 17, 18]);
+    expect(workbook.creator).toBe("catalogue");
+    expect(workbook.lastModifiedBy).toBe("catalogue");
+    expect(workbook.title).toBe("Altas de Uno");
+    expect(workbook.subject).toBe("Obras de uno.example");
+    expect(workbook.keywords).toBe("catalogue uno.example");
+    expect(workbook.created.toISOString()).toBe(`${DATE}T00:00:00.000Z`);
+    expect(workbook.modified.toISOString()).toBe(`${DATE}T00:00:00.000Z`);
+  });
+
+  it("writes a sheet without rows as the header alone", async () => {
+    const file = path.join(dir, "e.xlsx");
+    await writeSheet(file, spec([]));
+    const { sheet } = await readBack(file);
+    expect(sheet.rowCount).toBe(1);
+    expect(sheet.autoFilter).toBe("A1:D1");
+  });
+
+  it("gives the same bytes whatever the clock says, every zip entry dated the build date", async () => {
+    const rows: CellValue[][] = [[{ kind: "number", value: 1 }, { kind: "text", value: "Uno" }, { kind: "date", value: "2026-11-01" }, null]];
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(new Date("2031-03-04T05:06:08Z"));
+    await writeSheet(path.join(dir, "1.xlsx"), spec(rows));
+    vi.setSystemTime(new Date("2029-07-08T21:22:24Z"));
+    await writeSheet(path.join(dir, "2.xlsx"), spec(rows));
+    vi.useRealTimers();
+    const [first, second] = await Promise.all([readFile(path.join(dir, "1.xlsx")), readFile(path.join(dir, "2.xlsx"))]);
+    expect(first.equals(second)).toBe(true);
+    const entries = await readZip(path.join(dir, "1.xlsx"));
+    expect(entries.length).toBeGreaterThanOrEqual(8);
+    for (const entry of entries) {
+      expect([entry.name, entry.localDate, entry.centralDate]).toEqual([entry.name, `${DATE} 00:00:00`, `${DATE} 00:00:00`]);
+    }
+    expect(await zipText(path.join(dir, "1.xlsx"), "docProps/core.xml")).toContain(`<dcterms:modified xsi:type="dcterms:W3CDTF">${DATE}T00:00:00Z<`);
+  });
+
+  it("compresses rows as they are written instead of holding the sheet's XML in memory", async () => {
+    const count = 20_000;
+    function* rows(): Generator<CellValue[]> {
+      for (let id = 1; id <= count; id++) {
+        yield [{ kind: "number", value: id }, { kind: "text", value: `Una obra con un título bastante largo ${id}` }, { kind: "date", value: "2026-01-01" }, null];
+      }
+    }
+    const file = path.join(dir, "big.xlsx");
+    const stats = await writeSheet(file, spec([], { rowCount: count, rows: rows() }));
+    const xml = (await readZip(file)).find((e) => e.name === "xl/worksheets/sheet1.xml")!.data.length;
+    // Without waiting for the zip entry to drain, the whole sheet (several MB) would be waiting.
+    expect(xml).toBeGreaterThan(2_000_000);
+    expect(stats.peakBuffered).toBeLessThan(xml / 10);
+  });
+
+  it("fails, instead of hanging, when the file cannot be written", async () => {
+    await expect(writeSheet(path.join(dir, "missing", "x.xlsx"), spec([]))).rejects.toMatchObject({ code: "ENOENT" });
+  });
+
+  it("refuses rows that do not match the announced count (the autofilter would be wrong)", async () => {
+    await expect(writeSheet(path.join(dir, "c.xlsx"), spec([], { rowCount: 2 }))).rejects.toThrow(/bug: .*0 rows written, 2 announced/);
+  });
+});

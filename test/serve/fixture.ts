@@ -1,0 +1,67 @@
+import { chmod, mkdir, readFile, readdir, realpath, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { readBuildInfo, type BuildInfo } from "../../src/output/build-info.ts";
+import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+
+/**
+ * The catalogue every server is tested on: ~250 generated works in three domains; the second
+ * domain lives under a path (https://domain-2.example/cataleg) and keeps its media on another
+ * host (https://media.example/covers). HTML pages are placed by hand (the fixture builds with
+ * --no-site, and the site renderer is another module's business).
+ */
+export interface Fixture {
+  dir: string;
+  content: string;
+  /** The output folder as servers are told it: the link `dist`. */
+  dist: string;
+  info: BuildInfo;
+  /** Bytes of a file of the current build version (path relative to the output folder). */
+  read(rel: string): Promise<Buffer>;
+  /** Ids of the works a domain lists (one retrieve file each). */
+  listedIds(domain: string): Promise<number[]>;
+  cleanup(): Promise<void>;
+}
+
+export const HTML = {
+  index: "<!doctype html><title>Catàleg</title><h1>Catàleg</h1>\n",
+  sub: "<!doctype html><title>Sub</title><h1>Sub</h1>\n",
+  notFound: "<!doctype html><title>No trobat</title><h1>No trobat</h1>\n",
+};
+
+export async function makeFixture(): Promise<Fixture> {
+  const { dir, cleanup } = await tempDir("catalogue-serve-");
+  // nginx started as root runs its workers as "nobody": they must be able to read the build.
+  await chmod(dir, 0o755);
+  const content = await generatedContent(dir, { works: 250, domains: 3 });
+  const domainsCsv = path.join(content, "domains.csv");
+  const csv = await readFile(domainsCsv, "utf8");
+  await writeFile(
+    domainsCsv,
+    csv.replace("domain-2.example,Red de bibliotecas 2,,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,https://media.example/covers,"),
+  );
+  const dist = path.join(dir, "dist");
+  await buildFixture(content, dist);
+  await placeHtml(dist);
+  const info = await readBuildInfo(dist);
+  return {
+    dir,
+    content,
+    dist,
+    info,
+    read: async (rel) => readFile(path.join(await realpath(dist), rel)),
+    async listedIds(domain) {
+      const names = await readdir(path.join(dist, domain, "_api/detail"));
+      return names.map((n) => Number(n.replace(/\.json$/, ""))).sort((a, b) => a - b);
+    },
+    cleanup,
+  };
+}
+
+/** Pages of a static HTML catalogue under domain-2's base path. */
+export async function placeHtml(dist: string) {
+  const base = path.join(await realpath(dist), "domain-2.example/cataleg");
+  await mkdir(path.join(base, "sub"), { recursive: true });
+  await writeFile(path.join(base, "index.html"), HTML.index);
+  await writeFile(path.join(base, "sub/index.html"), HTML.sub);
+  await writeFile(path.join(base, "404.html"), HTML.notFound);
+}

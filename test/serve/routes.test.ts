@@ -1,0 +1,144 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { UserError } from "../../src/errors.ts";
+import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
+import { pickEncoding } from "../../src/serve/compress.ts";
+import { configDir, parseListen } from "../../src/serve/listen.ts";
+import { normalizePath, resolve } from "../../src/serve/resolve.ts";
+import { domainRoutes, hostTable, listTarget, queryValue, selectHost } from "../../src/serve/routes.ts";
+
+const domain = (name: string, base = "", media = `${name}${base}/media`): DomainInfo => ({
+  domain: name,
+  name,
+  base_url: `https://${name}${base}`,
+  media_url: `https://${media}`,
+  locale: "es",
+  default_ordering: "name",
+  base_path: base,
+  media_folder: media,
+  count: 30,
+  total_pages: 2,
+  exports: { export_excel: "a.xlsx", export_up_movies: "b.xlsx", export_down_movies: "c.xlsx" },
+  site: false,
+});
+const info = (...domains: DomainInfo[]): BuildInfo => ({ generator: "catalogue", version: 1, date: "2026-11-20", domains });
+
+/** The contract's reading of a query string, written plainly: split on &, first `name` or `name=` wins. */
+function reference(query: string, name: string): string | undefined {
+  for (const part of query.split("&")) {
+    if (part === name) return "";
+    if (part.startsWith(`${name}=`)) return part.slice(name.length + 1);
+  }
+  return undefined;
+}
+
+describe("query parameters", () => {
+  it("finds the first occurrence, raw, exactly as a plain split would", () => {
+    const token = fc.constantFrom("page", "format", "ordering", "xpage", "pagex", "PAGE", "page=", "=", "", "2", "last", "%31", "a=b=c", "page=1=2");
+    const query = fc.array(token, { maxLength: 8 }).map((parts) => parts.join("&"));
+    fc.assert(
+      fc.property(query, fc.constantFrom("page", "format", "ordering"), (q, name) => {
+        expect(queryValue(q, name)).toBe(reference(q, name));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("maps whitelisted values to folders and everything else to the contract's answer", () => {
+    expect(listTarget("")).toEqual({ file: "/_api/list/plain/default/1.json" });
+    expect(listTarget("page=last&ordering=-year&format=json")).toEqual({ file: "/_api/list/json/-year/last.json" });
+    expect(listTarget("ordering=bogus&page=12")).toEqual({ file: "/_api/list/plain/default/12.json" });
+    expect(listTarget("format=xml&page=0")).toEqual({ error: "not-found" });
+    for (const page of ["0", "01", "-1", "abc", "", "1e3", "1234567890", "../1"]) {
+      expect(listTarget(`page=${page}`), page).toEqual({ error: "invalid-page" });
+    }
+  });
+
+  it("never lets a query value into a file path unless it is a whitelisted word or digits", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), (f, o, p) => {
+        const target = listTarget(`format=${f}&ordering=${o}&page=${p}`);
+        if ("file" in target) expect(target.file).toMatch(/^\/_api\/list\/(plain|api|json)\/(default|name|-name|year|-year)\/([1-9][0-9]{0,8}|last)\.json$/);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe("paths", () => {
+  it("decodes and resolves dot segments, refusing what cannot be a path of the build", () => {
+    expect(normalizePath("/a/./b//c/")).toBe("/a/b/c/");
+    expect(normalizePath("/a/b/../c")).toBe("/a/c");
+    expect(normalizePath("/a/%2e%2e/c")).toBe("/c");
+    expect(normalizePath("/a/..")).toBe("/");
+    expect(normalizePath("/%61pi/")).toBe("/api/");
+    expect(normalizePath("/")).toBe("/");
+    for (const bad of ["/..", "/%2e%2e/", "/..%2f..%2fetc/passwd", "/a%00", "/%ZZ", "/%", "relative"]) expect(normalizePath(bad), bad).toBeNull();
+  });
+
+  it("routes a request of each kind", () => {
+    const [host] = hostTable(info(domain("a.example", "/cat")));
+    const get = (url: string, method = "GET") => resolve(host!, { method, url });
+    expect(get("/cat/api/v1/videos/audiovisuals/?page=2")).toMatchObject({ kind: "file", file: "/_api/list/plain/default/2.json", missing: "invalid-page" });
+    expect(get("/cat/api/v1/videos/audiovisuals/7/")).toMatchObject({ kind: "file", file: "/_api/detail/7.json", missing: "not-found" });
+    expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/")).toMatchObject({ kind: "file", file: "/_api/export/export_up_movies.xlsx" });
+    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toEqual({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/?a=1" });
+    expect(get("/cat/api/v1/videos/audiovisuals/7")).toEqual({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/7/" });
+    expect(get("/cat/api/v1/videos/audiovisuals/x/")).toMatchObject({ kind: "body", status: 404, body: '{"detail":"Not found."}' });
+    expect(get("/api/v1/videos/audiovisuals/")).toMatchObject({ kind: "static" });
+    expect(get("/_api/list/plain/default/1.json")).toEqual({ kind: "not-found" });
+    expect(get("/_catalogue")).toEqual({ kind: "not-found" });
+    expect(get("/cat/media/x.webp")).toEqual({ kind: "static", path: "/cat/media/x.webp", cache: "public, max-age=31536000, immutable" });
+    expect(get("/cat/", "OPTIONS")).toMatchObject({ kind: "body", status: 200, headers: { Allow: "GET, HEAD, OPTIONS" } });
+    expect(get("/cat/", "PUT")).toMatchObject({ kind: "body", status: 405, body: '{"detail":"Method \\"PUT\\" not allowed."}' });
+    expect(get(`/?${"x".repeat(9000)}`)).toEqual({ kind: "too-long" });
+  });
+});
+
+describe("hosts", () => {
+  it("lists domains first, then media-only hosts, each media folder once", () => {
+    const table = hostTable(info(domain("a.example"), domain("b.example", "/c", "m.example/covers"), domain("c.example", "", "m.example/covers")));
+    expect(table.map((h) => [h.host, h.domain?.info.domain ?? null, h.media])).toEqual([
+      ["a.example", "a.example", ["/media/"]],
+      ["b.example", "b.example", []],
+      ["c.example", "c.example", []],
+      ["m.example", null, ["/covers/"]],
+    ]);
+  });
+
+  it("selects by Host without case, port or trailing dot; unknown hosts get the first domain", () => {
+    const table = hostTable(info(domain("a.example"), domain("b.example")));
+    expect(selectHost(table, "B.Example:8080").host).toBe("b.example");
+    expect(selectHost(table, "b.example.").host).toBe("b.example");
+    expect(selectHost(table, "evil.example").host).toBe("a.example");
+    expect(selectHost(table, undefined).host).toBe("a.example");
+  });
+
+  it("refuses base paths a server configuration could not match literally", () => {
+    expect(() => domainRoutes(domain("a.example", "/caf%C3%A9"))).toThrow(UserError);
+    expect(() => domainRoutes(domain("a.example", "/a b"))).toThrow(UserError);
+    expect(domainRoutes(domain("a.example", "/cataleg/v2")).api).toBe("/cataleg/v2/api/v1/videos/audiovisuals/");
+  });
+});
+
+describe("command-line values", () => {
+  it("parses --listen", () => {
+    expect(parseListen("127.0.0.1:8080")).toEqual({ address: "127.0.0.1", port: 8080 });
+    expect(parseListen("[::1]:80")).toEqual({ address: "[::1]", port: 80 });
+    for (const bad of ["8080", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "a;b:80", "x:80 ssl"]) expect(() => parseListen(bad), bad).toThrow(UserError);
+  });
+
+  it("keeps --dir as given (not resolved), refusing characters a configuration cannot hold", () => {
+    expect(configDir("/srv/catalogue/dist")).toBe("/srv/catalogue/dist");
+    for (const bad of ["/srv/my dist", "/srv/$x", "/srv/a;b", "/srv/{x}", '/srv/"x']) expect(() => configDir(bad), bad).toThrow(UserError);
+  });
+
+  it("picks brotli, then gzip, honouring q=0", () => {
+    expect(pickEncoding("gzip, deflate, br")).toBe("br");
+    expect(pickEncoding("gzip, br;q=0")).toBe("gzip");
+    expect(pickEncoding("identity")).toBeNull();
+    expect(pickEncoding("*")).toBe("br");
+    expect(pickEncoding("*;q=0, gzip")).toBe("gzip");
+    expect(pickEncoding(undefined)).toBeNull();
+  });
+});

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { access, mkdir, writeFile } from "node:fs/promises";
+import net from "node:net";
+import path from "node:path";
+import { caddyConfig } from "../../src/serve/caddy.ts";
+import { nginxConfig } from "../../src/serve/nginx.ts";
+import { startServer } from "../../src/serve/server.ts";
+import type { Fixture } from "./fixture.ts";
+
+/** A server under test, listening on 127.0.0.1:port. */
+export interface Running {
+  port: number;
+  stop(): Promise<void>;
+}
+
+export type ServerName = "serve" | "nginx" | "caddy";
+
+export async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = net.createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => done(port));
+    });
+  });
+}
+
+/** Where a system binary is (PATH, then the sbin folders Debian puts nginx in), or null. */
+export async function findBinary(name: string): Promise<string | null> {
+  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin", "/sbin"];
+  for (const dir of dirs.filter(Boolean)) {
+    const file = path.join(dir, name);
+    if (await access(file).then(() => true, () => false)) return file;
+  }
+  return null;
+}
+
+async function waitForPort(port: number, child: ChildProcess, output: () => string) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    const open = await new Promise<boolean>((done) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        done(true);
+      });
+      socket.once("error", () => done(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server did not listen on ${port} within 20 s:\n${output()}`);
+}
+
+function spawnServer(binary: string, args: string[], env: NodeJS.ProcessEnv, port: number): Promise<Running> {
+  const child = spawn(binary, args, { env, stdio: ["ignore", "ignore", "pipe"] });
+  let stderr = "";
+  child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null) return done();
+      child.once("exit", () => done());
+      child.kill("SIGTERM");
+      setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+    });
+  return waitForPort(port, child, () => stderr).then(
+    () => ({ port, stop }),
+    async (error) => {
+      await stop();
+      throw error;
+    },
+  );
+}
+
+export async function startNginx(binary: string, fixture: Fixture): Promise<Running> {
+  const port = await freePort();
+  const prefix = path.join(fixture.dir, "nginx");
+  await mkdir(prefix, { recursive: true });
+  const conf = path.join(prefix, "nginx.conf");
+  await writeFile(conf, nginxConfig(fixture.info, fixture.dist, { address: "127.0.0.1", port }));
+  const args = ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`];
+  return spawnServer(binary, args, process.env, port);
+}
+
+export async function startCaddy(binary: string, fixture: Fixture): Promise<Running> {
+  const port = await freePort();
+  const home = path.join(fixture.dir, "caddy");
+  await mkdir(home, { recursive: true });
+  const conf = path.join(home, "Caddyfile");
+  await writeFile(conf, caddyConfig(fixture.info, fixture.dist, { address: "127.0.0.1", port }));
+  // Caddy keeps state (autosave, certificates) under these: keep it inside the test folder.
+  const env = { ...process.env, HOME: home, XDG_DATA_HOME: home, XDG_CONFIG_HOME: home };
+  return spawnServer(binary, ["run", "--adapter", "caddyfile", "--config", conf], env, port);
+}
+
+export async function startServe(fixture: Fixture): Promise<Running> {
+  const server = await startServer({ dir: fixture.dist, port: 0, host: "127.0.0.1" });
+  return { port: Number(new URL(server.url).port), stop: server.close };
+}
+
+/**
+ * The servers to test. A missing nginx or Caddy fails under CI=true (it must be installed there)
+ * and is skipped with a loud message elsewhere.
+ */
+export async function availableServers(): Promise<{ name: ServerName; binary: string | null; missing: boolean }[]> {
+  const result: { name: ServerName; binary: string | null; missing: boolean }[] = [{ name: "serve", binary: null, missing: false }];
+  for (const name of ["nginx", "caddy"] as const) {
+    const binary = await findBinary(name);
+    if (binary === null) {
+      if (process.env.CI === "true") throw new Error(`${name} is not installed: CI must install it (.ci/run)`);
+      console.warn(`\n*** ${name} is not installed: its conformance tests are SKIPPED (they fail under CI=true) ***\n`);
+    }
+    result.push({ name, binary, missing: binary === null });
+  }
+  return result;
+}

@@ -71,7 +71,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       reporter.stage(`writing the API of ${domain.domain}`);
       const view = domainView(catalogue, domain, date);
       const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
-      for (const file of apiFiles(view, imageUrl)) await tree.write(file.path, file.data);
+      for (const file of apiFiles(view, imageUrl)) {
+        if ("key" in file) await tree.writeKeyed(file.path, file.key, file.produce);
+        else await tree.write(file.path, file.data);
+      }
       await writeMedia(tree, view, images);
       await tree.write(...openapiFile(view.domain));
       const info = domainInfo(view, date, site);

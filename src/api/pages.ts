@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { pageLink } from "./links.ts";
 import {
@@ -13,11 +14,20 @@ import {
 } from "./layout.ts";
 import { detailObject, directorObject, elementObject, type ImageUrl } from "./serialize.ts";
 
-/** One file of the output: its path relative to the output folder and its bytes (maybe in parts). */
-export interface OutputFile {
-  path: string;
-  data: string | Uint8Array | readonly Uint8Array[];
-}
+export type FileData = string | Uint8Array | readonly Uint8Array[];
+
+/**
+ * One file of the output: its path relative to the output folder and its bytes (maybe in parts).
+ * A file with a `key` (a digest of everything its bytes are made from) produces its bytes only
+ * when the previous build's file had another key: unchanged pages cost a digest, not a page.
+ */
+export type OutputFile = { path: string; data: FileData } | { path: string; key: string; produce: () => FileData };
+
+const digest = (...parts: (string | Uint8Array)[]) => {
+  const hash = createHash("md5");
+  for (const part of parts) hash.update(part);
+  return hash.digest();
+};
 
 const COMMA = Buffer.from(",");
 const CLOSE = Buffer.from("]}");
@@ -41,10 +51,11 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
     return object;
   };
 
-  const elements = new Map<number, Buffer>();
+  const elements = new Map<number, { bytes: Buffer; digest: Buffer }>();
   for (const listed of view.orders.name) {
     const element = elementObject(listed, directorOf(listed), imageUrl);
-    elements.set(listed.work.id, Buffer.from(JSON.stringify(element)));
+    const bytes = Buffer.from(JSON.stringify(element));
+    elements.set(listed.work.id, { bytes, digest: digest(bytes) });
     yield { path: detailPath(host, listed.work.id), data: JSON.stringify(detailObject(listed, element)) };
   }
 
@@ -53,20 +64,20 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   for (const ordering of ORDERING_DIRS) {
     const works = view.orders[ordering === "default" ? domain.default_ordering : ordering];
     for (let page = 1; page <= pages; page++) {
-      const parts: Buffer[] = [];
-      for (const listed of works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE)) {
-        if (parts.length > 0) parts.push(COMMA);
-        parts.push(elements.get(listed.work.id)!);
-      }
-      const results = Buffer.concat(parts);
-      const tail = Buffer.from(`,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`);
+      const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((listed) => elements.get(listed.work.id)!);
+      const membersDigest = digest(...members.map((m) => m.digest));
+      let results: Buffer | undefined;
+      const joined = () => (results ??= Buffer.concat(members.flatMap((m, i) => (i === 0 ? [m.bytes] : [COMMA, m.bytes]))));
+      const tail = `,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`;
       for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
         const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
         const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
-        const body = [Buffer.from(`{"links":{"next":${next},"previous":${previous}}`), tail, results, CLOSE];
-        yield { path: listPagePath(host, format, ordering, page), data: body };
+        const head = `{"links":{"next":${next},"previous":${previous}}`;
+        const key = digest("page-v1", head, tail, membersDigest).toString("hex");
+        const produce = () => [Buffer.from(head), Buffer.from(tail), joined(), CLOSE];
+        yield { path: listPagePath(host, format, ordering, page), key, produce };
         // page=last answers the same bytes as the last page's number.
-        if (page === pages) yield { path: listPagePath(host, format, ordering, "last"), data: body };
+        if (page === pages) yield { path: listPagePath(host, format, ordering, "last"), key, produce };
       }
     }
   }

@@ -48,6 +48,27 @@ describe("OutputTree", () => {
     expect(await readlink(out)).toBe(second);
   });
 
+  it("keeps a keyed file without producing it when its key is unchanged", async () => {
+    const out = path.join(dir, "dist");
+    let produced = 0;
+    const produce = (text: string) => () => {
+      produced++;
+      return text;
+    };
+    let tree = await OutputTree.open(out);
+    await tree.writeKeyed("page.json", "k1", produce("one"));
+    await tree.commit();
+    tree = await OutputTree.open(out);
+    await tree.writeKeyed("page.json", "k1", produce("never read"));
+    expect(await tree.commit()).toMatchObject({ written: 0, unchanged: 1 });
+    expect(produced).toBe(1);
+    tree = await OutputTree.open(out);
+    await tree.writeKeyed("page.json", "k2", produce("two"));
+    expect(await tree.commit()).toMatchObject({ written: 1, unchanged: 0 });
+    expect(produced).toBe(2);
+    expect(await readFile(path.join(out, "page.json"), "utf8")).toBe("two");
+  });
+
   it("leaves the previous output whole when a build is aborted", async () => {
     const out = path.join(dir, "dist");
     await writeTree(out, { "a.txt": "old" });

@@ -2,7 +2,10 @@
  * Load run of `catalogue serve` and of nginx with the generated configuration, on the same build
  * and the same API page, with autocannon on loopback for a bounded time each.
  *
- *   npx tsx scripts/bench-load.ts [--dir DIR] [--seconds 10] [--connections 50] [--servers serve,nginx] [--works 2000]
+ *   npx tsx scripts/bench-load.ts [--dir DIR] [--seconds 10] [--connections 50] [--servers serve,nginx,json-server] [--works 2000]
+ *
+ * json-server is the reference users know: it serves the first domain's listed works from a
+ * db.json and answers the same page with its own paging (`_sort`, `_order`, `_page`, `_limit`).
  *
  * Without --dir it generates and builds a catalogue in a temporary folder. Prints requests/s,
  * latency p99, errors and non-2xx answers per server, and serve's resident memory sampled during
@@ -37,7 +40,7 @@ const { values } = parseArgs({
     dir: { type: "string" },
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
-    servers: { type: "string", default: "serve,nginx" },
+    servers: { type: "string", default: "serve,nginx,json-server" },
     works: { type: "string", default: "2000" },
   },
 });
@@ -110,17 +113,28 @@ try {
       // The access log goes to /dev/null like serve's (stdout ignored): both pay for writing it.
       await writeFile(conf, nginxConfig(info, dir, { address: "127.0.0.1", port }));
       child = spawn("nginx", ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`], { stdio: "ignore" });
-    } else throw new Error(`--servers: unknown server ${name} (serve, nginx)`);
+    } else if (name === "json-server") {
+      // The same listed works as the API's elements, in one collection.
+      const elements: unknown[] = [];
+      for (let page = 1; page <= domain.total_pages; page++) {
+        const body = JSON.parse(await readFile(path.join(dir, domain.domain, "_api/list/plain/name", `${page}.json`), "utf8"));
+        for (const element of body.results) elements.push({ ...element, year: (JSON.parse(await readFile(path.join(dir, domain.domain, "_api/detail", `${element.id}.json`), "utf8")) as { year: number | null }).year });
+      }
+      const db = path.join(work, "db.json");
+      await writeFile(db, JSON.stringify({ audiovisuals: elements }));
+      child = spawn(path.join(ROOT, "node_modules/.bin/json-server"), ["--port", String(port), "--host", "127.0.0.1", "--quiet", db], { stdio: "ignore" });
+    } else throw new Error(`--servers: unknown server ${name} (serve, nginx, json-server)`);
     children.push(child);
     await waitFor(port, child);
+    const requestPath = name === "json-server" ? `/audiovisuals?_sort=year&_order=desc&_page=${Math.min(2, domain.total_pages)}&_limit=20` : target;
     // Warm up (first-request compilation, file caches), then measure.
-    await autocannon({ url: `http://127.0.0.1:${port}${target}`, connections: 4, duration: 1, headers: { host: domain.domain } });
+    await autocannon({ url: `http://127.0.0.1:${port}${requestPath}`, connections: 4, duration: 1, headers: { host: domain.domain } });
     const rssBefore = name === "serve" ? await rssMiB(child.pid!) : NaN;
     const samples: number[] = [];
     const sampler = setInterval(() => {
       if (name === "serve") void rssMiB(child.pid!).then((m) => samples.push(m));
     }, Math.max(1000, (seconds * 1000) / 12));
-    const result = await autocannon({ url: `http://127.0.0.1:${port}${target}`, connections, duration: seconds, headers: { host: domain.domain } });
+    const result = await autocannon({ url: `http://127.0.0.1:${port}${requestPath}`, connections, duration: seconds, headers: { host: domain.domain } });
     clearInterval(sampler);
     const rssAfter = name === "serve" ? await rssMiB(child.pid!) : NaN;
     rows.push([

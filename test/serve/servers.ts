@@ -13,7 +13,8 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export type ServerName = "serve" | "nginx" | "caddy";
+/** The edge function (src/edge/worker.ts) runs in Node behind a small HTTP adapter playing the CDN. */
+export type ServerName = "serve" | "nginx" | "caddy" | "edge";
 
 export async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -104,7 +105,10 @@ export async function startServe(fixture: Fixture): Promise<Running> {
  * and is skipped with a loud message elsewhere.
  */
 export async function availableServers(): Promise<{ name: ServerName; binary: string | null; missing: boolean }[]> {
-  const result: { name: ServerName; binary: string | null; missing: boolean }[] = [{ name: "serve", binary: null, missing: false }];
+  const result: { name: ServerName; binary: string | null; missing: boolean }[] = [
+    { name: "serve", binary: null, missing: false },
+    { name: "edge", binary: null, missing: false },
+  ];
   for (const name of ["nginx", "caddy"] as const) {
     const binary = await findBinary(name);
     if (binary === null) {

@@ -1,29 +1,39 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { netlifyRules } from "../../edge/netlify.ts";
 import { UserError } from "../../errors.ts";
 import { readBuildInfo } from "../../output/build-info.ts";
 import { caddyConfig } from "../../serve/caddy.ts";
 import { configDir, parseListen } from "../../serve/listen.ts";
 import { nginxConfig } from "../../serve/nginx.ts";
-import type { Command } from "../command.ts";
+import type { CliIO, Command, OptionValues } from "../command.ts";
 
 const SERVERS = { nginx: nginxConfig, caddy: caddyConfig } as const;
 
 export const configCommand: Command = {
   name: "config",
-  summary: "print an nginx or Caddy configuration that serves the built output",
-  usage: "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]",
-  help: `  nginx|caddy          which server to configure
+  summary: "print an nginx or Caddy configuration that serves the built output, or write CDN rules",
+  usage: "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]\n       catalogue config netlify --domain HOST --out FOLDER [--dir DIR]",
+  help: `  nginx|caddy          print that server's configuration on stdout
+  netlify              write Netlify-style _headers and _redirects for one domain into FOLDER
+                       (the root of the site that publishes that domain's folder)
   --dir DIR            the built output (default: dist); the configuration names DIR itself,
                        so a rebuild is served without a reload
-  --listen ADDR:PORT   the address and port to listen on (default: 127.0.0.1:8080)`,
+  --listen ADDR:PORT   the address and port to listen on (default: 127.0.0.1:8080)
+  --domain HOST        netlify: the domain the rules are for
+  --out FOLDER         netlify: where to write _headers and _redirects`,
   options: {
     dir: { type: "string", default: "dist" },
     listen: { type: "string", default: "127.0.0.1:8080" },
+    domain: { type: "string" },
+    out: { type: "string" },
   },
   positionals: true,
   async run(values, positionals, io) {
     const [server, ...extra] = positionals;
+    if (server === "netlify" && extra.length === 0) return writeNetlify(values, io);
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
-      throw new UserError(`expected "nginx" or "caddy", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
+      throw new UserError(`expected "nginx", "caddy" or "netlify", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
     }
     const listen = parseListen(values.listen as string);
     const dir = configDir(values.dir as string);
@@ -31,3 +41,18 @@ export const configCommand: Command = {
     io.stdout.write(SERVERS[server as keyof typeof SERVERS](info, dir, listen));
   },
 };
+
+async function writeNetlify(values: OptionValues, io: CliIO) {
+  const domain = values.domain as string | undefined;
+  const out = values.out as string | undefined;
+  if (domain === undefined || out === undefined) throw new UserError("config netlify needs --domain HOST and --out FOLDER");
+  const info = await readBuildInfo(configDir(values.dir as string));
+  if (!info.domains.some((d) => d.domain === domain)) {
+    throw new UserError(`--domain: no domain ${domain} in the build; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`);
+  }
+  const rules = netlifyRules(info, domain);
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, "_headers"), rules.headers);
+  await writeFile(path.join(out, "_redirects"), rules.redirects);
+  io.stderr.write(`wrote ${path.join(out, "_headers")} and ${path.join(out, "_redirects")} for ${domain}\n`);
+}

@@ -1,0 +1,94 @@
+import { createReadStream, createWriteStream } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import archiver from "archiver";
+import { UserError } from "../errors.ts";
+import { MANIFEST_PATH, type Manifest } from "../output/tree.ts";
+import type { Published, SourceFile, Target, TargetState } from "./target.ts";
+
+/**
+ * A `.zip` or `.tar.gz` offline copy: always written whole (there is nothing to compare with),
+ * deterministically (entries sorted by path, every time the build date at midnight UTC, mode
+ * 0644, owner 0), into a temporary file renamed over the archive once complete. It unpacks into a
+ * build folder (with its own `_catalogue/files.json`) that `catalogue serve --dir` serves.
+ */
+
+export type ArchiveFormat = "zip" | "tar.gz";
+
+export function archiveFormat(to: string): ArchiveFormat | null {
+  if (/\.zip$/i.test(to)) return "zip";
+  if (/\.(tar\.gz|tgz)$/i.test(to)) return "tar.gz";
+  return null;
+}
+
+/** Already-compressed formats are stored as they are: deflating them again only costs time. */
+const COMPRESSED = /\.(jpe?g|png|webp|avif|gif|xlsx|woff2|pf_fragment|pf_index|pf_meta)$/i;
+
+export class ArchiveTarget implements Target {
+  readonly name: string;
+  readonly requests = null;
+  private readonly file: string;
+  private readonly format: ArchiveFormat;
+  private readonly temp: string;
+  private readonly entries = new Map<string, SourceFile>();
+
+  constructor(file: string, format: ArchiveFormat) {
+    this.file = path.resolve(file);
+    this.format = format;
+    this.name = this.file;
+    this.temp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
+  }
+
+  async read(): Promise<TargetState> {
+    return { files: new Map(), published: null };
+  }
+
+  async begin(): Promise<void> {
+    await mkdir(path.dirname(this.file), { recursive: true }).catch((error: Error) => {
+      throw new UserError(`cannot create the folder of ${this.file}: ${error.message}`);
+    });
+  }
+
+  async put(file: SourceFile): Promise<void> {
+    this.entries.set(file.path, file);
+  }
+
+  async remove(): Promise<void> {
+    // Never planned: an archive starts empty every time.
+  }
+
+  async finish(published: Published): Promise<void> {
+    const date = new Date(`${published.date}T00:00:00Z`);
+    const archive =
+      this.format === "zip" ? archiver("zip", { zlib: { level: 9 } }) : archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
+    const written = pipeline(archive, createWriteStream(this.temp));
+    const names = [...this.entries.keys()].sort();
+    const files: Manifest["files"] = {};
+    for (const rel of names) files[rel] = { size: this.entries.get(rel)!.size, md5: this.entries.get(rel)!.md5 };
+    // The unpacked copy is a build folder of its own: its file list describes exactly its files.
+    const list = Buffer.from(JSON.stringify({ files } satisfies Manifest));
+    for (const rel of [...names, MANIFEST_PATH].sort()) {
+      const data = { name: rel, date, mode: 0o644, store: COMPRESSED.test(rel) };
+      const entry = this.entries.get(rel);
+      if (entry === undefined) archive.append(list, data);
+      else if (entry.bytes !== null) archive.append(entry.bytes, data);
+      // A stream, not archive.file(): file() stats in parallel and may reorder the entries.
+      else archive.append(createReadStream(entry.abs!), data);
+    }
+    try {
+      await archive.finalize();
+      await written;
+      await rename(this.temp, this.file);
+    } catch (error) {
+      await rm(this.temp, { force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOSPC" || code === "EACCES" || code === "EROFS") throw new UserError(`cannot write ${this.file}: ${(error as Error).message}`);
+      throw error;
+    }
+  }
+
+  async abort(): Promise<void> {
+    await rm(this.temp, { force: true });
+  }
+}

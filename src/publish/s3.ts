@@ -1,0 +1,226 @@
+import { readFile } from "node:fs/promises";
+import {
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from "@aws-sdk/client-s3";
+import { UserError } from "../errors.ts";
+import { decodeManifest, encodeManifest } from "./manifest.ts";
+import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
+import { PUBLISHED_PATH, type Published, type SourceFile, type Target, type TargetState } from "./target.ts";
+
+/**
+ * An S3 bucket (or an S3-compatible store with `--endpoint`). Every object is stored with one
+ * `PutObject`, so its ETag is the MD5 of its bytes and a listing says what changed without
+ * downloading anything. Credentials and region come from the standard AWS environment.
+ */
+
+export interface S3Options {
+  /** `s3://bucket/prefix`. */
+  url: string;
+  endpoint?: string;
+  env: NodeJS.ProcessEnv;
+  retry?: RetryPolicy;
+}
+
+export function parseS3Url(url: string): { bucket: string; prefix: string } {
+  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
+  if (match === null) throw new UserError(`--to ${url}: expected s3://bucket or s3://bucket/prefix`);
+  return { bucket: match[1]!, prefix: match[2]!.replace(/^\/+|\/+$/g, "") };
+}
+
+export class S3Target implements Target {
+  readonly name: string;
+  requests = 0;
+  private readonly bucket: string;
+  private readonly prefix: string;
+  private readonly endpoint: string | undefined;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly retry: RetryPolicy;
+  private client: S3Client | null = null;
+
+  constructor(options: S3Options) {
+    const { bucket, prefix } = parseS3Url(options.url);
+    this.bucket = bucket;
+    this.prefix = prefix;
+    this.name = `s3://${bucket}/${prefix}`;
+    this.endpoint = options.endpoint;
+    this.env = options.env;
+    this.retry = options.retry ?? DEFAULT_RETRY;
+  }
+
+  private key = (rel: string) => (this.prefix === "" ? rel : `${this.prefix}/${rel}`);
+
+  async read(): Promise<TargetState> {
+    const files = new Map<string, { size: number; md5: string }>();
+    const strip = this.prefix === "" ? 0 : this.prefix.length + 1;
+    let token: string | undefined;
+    do {
+      const page = await this.send("list", (c) =>
+        c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === "" ? undefined : `${this.prefix}/`, ContinuationToken: token })),
+      );
+      for (const object of page.Contents ?? []) {
+        if (object.Key === undefined) continue;
+        files.set(object.Key.slice(strip), { size: object.Size ?? -1, md5: (object.ETag ?? "").replace(/"/g, "") });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    let published: TargetState["published"] = null;
+    if (files.has(PUBLISHED_PATH)) {
+      const object = await this.send("read the manifest", (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(PUBLISHED_PATH) })));
+      published = decodeManifest(Buffer.from(await object.Body!.transformToByteArray()));
+      files.delete(PUBLISHED_PATH);
+    }
+    return { files, published };
+  }
+
+  async begin(): Promise<void> {}
+
+  async put(file: SourceFile): Promise<void> {
+    // Bytes in memory, not a stream: a request can be retried as it is (files of a build are
+    // small; the largest are spreadsheets of a few MB, and at most `concurrency` are held).
+    const body = file.bytes ?? (await readFile(file.abs!));
+    const result = await this.send(`upload ${file.path}`, (c) =>
+      c.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(file.path),
+          Body: body,
+          ContentLength: file.size,
+          // The store checks the bytes it received against the MD5 of the build.
+          ContentMD5: Buffer.from(file.md5, "hex").toString("base64"),
+          ContentType: file.contentType,
+          CacheControl: file.cacheControl,
+          ContentDisposition: file.contentDisposition,
+        }),
+      ),
+    );
+    const etag = (result.ETag ?? "").replace(/"/g, "");
+    if (etag !== file.md5) throw new Error(`bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`);
+  }
+
+  async remove(paths: string[]): Promise<void> {
+    // DeleteObjects takes at most 1,000 keys.
+    for (let i = 0; i < paths.length; i += 1000) {
+      const batch = paths.slice(i, i + 1000);
+      const result = await this.send("delete", (c) =>
+        c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((rel) => ({ Key: this.key(rel) })), Quiet: true } })),
+      );
+      const failed = result.Errors ?? [];
+      if (failed.length > 0) {
+        throw new UserError(`${this.name}: could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ""}`);
+      }
+    }
+  }
+
+  async finish(published: Published): Promise<void> {
+    await this.putManifest(published);
+  }
+
+  async abort(published: Published): Promise<void> {
+    if (this.client !== null) await this.putManifest(published);
+  }
+
+  private async putManifest(published: Published) {
+    const body = encodeManifest(published);
+    await this.send("record the manifest", (c) =>
+      c.send(
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(PUBLISHED_PATH),
+          Body: body,
+          ContentType: "application/json",
+          CacheControl: "no-cache",
+        }),
+      ),
+    );
+  }
+
+  /** One request, retried when transient; failures become messages that say what to fix. */
+  private async send<T>(action: string, request: (client: S3Client) => Promise<T>): Promise<T> {
+    const client = await this.connect();
+    try {
+      return await withRetry(
+        () => {
+          this.requests++;
+          return request(client);
+        },
+        transient,
+        this.retry,
+      );
+    } catch (error) {
+      throw this.explain(error, action);
+    }
+  }
+
+  private async connect(): Promise<S3Client> {
+    if (this.client !== null) return this.client;
+    const env = this.env;
+    const credentials =
+      env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
+        : undefined; // the SDK's default chain: profiles, SSO, container and instance roles
+    const make = (region?: string) =>
+      new S3Client({
+        region: region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION,
+        credentials,
+        endpoint: this.endpoint,
+        forcePathStyle: this.endpoint !== undefined,
+        // Our own retries (withRetry) count and classify every attempt.
+        maxAttempts: 1,
+        // Without these the SDK adds CRC32 checksums (trailers on streamed bodies) that some
+        // S3-compatible stores keep as part of the object; Content-MD5 already checks every upload.
+        requestChecksumCalculation: "WHEN_REQUIRED",
+        responseChecksumValidation: "WHEN_REQUIRED",
+      });
+    // The SDK warns on Node 20 about its own future releases: noise on every publish of a
+    // program that supports Node 20 (package.json engines). Set the variable to "false" to see it.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+    let client = make();
+    try {
+      await client.config.region();
+    } catch {
+      // No region configured anywhere: S3-compatible stores ignore it, and AWS redirects.
+      client = make("us-east-1");
+    }
+    return (this.client = client);
+  }
+
+  private explain(error: unknown, action: string): Error {
+    if (error instanceof UserError) return error;
+    const where = `${this.name}${this.endpoint ? ` at ${this.endpoint}` : ""}`;
+    const e = error as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+    const status = e.$metadata?.httpStatusCode;
+    const name = e.name ?? "";
+    if (name === "CredentialsProviderError" || /Could not load credentials/i.test(e.message ?? "")) {
+      return new UserError(`no AWS credentials for ${where}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (${e.message})`);
+    }
+    if (name === "NoSuchBucket") return new UserError(`bucket ${this.bucket} does not exist at ${this.endpoint ?? "AWS"}: create it or correct --to`);
+    if (["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "InvalidToken", "ExpiredToken"].includes(name) || status === 403) {
+      return new UserError(
+        `${where} refused the credentials (${name || status}): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions`,
+      );
+    }
+    if (error instanceof S3ServiceException || status !== undefined) {
+      return new UserError(`${where}: could not ${action}: ${name} ${status ?? ""} ${e.message ?? ""}`.trim());
+    }
+    if (e.code !== undefined && NETWORK_CODES.has(e.code)) {
+      return new UserError(`cannot reach ${this.endpoint ?? "S3"} to ${action} (${e.code}): check --endpoint and the network`);
+    }
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
+
+/** 5xx, throttling and dropped connections are worth another attempt; other 4xx are not. */
+export function transient(error: unknown): boolean {
+  const e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
+  const status = e.$metadata?.httpStatusCode;
+  if (status !== undefined) return status >= 500 || status === 429;
+  if (e.code !== undefined && NETWORK_CODES.has(e.code)) return true;
+  return e.name === "TimeoutError" || e.name === "RequestTimeout";
+}

@@ -1,0 +1,77 @@
+import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
+import { UserError } from "../errors.ts";
+import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
+import { MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
+import { headersFor, isMedia, type FileHeaders } from "./headers.ts";
+import type { SourceFile } from "./target.ts";
+
+/**
+ * The build to publish, read from its `_catalogue/files.json` (size and MD5 of every file, so
+ * nothing is rehashed). `dist` is a link that a concurrent build may swap: it is resolved once,
+ * and every byte is read from that one version.
+ */
+
+/** The three upload phases, in order: a page never links to a file the target does not hold yet. */
+export type Phase = "media" | "pages" | "entry";
+
+export interface Source {
+  /** The resolved build version. */
+  dir: string;
+  info: BuildInfo;
+  /** Sorted by path. */
+  files: (SourceFile & { phase: Phase })[];
+}
+
+export async function readSource(dir: string, domain?: string): Promise<Source> {
+  const real = await realpath(dir).catch(() => {
+    throw new UserError(`${dir} does not exist: run "catalogue build --out ${dir}" first, or pass --dir`);
+  });
+  let info = await readBuildInfo(real);
+  let manifest: Manifest;
+  try {
+    manifest = JSON.parse(await readFile(path.join(real, MANIFEST_PATH), "utf8")) as Manifest;
+  } catch {
+    throw new UserError(`${dir} has no readable ${MANIFEST_PATH}: rebuild it with "catalogue build --out ${dir}"`);
+  }
+  let entries = Object.entries(manifest.files);
+  let buildJson: Buffer | null = null;
+  if (domain !== undefined) {
+    const chosen = info.domains.find((d) => d.domain === domain);
+    if (chosen === undefined) {
+      throw new UserError(`--domain: the build has no domain ${domain}; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`);
+    }
+    info = { ...info, domains: [chosen] };
+    // The domain's URL space, its media (possibly on another host) and the build description.
+    const keep = (rel: string) => rel.startsWith(`${chosen.domain}/`) || rel.startsWith(`${chosen.media_folder}/`);
+    entries = entries.filter(([rel]) => keep(rel));
+    buildJson = Buffer.from(JSON.stringify(info, null, 2) + "\n");
+  }
+  const files = entries
+    .filter(([rel]) => rel !== BUILD_INFO_PATH)
+    .map(([rel, entry]): Omit<SourceFile, keyof FileHeaders> => ({ path: rel, ...entry, abs: path.join(real, rel), bytes: null }));
+  if (buildJson !== null) files.push({ path: BUILD_INFO_PATH, size: buildJson.length, md5: md5(buildJson), abs: null, bytes: buildJson });
+  else {
+    const entry = manifest.files[BUILD_INFO_PATH];
+    if (entry !== undefined) files.push({ path: BUILD_INFO_PATH, ...entry, abs: path.join(real, BUILD_INFO_PATH), bytes: null });
+  }
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return {
+    dir: real,
+    info,
+    files: files.map((f) => ({ ...f, ...headersFor(f.path, info), phase: phaseOf(f.path, info) })),
+  };
+}
+
+/** Entry documents: what a visitor or client starts from, published after everything they link to. */
+export function phaseOf(rel: string, info: BuildInfo): Phase {
+  if (isMedia(rel, info)) return "media";
+  if (rel === BUILD_INFO_PATH) return "entry";
+  for (const d of info.domains) {
+    if (!rel.startsWith(`${d.domain}/`)) continue;
+    const inDomain = rel.slice(d.domain.length + 1);
+    if (/^_api\/list\/[^/]+\/[^/]+\/(1|last)\.json$/.test(inDomain)) return "entry";
+    if (inDomain === `${d.base_path.replace(/^\//, "")}${d.base_path ? "/" : ""}index.html`) return "entry";
+  }
+  return "pages";
+}

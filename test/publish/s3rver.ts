@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createRequire } from "node:module";
+
+/**
+ * A real S3-compatible server (s3rver) on a free loopback port, in a child process. Two settings
+ * make it behave: NODE_OPTIONS=--openssl-legacy-provider (listing past 1,000 keys uses MD4-era
+ * crypto otherwise missing in Node 20) and, on the client side, checksums only when required.
+ */
+export interface S3rver {
+  endpoint: string;
+  /** What the CLI and the SDK need: s3rver's fixed key pair, no profile files, no instance metadata. */
+  env: NodeJS.ProcessEnv;
+  stop(): Promise<void>;
+}
+
+const BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("s3rver/package.json")), "bin/s3rver.js");
+
+export async function startS3rver(buckets: string[]): Promise<S3rver> {
+  const dir = await mkdtemp(path.join(tmpdir(), "catalogue-s3rver-"));
+  const args = [BIN, "-d", dir, "-a", "127.0.0.1", "-p", "0", "--silent", "--no-vhost-buckets"];
+  for (const bucket of buckets) args.push("--configure-bucket", bucket);
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, NODE_OPTIONS: "--openssl-legacy-provider" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${out}`)), 20_000);
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on [^:]+:(\d+)/.exec(out);
+      if (match !== null) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`s3rver exited with ${code}: ${out}`)));
+  });
+  const endpoint = `http://127.0.0.1:${port}`;
+  return {
+    endpoint,
+    env: {
+      AWS_ACCESS_KEY_ID: "S3RVER",
+      AWS_SECRET_ACCESS_KEY: "S3RVER",
+      AWS_REGION: "us-east-1",
+      AWS_EC2_METADATA_DISABLED: "true",
+      AWS_CONFIG_FILE: path.join(dir, "no-config"),
+      AWS_SHARED_CREDENTIALS_FILE: path.join(dir, "no-credentials"),
+    },
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((resolve) => child.once("exit", resolve));
+        child.kill();
+        await exited;
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -15,7 +15,7 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { EXPORT_KINDS, exportPath } from "../src/api/layout.ts";
-import { exportFileName } from "../src/build.ts";
+import { exportFileName } from "../src/domain-files.ts";
 import type { Catalogue, Window } from "../src/content/load.ts";
 import { AUDIOVISUAL_TYPES, type Audiovisual, type Director, type Domain } from "../src/content/schema.ts";
 import { writeExports } from "../src/exports/write.ts";

@@ -1,7 +1,5 @@
 import path from "node:path";
-import { openapiFile } from "./api/openapi.ts";
-import { apiFiles, pageCount } from "./api/pages.ts";
-import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
+import { urlFolder } from "./api/layout.ts";
 import { loadCatalogue, type Catalogue } from "./content/load.ts";
 import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
@@ -10,8 +8,9 @@ import { resolveBuildDate } from "./model/dates.ts";
 import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint } from "./output/fingerprint.ts";
-import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
-import { writeExports } from "./exports/write.ts";
+import { MANIFEST_PATH, OutputTree, type FileEntry, type TreeSummary } from "./output/tree.ts";
+import { domainInfo, writeDomainFiles } from "./domain-files.ts";
+import { buildDomainsInWorkers } from "./workers/pool.ts";
 import { renderSite } from "./site/render.ts";
 
 export interface BuildOptions {
@@ -44,8 +43,6 @@ export interface BuildSummary extends TreeSummary {
 
 const silent: Reporter = { stage() {}, warning() {} };
 
-export const exportFileName = (domain: string, kind: string, date: string) => `${kind}-${domain}-${date}.xlsx`;
-
 /** The whole pipeline: load → validate → plan → render → write, atomically. */
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
@@ -63,30 +60,19 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   reporter.stage("processing images");
   const images = await apiImages(catalogue.images.values(), cacheDir);
 
+  const views = domains.map((domain) => domainView(catalogue, domain, date));
+  const infos = views.map((view) => domainInfo(view, site));
+
   const tree = await OutputTree.open(options.outDir);
   try {
-    const infos: DomainInfo[] = [];
-    const views: DomainView[] = [];
-    for (const domain of domains) {
-      reporter.stage(`writing the API of ${domain.domain}`);
-      const view = domainView(catalogue, domain, date);
-      const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
-      for (const file of apiFiles(view, imageUrl)) {
-        if ("key" in file) await tree.writeKeyed(file.path, file.key, file.produce);
-        else await tree.write(file.path, file.data);
-      }
-      await writeMedia(tree, view, images);
-      await tree.write(...openapiFile(view.domain));
-      const info = domainInfo(view, date, site);
-      reporter.stage(`writing the exports of ${domain.domain}`);
-      await writeExports(tree, view, info);
-      views.push(view);
-      infos.push(info);
-    }
-    if (site) {
-      reporter.stage("rendering the HTML catalogue");
-      await renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter });
-    }
+    for (const view of views) await writeMedia(tree, view, images);
+    reporter.stage(`writing the API and exports of ${domains.length} domain(s)`);
+    const domainsDone = writeDomains(tree, catalogue, views, images, site, (d) => reporter.stage(`wrote the API and exports of ${d}`));
+    // The HTML catalogue renders in this thread while worker threads write the domains' files.
+    const siteDone = site ? renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter }) : Promise.resolve();
+    const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
+    if (domainsResult.status === "rejected") throw domainsResult.reason;
+    if (siteResult.status === "rejected") throw siteResult.reason;
     if (options.domains !== undefined) {
       const built = new Set(domains.map((d) => d.domain));
       // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept.
@@ -134,6 +120,34 @@ function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domai
 }
 
 /** Copies the processed images the domain's API points at into its media folder. */
+/** The domains' own files: in worker threads when there are several domains, else here. */
+async function writeDomains(
+  tree: OutputTree,
+  catalogue: Catalogue,
+  views: DomainView[],
+  images: Map<string, ProcessedImage>,
+  site: boolean,
+  onDone: (domain: string) => void,
+): Promise<void> {
+  if (views.length === 1) {
+    await writeDomainFiles(tree, views[0]!, images, site);
+    return onDone(views[0]!.domain.domain);
+  }
+  // Each worker compares against the previous files of its own domain folder only.
+  const previous = new Map(views.map((v) => [v.domain.domain, new Map<string, FileEntry>()]));
+  for (const [rel, entry] of tree.previousFiles()) previous.get(rel.slice(0, rel.indexOf("/")))?.set(rel, entry);
+  const tasks = views.map((view) => ({
+    catalogue,
+    domain: view.domain.domain,
+    date: view.date,
+    site,
+    images,
+    staging: tree.staging,
+    previous: previous.get(view.domain.domain)!,
+  }));
+  for (const result of await buildDomainsInWorkers(tasks, onDone)) tree.merge(result.entries, result.bytesWritten);
+}
+
 async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {
   const folder = urlFolder(view.domain.media_url);
   const used = new Set<string>();
@@ -147,25 +161,6 @@ async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string
     // Domains that share a media folder share its files.
     if (!tree.has(target)) await tree.copyFrom(target, image.cachePath);
   }
-}
-
-function domainInfo(view: DomainView, date: string, site: boolean): DomainInfo {
-  const { domain } = view;
-  const count = view.orders.name.length;
-  return {
-    domain: domain.domain,
-    name: domain.name,
-    base_url: domain.base_url,
-    media_url: domain.media_url,
-    locale: domain.locale,
-    default_ordering: domain.default_ordering,
-    base_path: urlPath(domain.base_url),
-    media_folder: urlFolder(domain.media_url),
-    count,
-    total_pages: pageCount(count),
-    exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, date)])),
-    site,
-  };
 }
 
 /** With --domain, the domains not rebuilt keep their entry of the previous build description. */

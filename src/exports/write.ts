@@ -4,8 +4,9 @@ import path from "node:path";
 import { EXPORT_KINDS, exportPath, type ExportKind } from "../api/layout.ts";
 import { dateOfDay, dayNumber } from "../model/dates.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
+import { UserError } from "../errors.ts";
 import type { DomainInfo } from "../output/build-info.ts";
-import type { OutputTree } from "../output/tree.ts";
+import type { FileSink } from "../output/staging.ts";
 import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, columnWidths, rowCells, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
@@ -22,13 +23,15 @@ const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
  * Writes the three spreadsheets of one domain (export_excel, export_up_movies, export_down_movies).
  * Their download names (`info.exports`) are the servers' business: nothing in the files depends on them.
  */
-export async function writeExports(tree: OutputTree, view: DomainView, _info: DomainInfo): Promise<void> {
+export async function writeExports(tree: FileSink, view: DomainView, _info: DomainInfo): Promise<void> {
   const { domain } = view;
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };
   const facts = exportFacts(view);
   // Streamed to a temporary file, not to memory, so that a large export costs disk, not RAM.
-  const dir = await mkdtemp(path.join(tmpdir(), "catalogue-export-"));
+  const dir = await mkdtemp(path.join(tmpdir(), "catalogue-export-")).catch((error: unknown) => {
+    throw temporaryFailure(error);
+  });
   try {
     // One at a time: each holds a compressor, and they share exceljs' module-level buffers.
     for (const kind of EXPORT_KINDS) {
@@ -36,7 +39,7 @@ export async function writeExports(tree: OutputTree, view: DomainView, _info: Do
       const texts = exportTexts(strings.lang, kind, facts);
       const cells = () => lazy(works, (listed) => rowCells(listed, context));
       const file = path.join(dir, `${kind}.xlsx`);
-      await writeSheet(file, {
+      const sheet = writeSheet(file, {
         sheetName: texts.sheet,
         headers: COLUMNS.map((column) => column.header),
         widths: columnWidths(cells()),
@@ -50,6 +53,9 @@ export async function writeExports(tree: OutputTree, view: DomainView, _info: Do
           date: view.date,
         },
       });
+      await sheet.catch((error: unknown) => {
+        throw temporaryFailure(error);
+      });
       // copyFrom has copied the file when it returns, so the temporary file can go at once.
       await tree.copyFrom(exportPath(domain.domain, kind), file);
       await rm(file);
@@ -57,6 +63,18 @@ export async function writeExports(tree: OutputTree, view: DomainView, _info: Do
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */
+const TEMPORARY_FAILURES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EACCES", "EPERM", "EROFS", "ENOTDIR", "ENOENT", "EIO"]);
+
+function temporaryFailure(error: unknown): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  if (code === undefined || !TEMPORARY_FAILURES.has(code)) return error;
+  return new UserError(
+    `cannot write a temporary spreadsheet in ${tmpdir()}: ${(error as Error).message}; free some space there or set TMPDIR to a writable folder with room`,
+    { cause: error },
+  );
 }
 
 /** Maps a list lazily, so that no pass over the rows keeps more than one row of cells. */

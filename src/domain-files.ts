@@ -1,0 +1,45 @@
+import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
+import { openapiFile } from "./api/openapi.ts";
+import { apiFiles, pageCount } from "./api/pages.ts";
+import { writeExports } from "./exports/write.ts";
+import type { ProcessedImage } from "./media/images.ts";
+import type { DomainView } from "./model/listing.ts";
+import type { DomainInfo } from "./output/build-info.ts";
+import type { FileSink } from "./output/staging.ts";
+
+export const exportFileName = (domain: string, kind: string, date: string) => `${kind}-${domain}-${date}.xlsx`;
+
+/** What `_catalogue/build.json` says of one domain. */
+export function domainInfo(view: DomainView, site: boolean): DomainInfo {
+  const { domain } = view;
+  const count = view.orders.name.length;
+  return {
+    domain: domain.domain,
+    name: domain.name,
+    base_url: domain.base_url,
+    media_url: domain.media_url,
+    locale: domain.locale,
+    default_ordering: domain.default_ordering,
+    base_path: urlPath(domain.base_url),
+    media_folder: urlFolder(domain.media_url),
+    count,
+    total_pages: pageCount(count),
+    exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, view.date)])),
+    site,
+  };
+}
+
+/**
+ * The files of one domain under its own folder: every API response, the OpenAPI description and
+ * the three spreadsheets. Domains never share these paths, so domains can be written in parallel.
+ */
+export async function writeDomainFiles(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>, site: boolean): Promise<void> {
+  const { domain } = view;
+  const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
+  for (const file of apiFiles(view, imageUrl)) {
+    if ("key" in file) await sink.writeKeyed(file.path, file.key, file.produce);
+    else await sink.write(file.path, file.data);
+  }
+  await sink.write(...openapiFile(domain));
+  await writeExports(sink, view, domainInfo(view, site));
+}

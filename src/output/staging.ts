@@ -73,15 +73,7 @@ export class StagingWriter implements FileSink {
       hash.update(part);
       size += part.length;
     }
-    const entry = { size, md5: hash.digest("hex"), key, fresh: true };
-    const old = this.previous.get(rel);
-    if (old !== undefined && old.md5 === entry.md5 && old.size === entry.size) {
-      this.entries.set(rel, { ...entry, fresh: false });
-      return;
-    }
-    this.entries.set(rel, entry);
-    this.bytesWritten += entry.size;
-    this.writeFile(rel, parts);
+    if (this.record(rel, { size, md5: hash.digest("hex"), key })) this.writeFile(rel, parts);
   }
 
   /**
@@ -104,16 +96,19 @@ export class StagingWriter implements FileSink {
    */
   async copyFrom(rel: string, source: string): Promise<void> {
     this.claim(rel);
-    const entry = { ...(await hashFile(source)), fresh: true };
-    const old = this.previous.get(rel);
-    if (old !== undefined && old.md5 === entry.md5 && old.size === entry.size) {
-      this.entries.set(rel, { ...entry, fresh: false });
-      return;
+    if (this.record(rel, await hashFile(source))) {
+      this.ensureDir(rel);
+      copyFileSync(source, path.join(this.staging, rel));
     }
-    this.entries.set(rel, entry);
-    this.bytesWritten += entry.size;
-    this.ensureDir(rel);
-    copyFileSync(source, path.join(this.staging, rel));
+  }
+
+  /** Records a file of the new version; true when its bytes differ from the previous version's. */
+  private record(rel: string, entry: FileEntry): boolean {
+    const old = this.previous.get(rel);
+    const fresh = old === undefined || old.md5 !== entry.md5 || old.size !== entry.size;
+    this.entries.set(rel, { ...entry, fresh });
+    if (fresh) this.bytesWritten += entry.size;
+    return fresh;
   }
 
   protected claim(rel: string) {

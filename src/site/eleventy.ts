@@ -1,0 +1,56 @@
+import path from "node:path";
+import Eleventy from "@11ty/eleventy";
+import { register } from "tsx/esm/api";
+import { SiteData, type SitePage } from "./model.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+/** Eleventy 3.1 does not look for a TypeScript configuration by itself: it is named explicitly. */
+export const ELEVENTY_CONFIG = path.join(ROOT, ".eleventy.ts");
+// The input folder holds no template files (the template is virtual); Eleventy only scans it.
+const INPUT = path.join(ROOT, "src/site/templates");
+// Eleventy never writes here: pages are taken from the transform below and written by the
+// OutputTree. A path that cannot be created makes any write attempt fail loudly.
+const NEVER_WRITTEN = "/nonexistent/catalogue-eleventy-output";
+
+let tsLoader = false;
+/** Eleventy imports the configuration with Node's own `import()`: TypeScript needs tsx's loader. */
+function ensureTypeScriptLoader() {
+  // Under vitest it is not there; under the CLI (bin/catalogue.js) it is, and registering it
+  // again only costs a second transform of the two files Eleventy imports. Once per process.
+  if (tsLoader) return;
+  register();
+  tsLoader = true;
+}
+
+/**
+ * Renders every page in one Eleventy run and hands each one, as soon as it is rendered, to
+ * `sink` with its output path (relative to the output folder). Returns the number of pages.
+ */
+export async function renderPages(pages: SitePage[], sink: (rel: string, html: string) => Promise<void>): Promise<number> {
+  ensureTypeScriptLoader();
+  let count = 0;
+  const run = new SiteData(pages);
+  const eleventy = new Eleventy(INPUT, NEVER_WRITTEN, {
+    quietMode: true,
+    configPath: ELEVENTY_CONFIG,
+    config(cfg) {
+      cfg.addGlobalData("catalogue", run);
+      // The last step of each page: hand it over, and keep no copy in Eleventy's results
+      // (57,000 pages would otherwise stay in memory until the run ends).
+      cfg.addTransform("catalogue-output", async function (content) {
+        const out = this.page.outputPath;
+        if (out === false || run.failure !== null) return "";
+        try {
+          await sink(path.relative(NEVER_WRITTEN, out).split(path.sep).join("/"), content);
+          count++;
+        } catch (error) {
+          run.failure = error;
+        }
+        return "";
+      });
+    },
+  });
+  await eleventy.toJSON();
+  if (run.failure !== null) throw run.failure;
+  return count;
+}

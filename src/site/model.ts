@@ -1,0 +1,133 @@
+import { pageCount } from "../api/pages.ts";
+import { PAGE_SIZE } from "../api/layout.ts";
+import { AUDIOVISUAL_TYPES, ORDERINGS, type AudiovisualType, type Director, type Ordering } from "../content/schema.ts";
+import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainInfo } from "../output/build-info.ts";
+import { stringsFor, type Strings } from "./i18n.ts";
+import type { Variants } from "./images.ts";
+import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "./urls.ts";
+
+/** What every page of one domain shares. */
+export interface DomainSite {
+  info: DomainInfo;
+  view: DomainView;
+  strings: Strings;
+  /** The site root in the output: `<domain><base_path>/`. */
+  folder: string;
+  /** The media folder seen from the site root ("media/", "../media/"), or its absolute URL on another host. */
+  media: { relative: string } | { absolute: string };
+  images: Map<string, Variants>;
+  /** Directors and categories that have a page (at least one listed work). */
+  directors: Set<number>;
+  categories: Set<AudiovisualType>;
+}
+
+interface Base {
+  /** Folder of the page relative to the site root ("" for the root), or null for the 404 page. */
+  dir: string | null;
+  site: DomainSite;
+}
+
+export type SitePage = Base &
+  (
+    | { kind: "listing"; ordering: Ordering; page: number; pages: number; count: number; works: ListedWork[] }
+    | { kind: "work"; listed: ListedWork }
+    | { kind: "director"; director: Director; works: ListedWork[] }
+    | { kind: "category"; type: AudiovisualType; page: number; pages: number; count: number; works: ListedWork[] }
+    | { kind: "not-found" }
+  );
+
+/**
+ * The global data of the Eleventy run. A class, not a plain object: Eleventy deep-copies plain
+ * objects when it merges data, and this must stay one shared instance (no copy of every page).
+ */
+export class SiteData {
+  /**
+   * The first error of the run. Errors are kept here instead of thrown through Eleventy, which
+   * would wrap them (losing their class) in a message naming every output path of the template:
+   * megabytes for a large catalogue. Once set, the remaining pages are skipped.
+   */
+  failure: unknown = null;
+  constructor(readonly pages: SitePage[]) {}
+}
+
+/** The output path of a page (relative to the output folder). */
+export const pagePath = (page: SitePage) => page.site.folder + (page.dir === null ? NOT_FOUND_FILE : `${page.dir}index.html`);
+
+export function domainSite(view: DomainView, info: DomainInfo, images: Map<string, Variants>): DomainSite {
+  const folder = `${info.domain}${info.base_path}/`;
+  // Media under the same host are linked relatively (they then also load from file://); media on
+  // another host can only be reached by their absolute URL.
+  const sameHost = info.media_folder.startsWith(`${info.domain}/`);
+  const media = sameHost ? { relative: relativeFolder(folder, `${info.media_folder}/`) } : { absolute: `${info.media_url}/` };
+  const directors = new Set<number>();
+  const categories = new Set<AudiovisualType>();
+  for (const listed of view.orders.name) {
+    if (listed.director !== null) directors.add(listed.director.id);
+    if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
+  }
+  return { info, view, strings: stringsFor(info.locale), folder, media, images, directors, categories };
+}
+
+/** `to` seen from `from`, both folders ending in "/" relative to the output folder. */
+function relativeFolder(from: string, to: string): string {
+  const a = from.split("/").slice(0, -1);
+  const b = to.split("/").slice(0, -1);
+  let common = 0;
+  while (common < a.length && common < b.length && a[common] === b[common]) common++;
+  return "../".repeat(a.length - common) + b.slice(common).map((s) => `${s}/`).join("");
+}
+
+/** Every page of one domain's site. */
+export function* sitePages(site: DomainSite): Generator<SitePage> {
+  const { view } = site;
+  const byName = view.orders.name;
+  const defaultOrdering = view.domain.default_ordering;
+  for (const ordering of ORDERINGS) {
+    yield* paginate(view.orders[ordering], (works, page, pages) => ({
+      kind: "listing",
+      dir: listingDir(ordering, defaultOrdering, page),
+      site,
+      ordering,
+      page,
+      pages,
+      count: byName.length,
+      works,
+    }));
+  }
+  for (const listed of byName) yield { kind: "work", dir: workDir(listed.work.id, listed.work.slug), site, listed };
+
+  const byDirector = new Map<number, ListedWork[]>();
+  const byCategory = new Map<AudiovisualType, ListedWork[]>(AUDIOVISUAL_TYPES.map((t) => [t, []]));
+  for (const listed of byName) {
+    if (listed.director !== null) {
+      let works = byDirector.get(listed.director.id);
+      if (works === undefined) byDirector.set(listed.director.id, (works = []));
+      works.push(listed);
+    }
+    if (listed.work.audiovisual_type !== null) byCategory.get(listed.work.audiovisual_type)!.push(listed);
+  }
+  for (const works of byDirector.values()) {
+    const director = works[0]!.director!;
+    yield { kind: "director", dir: directorDir(director.slug), site, director, works };
+  }
+  for (const [type, works] of byCategory) {
+    if (works.length === 0) continue;
+    yield* paginate(works, (slice, page, pages) => ({
+      kind: "category",
+      dir: categoryDir(type, page),
+      site,
+      type,
+      page,
+      pages,
+      count: works.length,
+      works: slice,
+    }));
+  }
+  yield { kind: "not-found", dir: null, site };
+}
+
+function* paginate(works: ListedWork[], make: (slice: ListedWork[], page: number, pages: number) => SitePage): Generator<SitePage> {
+  const pages = pageCount(works.length);
+  for (let page = 1; page <= pages; page++) yield make(works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages);
+}

@@ -1,0 +1,32 @@
+import { PAGE_SIZE } from "../../api/layout.ts";
+import { ORDERINGS } from "../../content/schema.ts";
+import { html } from "../html.ts";
+import type { SitePage } from "../model.ts";
+import { link, listingDir } from "../urls.ts";
+import type { PageContext } from "./context.ts";
+import { layout } from "./layout.ts";
+import { cards, pager, pagerHead } from "./parts.ts";
+
+type Listing = Extract<SitePage, { kind: "listing" }>;
+
+/** A page of the catalogue in one ordering, with the search box and the ordering switch. */
+export function listingPage(page: Listing, ctx: PageContext): string {
+  const { site } = page;
+  const s = site.strings;
+  const defaultOrdering = site.view.domain.default_ordering;
+  const dirOf = (n: number) => listingDir(page.ordering, defaultOrdering, n);
+  const main = html`<h1>${site.info.name}</h1>
+<p class="summary">${s.works(page.count)} · ${s.pageOf(page.page, page.pages)}</p>
+<form class="search" role="search" data-search data-none="${s.searchNone}" data-count="${s.searchCount(2).replace("2", "{n}")}" data-count-one="${s.searchCount(1)}" hidden>
+<label for="search-q">${s.searchLabel}</label>
+<div class="search-row"><input type="search" id="search-q" name="q" autocomplete="off"><button type="submit">${s.searchButton}</button></div>
+<div class="search-results" aria-live="polite" data-search-results></div>
+</form>
+<nav class="orderings" aria-label="${s.orderBy}"><span>${s.orderBy}:</span><ul>${ORDERINGS.map(
+    (o) => html`<li><a href="${link(ctx.root, listingDir(o, defaultOrdering, 1))}"${o === page.ordering ? html` aria-current="page"` : ""}>${s.orderings[o]}</a></li>`,
+  )}</ul></nav>
+${cards(page, ctx, page.works, (page.page - 1) * PAGE_SIZE + 1)}
+${pager(page, ctx, page.page, page.pages, dirOf)}`;
+  const title = `${s.catalogue}: ${s.orderings[page.ordering]}, ${s.pageOf(page.page, page.pages).toLowerCase()}`;
+  return layout(page, ctx, { title, main, head: pagerHead(ctx, page.page, page.pages, dirOf), search: true });
+}

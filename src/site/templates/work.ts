@@ -1,0 +1,64 @@
+import { html, type Html } from "../html.ts";
+import { biography } from "../biography.ts";
+import { formatDay } from "../i18n.ts";
+import { picture } from "../images.ts";
+import type { SitePage } from "../model.ts";
+import { apiDetailDir, categoryDir, directorDir, link } from "../urls.ts";
+import { pageContext, type PageContext } from "./context.ts";
+import { layout } from "./layout.ts";
+import { paragraphs } from "./parts.ts";
+
+export type Work = Extract<SitePage, { kind: "work" }>;
+
+/**
+ * One work: the title is the page's only `<h1>`. The part Pagefind indexes (title, director,
+ * category) is marked `data-pagefind-body`; the biography is left out of the index.
+ */
+export function workPage(page: Work, ctx: PageContext): string {
+  const { site, listed } = page;
+  const { work, director } = listed;
+  const s = site.strings;
+  const json = link(ctx.root, apiDetailDir(work.id));
+  const bio = director === null ? null : biography(director, site.info.locale);
+  const photo = director?.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
+  const main = html`<article class="work">
+${indexed(page, ctx)}
+${director !== null && (bio !== null || photo !== undefined) ? html`<section class="bio" aria-labelledby="bio-title">
+<h2 id="bio-title">${s.about(director.name)}</h2>
+${photo !== undefined ? picture(photo, { media: ctx.media, alt: s.photo(director.name), sizes: "8rem", lazy: true, className: "photo" }) : ""}
+${bio !== null ? paragraphs(bio.text, bio.lang, s.lang) : ""}
+</section>` : ""}
+<p><a href="${json}" type="application/json">${s.json}</a></p>
+</article>`;
+  const head = html`<link rel="alternate" type="application/json" href="${json}">\n`;
+  return layout(page, ctx, { title: work.name, main, head });
+}
+
+/** The part of the page search indexes: title, cover, director and category (facts ignored). */
+function indexed(page: Work, ctx: PageContext): Html {
+  const { site, listed } = page;
+  const { work, director, window } = listed;
+  const s = site.strings;
+  return html`<div data-pagefind-body>
+<h1>${work.name}</h1>
+<div class="work-body">
+${picture(site.images.get(work.cover)!, { media: ctx.media, alt: s.cover(work.name), sizes: "(min-width: 40rem) 20rem, 90vw", lazy: false, className: "cover" })}
+<div class="facts">
+<dl>
+${director !== null ? html`<dt>${s.director}</dt><dd><a href="${link(ctx.root, directorDir(director.slug))}" data-pagefind-meta="director">${director.name}</a></dd>\n` : ""}${work.audiovisual_type !== null ? html`<dt>${s.category}</dt><dd><a href="${link(ctx.root, categoryDir(work.audiovisual_type, 1))}">${s.categories[work.audiovisual_type]}</a></dd>\n` : ""}</dl>
+<dl data-pagefind-ignore>
+${work.year !== null ? html`<dt>${s.year}</dt><dd>${work.year}</dd>\n` : ""}${work.duration !== null ? html`<dt>${s.duration}</dt><dd>${s.minutes(work.duration)}</dd>\n` : ""}<dt>${s.availableFrom}</dt><dd><time datetime="${window.from}">${formatDay(window.from, s)}</time>${listed.isNew ? html` <span class="badge">${s.isNew}</span>` : ""}</dd>
+<dt>${s.availableUntil}</dt><dd>${window.until === null ? s.noEnd : html`<time datetime="${window.until}">${formatDay(window.until, s)}</time>`}</dd>
+</dl>
+</div>
+</div>
+</div>`;
+}
+
+/**
+ * What the search index reads of a work page: the same indexed part, without the page frame
+ * (navigation, biography, footer) that Pagefind would parse only to skip.
+ */
+export function workSearchDocument(page: Work): string {
+  return html`<!doctype html><html lang="${page.site.strings.lang}"><body>${indexed(page, pageContext(page))}</body></html>`.value;
+}

@@ -1,0 +1,45 @@
+import type { AudiovisualType, Ordering } from "../content/schema.ts";
+import { API_PATH, type ExportKind } from "../api/layout.ts";
+
+/**
+ * The URL layout of a domain's HTML catalogue, relative to its site root (`<base_path>/` on the
+ * domain's host, the folder `<domain><base_path>/` of the output). Every page is a folder with an
+ * `index.html`, except the 404 page. Pages link to each other with relative URLs (`../../x/`),
+ * so a copy of the site works under any prefix and its pages, styles and images also open from
+ * file://.
+ *
+ *   ./                                    listing, the domain's default ordering, page 1
+ *   page/<n>/                             listing, default ordering, page n >= 2
+ *   ordering/<ordering>/[page/<n>/]       listing in another ordering (name, -name, year, -year)
+ *   audiovisual-detail/<id>/<slug>/       a work
+ *   director/<slug>/                      a director and their works
+ *   category/<type>/[page/<n>/]           a category (peliculas, documentales, …), name order
+ *   404.html                              the not-found page (root-relative links: any depth)
+ *   assets/style.css, assets/search.js    stylesheet and the search script
+ *   pagefind/…                            the search index
+ */
+
+export const ASSETS_DIR = "assets/";
+export const SEARCH_DIR = "pagefind/";
+export const NOT_FOUND_FILE = "404.html";
+
+export function listingDir(ordering: Ordering, defaultOrdering: Ordering, page: number): string {
+  // The default ordering lives at the root only: one URL per page of content.
+  const base = ordering === defaultOrdering ? "" : `ordering/${ordering}/`;
+  return page > 1 ? `${base}page/${page}/` : base;
+}
+
+export const workDir = (id: number, slug: string) => `audiovisual-detail/${id}/${slug}/`;
+export const directorDir = (slug: string) => `director/${slug}/`;
+export const categoryDir = (type: AudiovisualType, page: number) => `category/${type}/${page > 1 ? `page/${page}/` : ""}`;
+
+/** The API URLs the pages link to, relative to the site root (the API shares the base path). */
+const API_DIR = API_PATH.slice(1);
+export const apiDetailDir = (id: number) => `${API_DIR}${id}/`;
+export const exportDir = (kind: ExportKind) => `${API_DIR}${kind}/`;
+
+/** How a page at folder `dir` (relative to the site root) reaches the site root: "", "../", … */
+export const rootFrom = (dir: string) => "../".repeat(dir.split("/").length - 1);
+
+/** A link from a page whose root prefix is `root` to `target` (relative to the site root). */
+export const link = (root: string, target: string) => root + target || "./";

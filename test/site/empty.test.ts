@@ -1,0 +1,31 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { tempDir } from "../helpers/catalogue.ts";
+import { MINIMAL, writeContent } from "../helpers/content.ts";
+import { buildSite } from "./fixture.ts";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+
+beforeAll(async () => ({ dir, cleanup } = await tempDir("catalogue-site-empty-")));
+afterAll(() => cleanup());
+
+it("renders a domain with no listed work: one empty listing page, no work, director or category page", async () => {
+  const content = await writeContent(path.join(dir, "content"), { domains: MINIMAL.domains + "tres.example,Tres,en,year\n" });
+  const out = path.join(dir, "out");
+  await buildSite(content, out);
+  const manifest = JSON.parse(await readFile(path.join(out, "_catalogue/files.json"), "utf8")) as { files: Record<string, unknown> };
+  const tres = Object.keys(manifest.files).filter((f) => f.startsWith("tres.example/") && f.endsWith(".html")).sort();
+  expect(tres).toEqual([
+    "tres.example/404.html",
+    "tres.example/index.html",
+    "tres.example/ordering/-name/index.html",
+    "tres.example/ordering/-year/index.html",
+    "tres.example/ordering/name/index.html",
+  ]);
+  const home = await readFile(path.join(out, "tres.example/index.html"), "utf8");
+  expect(home).toContain("<p>No works available.</p>");
+  expect(home).not.toContain('rel="next"');
+  expect(manifest.files["tres.example/pagefind/pagefind.js"]).toBeDefined();
+});

@@ -1,0 +1,63 @@
+import { appendFile, readFile, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import path from "node:path";
+import { buildFixture, generatedContent } from "../helpers/catalogue.ts";
+
+/** A title that would run as a script if any page forgot to escape it. */
+export const SCRIPT_TITLE = `<script>alert("x")</script> & "quotes"`;
+export const SCRIPT_ID = 900001;
+
+/**
+ * A generated catalogue (60 works, so listings have several pages) with two domains: the first
+ * in Spanish at the host root, the second in English under the base path /cataleg, plus a work
+ * whose title is markup.
+ */
+export async function siteContent(dir: string): Promise<string> {
+  const content = await generatedContent(dir, { works: 60, domains: 2 });
+  const domains = path.join(content, "domains.csv");
+  const text = await readFile(domains, "utf8");
+  await writeFile(domains, text.replace("domain-2.example,Red de bibliotecas 2,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,"));
+  await appendFile(path.join(content, "audiovisuals.csv"), `${SCRIPT_ID},"${SCRIPT_TITLE.replace(/"/g, '""')}",script-title,peliculas,1,1950,90,covers/cover-0.png,1\n`);
+  await appendFile(path.join(content, "availability.csv"), `${SCRIPT_ID},domain-1.example,2020-01-01,\n${SCRIPT_ID},domain-2.example,2020-01-01,\n`);
+  return content;
+}
+
+export const buildSite = (content: string, out: string) => buildFixture(content, out, { site: true });
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".json": "application/json",
+  ".jpeg": "image/jpeg",
+  ".webp": "image/webp",
+};
+
+/**
+ * A minimal static server for one host folder of the output (`<out>/<domain>/`): folders answer
+ * their index.html, unknown paths the site's 404 page with status 404. Enough for the pages,
+ * their media and the search index (the real server is tested with the serve module).
+ */
+export async function serveFolder(root: string, basePath = ""): Promise<{ url: string; close: () => Promise<void> }> {
+  const server: Server = createServer(async (request, response) => {
+    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+    const file = path.join(root, pathname.endsWith("/") ? `${pathname}index.html` : pathname);
+    try {
+      if (!file.startsWith(root + path.sep)) throw new Error("outside");
+      const body = await readFile(file);
+      response.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+      response.end(body);
+    } catch {
+      const body = await readFile(path.join(root, basePath.slice(1), "404.html")).catch(() => "not found");
+      response.writeHead(404, { "content-type": TYPES[".html"] });
+      response.end(body);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return {
+    url: `http://127.0.0.1:${address.port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import type { Director } from "../../src/content/schema.ts";
+import { biography } from "../../src/site/biography.ts";
+import { escape, html, raw } from "../../src/site/html.ts";
+import { stringsFor } from "../../src/site/i18n.ts";
+
+const director = (texts: Partial<Director>): Director => ({
+  id: 1,
+  name: "N",
+  slug: "n",
+  photo: null,
+  show_img: false,
+  description: null,
+  description_es: null,
+  description_en: null,
+  description_ca: null,
+  description_gl: null,
+  description_eu: null,
+  description_va: null,
+  description_fr: null,
+  ...texts,
+});
+
+describe("html", () => {
+  it("escapes interpolated text, attribute quotes included, and keeps nested html", () => {
+    const title = `<b title='x'>"Tom" & Jerry</b>`;
+    const out = html`<a title="${title}">${html`<i>${title}</i>`}</a>`.value;
+    expect(out).toBe(`<a title="&lt;b title=&#39;x&#39;&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;">` + `<i>&lt;b title=&#39;x&#39;&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;</i></a>`);
+    expect(escape("plain text")).toBe("plain text");
+    expect(html`${["<", raw("<br>"), 3, null, undefined, false]}`.value).toBe("&lt;<br>3");
+  });
+});
+
+describe("biography", () => {
+  it("prefers the domain's language, then Spanish, English, the untagged text, then any", () => {
+    const all = director({ description: "d", description_es: "es", description_en: "en", description_ca: "ca", description_fr: "fr" });
+    expect(biography(all, "ca")).toEqual({ text: "ca", lang: "ca" });
+    expect(biography(all, "en-GB")).toEqual({ text: "en", lang: "en" });
+    expect(biography(all, "gl")).toEqual({ text: "es", lang: "es" });
+    expect(biography(director({ description_en: "en", description: "d" }), "es")).toEqual({ text: "en", lang: "en" });
+    expect(biography(director({ description: "d", description_fr: "fr" }), "es")).toEqual({ text: "d", lang: null });
+    expect(biography(director({ description_fr: "fr" }), "es")).toEqual({ text: "fr", lang: "fr" });
+    expect(biography(director({}), "es")).toBeNull();
+  });
+});
+
+describe("interface language", () => {
+  it("is English for locales starting with en and Spanish otherwise", () => {
+    expect(stringsFor("en").lang).toBe("en");
+    expect(stringsFor("en-GB").lang).toBe("en");
+    expect(stringsFor("es").lang).toBe("es");
+    expect(stringsFor("ca").lang).toBe("es");
+  });
+});

@@ -25,6 +25,8 @@ export interface BuildOptions {
   /** Where processed images are cached between builds. */
   cacheDir?: string;
   reporter?: Reporter;
+  /** Listed works (all domains together) from which domains are written in worker threads. */
+  workerThreshold?: number;
 }
 
 /** Progress and warnings; the CLI decides how (and whether) to show them. */
@@ -67,7 +69,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   try {
     for (const view of views) await writeMedia(tree, view, images);
     reporter.stage(`writing the API and exports of ${domains.length} domain(s)`);
-    const domainsDone = writeDomains(tree, catalogue, views, images, site, (d) => reporter.stage(`wrote the API and exports of ${d}`));
+    const threshold = options.workerThreshold ?? WORKER_THRESHOLD;
+    const domainsDone = writeDomains(tree, catalogue, views, images, site, threshold, (d) => reporter.stage(`wrote the API and exports of ${d}`));
     // The HTML catalogue renders in this thread while worker threads write the domains' files.
     const siteDone = site ? renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter }) : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
@@ -120,18 +123,27 @@ function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domai
 }
 
 /** Copies the processed images the domain's API points at into its media folder. */
-/** The domains' own files: in worker threads when there are several domains, else here. */
+const WORKER_THRESHOLD = 10_000;
+
+/** The domains' own files: in worker threads when there are several large domains, else here. */
 async function writeDomains(
   tree: OutputTree,
   catalogue: Catalogue,
   views: DomainView[],
   images: Map<string, ProcessedImage>,
   site: boolean,
+  threshold: number,
   onDone: (domain: string) => void,
 ): Promise<void> {
-  if (views.length === 1) {
-    await writeDomainFiles(tree, views[0]!, images, site);
-    return onDone(views[0]!.domain.domain);
+  // A worker costs about a second to start (it loads the program again): worth it only when
+  // there is enough work to share.
+  const listed = views.reduce((n, view) => n + view.orders.name.length, 0);
+  if (views.length === 1 || listed < threshold) {
+    for (const view of views) {
+      await writeDomainFiles(tree, view, images, site);
+      onDone(view.domain.domain);
+    }
+    return;
   }
   // Each worker compares against the previous files of its own domain folder only.
   const previous = new Map(views.map((v) => [v.domain.domain, new Map<string, FileEntry>()]));

@@ -107,9 +107,9 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
   const known = new Set([...columns.required, ...columns.optional]);
   const seen = new Set<string>();
   names.forEach((name) => {
-    if (seen.has(name)) problems.push({ file, line: 1, column: name, message: "column appears twice in the header" });
+    if (seen.has(name)) problems.push({ file, line: 1, column: shownColumn(name), message: "column appears twice in the header" });
     seen.add(name);
-    if (!known.has(name)) warnings.push({ file, line: 1, column: name, message: "unknown column, ignored" });
+    if (!known.has(name)) warnings.push({ file, line: 1, column: shownColumn(name), message: "unknown column, ignored" });
   });
   for (const name of columns.required) {
     if (!seen.has(name)) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
@@ -133,6 +133,11 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
     rows.push({ line, cells });
   }
   return { rows, problems, warnings };
+}
+
+/** A header name as messages show it: quoted when odd, so a line break in it cannot split a message. */
+function shownColumn(name: string): string {
+  return /^[\w.-]+$/.test(name) ? name : JSON.stringify(name);
 }
 
 function countNewlines(text: string): number {

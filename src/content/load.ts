@@ -56,8 +56,11 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
     problems.push(...table.problems);
     warnings.push(...table.warnings);
     // A file whose header lacks a required column yields no rows: its other errors would be noise.
-    if (table.problems.some((p) => p.line === 1 && p.column !== undefined)) return { rows: [], raw: [] };
-    return { rows: validateRows(table.rows, spec.schema, file, problems), raw: table.rows };
+    // A file that could not be read at all (encoding, an unclosed quote) also has no rows; then
+    // references into it are not checked, or each would be reported again as dangling.
+    const unreadable = table.rows.length === 0 && table.problems.length > 0;
+    if (table.problems.some((p) => p.line === 1 && p.column !== undefined)) return { rows: [], raw: [], unreadable: true };
+    return { rows: validateRows(table.rows, spec.schema, file, problems), raw: table.rows, unreadable };
   }
 
   const [domainsTable, directorsTable, worksTable, availabilityTable] = await Promise.all([
@@ -84,7 +87,7 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
 
   const directorIds = keysOf(directorsTable.raw, "id");
   for (const { line, value } of works) {
-    if (value.director_id !== null && !directorIds.has(String(value.director_id))) {
+    if (value.director_id !== null && !directorsTable.unreadable && !directorIds.has(String(value.director_id))) {
       problems.push({ file: worksFile, line, column: "director_id", message: `no director with id ${value.director_id} in ${directorsFile}` });
     }
   }
@@ -95,11 +98,11 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
   const firstRow = new Map<string, number>();
   for (const { line, value } of availability) {
     let ok = true;
-    if (!workIds.has(String(value.audiovisual_id))) {
+    if (!worksTable.unreadable && !workIds.has(String(value.audiovisual_id))) {
       problems.push({ file: availabilityFile, line, column: "audiovisual_id", message: `no audiovisual with id ${value.audiovisual_id} in ${worksFile}` });
       ok = false;
     }
-    if (!domainNames.has(value.domain)) {
+    if (!domainsTable.unreadable && !domainNames.has(value.domain)) {
       problems.push({ file: availabilityFile, line, column: "domain", message: `no domain ${JSON.stringify(value.domain)} in ${domainsFile}` });
       ok = false;
     }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { UserError } from "../errors.ts";
 import Image from "@11ty/eleventy-img";
 import type { ImageSource } from "../content/images.ts";
 import { mapLimit } from "../util/concurrency.ts";
@@ -52,7 +53,9 @@ export async function processImages(
     if (!byContent.has(digest)) byContent.set(digest, source);
   });
   const outputDir = path.resolve(cacheDir, "images");
-  await mkdir(outputDir, { recursive: true });
+  await mkdir(outputDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new UserError(`cannot use the image cache ${outputDir} (${error.code}): pass --cache DIR with a writable folder`, { cause: error });
+  });
   const unique = [...byContent.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const results = new Map<string, Record<string, ProcessedImage[]>>();
   await mapLimit(unique, 4, async ([digest, source]) => {

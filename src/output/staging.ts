@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, copyFileSync, createReadStream, mkdirSync, openSync, writeFileSync, writevSync, writeSync } from "node:fs";
 import path from "node:path";
+import { UserError } from "../errors.ts";
 
 export const MANIFEST_PATH = "_catalogue/files.json";
 
@@ -73,7 +74,12 @@ export class StagingWriter implements FileSink {
       hash.update(part);
       size += part.length;
     }
-    if (this.record(rel, { size, md5: hash.digest("hex"), key })) this.writeFile(rel, parts);
+    if (!this.record(rel, { size, md5: hash.digest("hex"), key })) return;
+    try {
+      this.writeFile(rel, parts);
+    } catch (error) {
+      throw writeFailure(error, path.join(this.staging, rel));
+    }
   }
 
   /**
@@ -97,8 +103,12 @@ export class StagingWriter implements FileSink {
   async copyFrom(rel: string, source: string): Promise<void> {
     this.claim(rel);
     if (this.record(rel, await hashFile(source))) {
-      this.ensureDir(rel);
-      copyFileSync(source, path.join(this.staging, rel));
+      try {
+        this.ensureDir(rel);
+        copyFileSync(source, path.join(this.staging, rel));
+      } catch (error) {
+        throw writeFailure(error, path.join(this.staging, rel));
+      }
     }
   }
 
@@ -139,4 +149,31 @@ export class StagingWriter implements FileSink {
     mkdirSync(path.join(this.staging, dir), { recursive: true });
     this.madeDirs.add(dir);
   }
+}
+
+/** Failures of the file system that the operator fixes (not bugs), with what they mean. */
+const WRITE_FAILURES: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  EROFS: "the file system is read-only",
+  ENOSPC: "no space left on the device",
+  EDQUOT: "the disk quota is used up",
+  EFBIG: "a file is larger than the system allows",
+  ENOTDIR: "part of the path is a file, not a folder",
+  EEXIST: "a file is in the way of a folder",
+  EIO: "input/output error",
+};
+
+/**
+ * A failure to write the output that the operator can fix becomes a UserError (exit 1) naming
+ * the path and what to do; anything else (a bug) is returned as it is.
+ */
+export function writeFailure(error: unknown, where: string): unknown {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  const reason = code === undefined ? undefined : WRITE_FAILURES[code];
+  if (reason === undefined || error instanceof UserError) return error;
+  const file = (error as NodeJS.ErrnoException).path ?? where;
+  return new UserError(`cannot write the output at ${file}: ${reason} (${code}); make the folder writable, free some space, or choose another --out`, {
+    cause: error,
+  });
 }

@@ -3,7 +3,7 @@ import { copyFileSync, linkSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { hashFile, MANIFEST_PATH, StagingWriter, type FileEntry, type StagedEntry } from "./staging.ts";
+import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagedEntry } from "./staging.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
 
@@ -67,8 +67,12 @@ export class OutputTree extends StagingWriter {
   static async open(outDir: string): Promise<OutputTree> {
     const out = path.resolve(outDir);
     const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
-    await fs.mkdir(versionsDir, { recursive: true });
-    await takeLock(versionsDir);
+    try {
+      await fs.mkdir(versionsDir, { recursive: true });
+      await takeLock(versionsDir);
+    } catch (error) {
+      throw writeFailure(error, versionsDir);
+    }
     try {
       const previousDir = await currentVersion(out, versionsDir);
       await removeOldVersions(versionsDir, previousDir);
@@ -79,7 +83,7 @@ export class OutputTree extends StagingWriter {
       return tree;
     } catch (error) {
       await releaseLock(versionsDir);
-      throw error;
+      throw writeFailure(error, versionsDir);
     }
   }
 
@@ -137,7 +141,7 @@ export class OutputTree extends StagingWriter {
       return summary;
     } catch (error) {
       await this.abort();
-      throw error;
+      throw writeFailure(error, this.versionsDir);
     } finally {
       await this.release();
     }

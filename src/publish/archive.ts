@@ -4,14 +4,18 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import archiver from "archiver";
 import { UserError } from "../errors.ts";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import { MANIFEST_PATH, type Manifest } from "../output/tree.ts";
+import { offlineHtml } from "./offline.ts";
 import type { Published, SourceFile, Target, TargetState } from "./target.ts";
 
 /**
  * A `.zip` or `.tar.gz` offline copy: always written whole (there is nothing to compare with),
  * deterministically (entries sorted by path, every time the build date at midnight UTC, mode
  * 0644, owner 0), into a temporary file renamed over the archive once complete. It unpacks into a
- * build folder (with its own `_catalogue/files.json`) that `catalogue serve --dir` serves.
+ * build folder (with its own `_catalogue/files.json`) that `catalogue serve --dir` serves, and
+ * its HTML navigates from file:// (see offline.ts).
  */
 
 export type ArchiveFormat = "zip" | "tar.gz";
@@ -64,14 +68,26 @@ export class ArchiveTarget implements Target {
       this.format === "zip" ? archiver("zip", { zlib: { level: 9 } }) : archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
     const written = pipeline(archive, createWriteStream(this.temp));
     const names = [...this.entries.keys()].sort();
+    // HTML pages are rewritten for file:// (small files: read whole).
+    const pages = new Map<string, Buffer>();
+    for (const rel of names.filter((n) => n.endsWith(".html"))) {
+      const entry = this.entries.get(rel)!;
+      const html = entry.bytes !== null ? Buffer.from(entry.bytes).toString("utf8") : await readFile(entry.abs!, "utf8");
+      pages.set(rel, Buffer.from(offlineHtml(html)));
+    }
     const files: Manifest["files"] = {};
-    for (const rel of names) files[rel] = { size: this.entries.get(rel)!.size, md5: this.entries.get(rel)!.md5 };
+    for (const rel of names) {
+      const page = pages.get(rel);
+      const entry = this.entries.get(rel)!;
+      files[rel] = page === undefined ? { size: entry.size, md5: entry.md5 } : { size: page.length, md5: createHash("md5").update(page).digest("hex") };
+    }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
     const list = Buffer.from(JSON.stringify({ files } satisfies Manifest));
     for (const rel of [...names, MANIFEST_PATH].sort()) {
       const data = { name: rel, date, mode: 0o644, store: COMPRESSED.test(rel) };
       const entry = this.entries.get(rel);
       if (entry === undefined) archive.append(list, data);
+      else if (pages.has(rel)) archive.append(pages.get(rel)!, data);
       else if (entry.bytes !== null) archive.append(entry.bytes, data);
       // A stream, not archive.file(): file() stats in parallel and may reorder the entries.
       else archive.append(createReadStream(entry.abs!), data);

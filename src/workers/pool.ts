@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
+import { UserError } from "../errors.ts";
 import type { StagedEntry } from "../output/staging.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import type { DomainTask } from "./domain.ts";
@@ -25,7 +26,8 @@ function runWorker(task: DomainTask): Promise<DomainResult> {
       settled = true;
       if ("error" in message) {
         // The worker's error, rebuilt with what callers look at (code, path) and its stack.
-        const error = Object.assign(new Error(message.error.message), message.error);
+        // A UserError (a target that cannot be written) stays one: exit 1 with its message, not a bug.
+        const error = Object.assign(message.error.name === "UserError" ? new UserError(message.error.message) : new Error(message.error.message), message.error);
         reject(error);
       } else resolve(message);
     });

@@ -135,3 +135,14 @@ describe("catalogue build and validate (CLI)", () => {
     expect(help.stdout).toMatch(/build +validate the content/);
   });
 });
+
+describe("worker threads", () => {
+  it("write the same bytes as a build in one thread", async () => {
+    const { buildFixture } = await import("../helpers/catalogue.ts");
+    await buildFixture(content, path.join(dir, "threads"), { workerThreshold: 0 });
+    await buildFixture(content, path.join(dir, "single"), { workerThreshold: Infinity });
+    const threads = await snapshot(path.join(dir, "threads"));
+    expect(Object.keys(threads).length).toBeGreaterThan(100);
+    expect(threads).toEqual(await snapshot(path.join(dir, "single")));
+  });
+});

@@ -8,10 +8,16 @@ import { CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
 
 const run = promisify(execFile);
 
+/**
+ * Every file's MD5, but the build's record of its inputs (it digests the program's own sources, so
+ * an edit of src/ during a development run would change it) and the file list that includes it.
+ */
 async function snapshot(root: string): Promise<Record<string, string>> {
   const real = await realpath(root);
   const result: Record<string, string> = {};
   for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
+    const rel = path.relative(real, path.join(entry.parentPath, entry.name));
+    if (rel === "_catalogue/inputs.json" || rel === "_catalogue/files.json") continue;
     if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
   }
   return result;

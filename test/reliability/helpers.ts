@@ -1,0 +1,63 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile, realpath } from "node:fs/promises";
+import path from "node:path";
+import { run } from "../../src/cli/run.ts";
+import { hashFile } from "../../src/output/tree.ts";
+import { CLI } from "../helpers/catalogue.ts";
+
+/** Every file of the output version `out` points at, by path, with its MD5: equal snapshots, equal bytes. */
+export async function snapshot(out: string): Promise<Record<string, string>> {
+  const real = await realpath(out);
+  const result: Record<string, string> = {};
+  for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
+  }
+  return result;
+}
+
+/** The output is whole: exactly the files its manifest lists, each with the listed MD5. */
+export async function manifestMatches(out: string): Promise<boolean> {
+  const files = await snapshot(out);
+  const manifest = JSON.parse(await readFile(path.join(out, "_catalogue/files.json"), "utf8")) as { files: Record<string, { md5: string }> };
+  const listed = Object.fromEntries(Object.entries(manifest.files).map(([rel, { md5 }]) => [rel, md5]));
+  delete files["_catalogue/files.json"];
+  return JSON.stringify(Object.entries(files).sort()) === JSON.stringify(Object.entries(listed).sort());
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real command line (bin/catalogue.js) and returns its exit code and output. `shell`
+ * prefixes the command with shell text (like `ulimit -f 4;`); `uid`/`gid` run it as another user.
+ */
+export function cli(args: string[], options: { cwd?: string; shell?: string; uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  const [file, argv] = options.shell === undefined ? [process.execPath, [CLI, ...args]] : ["/bin/bash", ["-c", `${options.shell} exec ${quoted}`]];
+  return new Promise((done) => {
+    execFile(
+      file,
+      argv,
+      { cwd: options.cwd, uid: options.uid, gid: options.gid, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        done({ code, stdout: String(stdout), stderr: String(stderr) });
+      },
+    );
+  });
+}
+
+export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The command line's own code (src/cli/run.ts) in this process: same exit code and output, no start-up cost. */
+export async function runCli(args: string[]): Promise<CliResult> {
+  let stdout = "";
+  let stderr = "";
+  const sink = (append: (s: string) => void) => ({ write: (s: string) => (append(s), true) }) as unknown as NodeJS.WritableStream;
+  const io = { stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), interactive: false, env: process.env };
+  const code = await run(args, io);
+  return { code, stdout, stderr };
+}

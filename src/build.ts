@@ -53,7 +53,10 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const site = options.site ?? true;
   const fingerprint = await inputFingerprint(options.contentDir, { date, site, domains: options.domains ?? null, version: 1 });
   const unchanged = await unchangedOutput(options.outDir, fingerprint);
-  if (unchanged !== null) return { ...unchanged, date, seconds: (performance.now() - started) / 1000, skipped: true };
+  if (unchanged !== null) {
+    await OutputTree.removeAbandoned(options.outDir);
+    return { ...unchanged, date, seconds: (performance.now() - started) / 1000, skipped: true };
+  }
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
   const domains = selectDomains(catalogue, options.domains);

@@ -58,6 +58,19 @@ export class OutputTree extends StagingWriter {
     this.bytesWritten += bytesWritten;
   }
 
+  /**
+   * Removes the staging folders of builds that were killed (their process is gone), without the
+   * lock: a build that has nothing to do does not open the tree, but should not leave them.
+   */
+  static async removeAbandoned(outDir: string): Promise<void> {
+    const out = path.resolve(outDir);
+    const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
+    for (const name of await fs.readdir(versionsDir).catch(() => [])) {
+      const pid = Number(/-(\d+)\.tmp$/.exec(name)?.[1] ?? 0);
+      if (pid > 0 && !isAlive(pid)) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
+    }
+  }
+
   /** A file of the current output, read without taking the lock (null when there is none). */
   static async readCurrent(outDir: string, rel: string): Promise<Buffer | null> {
     return fs.readFile(path.join(path.resolve(outDir), rel)).catch(() => null);

@@ -77,7 +77,7 @@ async function rssMiB(pid: number): Promise<number> {
 
 const stop = (child: ChildProcess) =>
   new Promise<void>((done) => {
-    if (child.exitCode !== null) return done();
+    if (child.exitCode !== null || child.signalCode !== null) return done();
     child.once("exit", () => done());
     child.kill("SIGTERM");
   });

@@ -91,12 +91,22 @@ function onRequest(sites: SiteCache, log: (line: string) => void, req: http.Inco
   });
 }
 
-/** The build behind DIR, reloaded when DIR starts pointing at another version. */
+/**
+ * The build behind DIR, reloaded when DIR starts pointing at another version. Where DIR points is
+ * looked up at most every LINK_CHECK_MS: a rebuild is served within that time, and a busy server
+ * does not pay a realpath (a thread-pool round trip) on every request.
+ */
+const LINK_CHECK_MS = 200;
+
 class SiteCache {
   private site: Site | null = null;
+  private checked = 0;
   constructor(private readonly dir: string) {}
 
   async current(): Promise<Site> {
+    const now = performance.now();
+    if (this.site !== null && now - this.checked < LINK_CHECK_MS) return this.site;
+    this.checked = now;
     let root: string;
     try {
       root = await fs.realpath(this.dir);

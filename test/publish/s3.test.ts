@@ -10,7 +10,7 @@ import { S3Target, transient } from "../../src/publish/s3.ts";
 import { PUBLISHED_PATH } from "../../src/publish/target.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, readFiles, type Editions } from "./fixtures.ts";
-import { startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
 
 const exec = promisify(execFile);
 
@@ -22,14 +22,7 @@ let client: S3Client;
 beforeAll(async () => {
   root = await tempDir("catalogue-s3-");
   [editions, s3] = await Promise.all([makeEditions(root.dir, 40), startS3rver(["site", "bare"])]);
-  client = new S3Client({
-    endpoint: s3.endpoint,
-    forcePathStyle: true,
-    region: "us-east-1",
-    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-    requestChecksumCalculation: "WHEN_REQUIRED",
-    responseChecksumValidation: "WHEN_REQUIRED",
-  });
+  client = s3Client(s3.endpoint);
 });
 afterAll(async () => {
   client?.destroy();

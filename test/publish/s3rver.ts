@@ -1,3 +1,4 @@
+import { S3Client } from "@aws-sdk/client-s3";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -61,4 +62,17 @@ export async function startS3rver(buckets: string[]): Promise<S3rver> {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A client of the test server: s3rver's fixed credentials, and checksums only when required
+ * (otherwise streamed bodies are stored with their chunk framing). */
+export function s3Client(endpoint: string): S3Client {
+  return new S3Client({
+    endpoint,
+    forcePathStyle: true,
+    region: "us-east-1",
+    credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
+    requestChecksumCalculation: "WHEN_REQUIRED",
+    responseChecksumValidation: "WHEN_REQUIRED",
+  });
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { GetObjectCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe } from "vitest";
 import { ArchiveTarget } from "../../src/publish/archive.ts";
 import { DirectoryTarget } from "../../src/publish/directory.ts";
@@ -11,7 +11,7 @@ import { mapLimit } from "../../src/util/concurrency.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { targetConformance, type Driver } from "./conformance.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
@@ -42,14 +42,7 @@ let cases = 0;
 describe("S3 target (s3rver on loopback)", () => {
   let prefix = "";
   const client = () =>
-    new S3Client({
-      endpoint: s3.endpoint,
-      forcePathStyle: true,
-      region: "us-east-1",
-      credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" },
-      requestChecksumCalculation: "WHEN_REQUIRED",
-      responseChecksumValidation: "WHEN_REQUIRED",
-    });
+    s3Client(s3.endpoint);
   const driver: Driver = {
     incremental: true,
     async open() {

@@ -15,7 +15,6 @@ import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { EXPORT_KINDS, exportPath } from "../src/api/layout.ts";
-import { exportFileName } from "../src/domain-files.ts";
 import type { Catalogue, Window } from "../src/content/load.ts";
 import { AUDIOVISUAL_TYPES, type Audiovisual, type Director, type Domain } from "../src/content/schema.ts";
 import { writeExports } from "../src/exports/write.ts";
@@ -85,12 +84,7 @@ try {
   const tree = await OutputTree.open(path.join(dir, "out"));
   const started = performance.now();
   const cpuStarted = process.cpuUsage();
-  await writeExports(tree, view, {
-    domain: domain.domain, name: domain.name, base_url: domain.base_url, media_url: domain.media_url, locale: domain.locale,
-    default_ordering: domain.default_ordering, base_path: "", media_folder: "bench.example/media", count: view.orders.name.length,
-    total_pages: Math.ceil(view.orders.name.length / 20),
-    exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, DATE)])), site: false,
-  });
+  await writeExports(tree, view);
   await tree.commit();
   const seconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpuStarted);

@@ -73,7 +73,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     for (const view of views) await writeMedia(tree, view, images);
     reporter.stage(`writing the API and exports of ${domains.length} domain(s)`);
     const threshold = options.workerThreshold ?? WORKER_THRESHOLD;
-    const domainsDone = writeDomains(tree, catalogue, views, images, site, threshold, (d) => reporter.stage(`wrote the API and exports of ${d}`));
+    const domainsDone = writeDomains(tree, catalogue, views, images, threshold, (d) => reporter.stage(`wrote the API and exports of ${d}`));
     // The HTML catalogue renders in this thread while worker threads write the domains' files.
     const siteDone = site ? renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter }) : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
@@ -134,7 +134,6 @@ async function writeDomains(
   catalogue: Catalogue,
   views: DomainView[],
   images: Map<string, ProcessedImage>,
-  site: boolean,
   threshold: number,
   onDone: (domain: string) => void,
 ): Promise<void> {
@@ -143,7 +142,7 @@ async function writeDomains(
   const listed = views.reduce((n, view) => n + view.orders.name.length, 0);
   if (views.length === 1 || listed < threshold) {
     for (const view of views) {
-      await writeDomainFiles(tree, view, images, site);
+      await writeDomainFiles(tree, view, images);
       onDone(view.domain.domain);
     }
     return;
@@ -155,7 +154,6 @@ async function writeDomains(
     catalogue,
     domain: view.domain.domain,
     date: view.date,
-    site,
     images,
     staging: tree.staging,
     previous: previous.get(view.domain.domain)!,

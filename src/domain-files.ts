@@ -33,7 +33,7 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
  * The files of one domain under its own folder: every API response, the OpenAPI description and
  * the three spreadsheets. Domains never share these paths, so domains can be written in parallel.
  */
-export async function writeDomainFiles(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>, site: boolean): Promise<void> {
+export async function writeDomainFiles(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>): Promise<void> {
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
   for (const file of apiFiles(view, imageUrl)) {
@@ -41,5 +41,5 @@ export async function writeDomainFiles(sink: FileSink, view: DomainView, images:
     else await sink.write(file.path, file.data);
   }
   await sink.write(...openapiFile(domain));
-  await writeExports(sink, view, domainInfo(view, site));
+  await writeExports(sink, view);
 }

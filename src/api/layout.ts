@@ -37,8 +37,6 @@ export type ErrorName = keyof typeof ERROR_BODIES;
 export const EXPORT_KINDS = ["export_excel", "export_up_movies", "export_down_movies"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-export const apiRoot = (domain: string) => `${domain}/_api`;
-
 export const listPagePath = (domain: string, format: FormatDir, ordering: OrderingDir, page: number | "last") =>
   `${domain}/_api/list/${format}/${ordering}/${page}.json`;
 

@@ -69,12 +69,13 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
       let results: Buffer | undefined;
       const joined = () => (results ??= Buffer.concat(members.flatMap((m, i) => (i === 0 ? [m.bytes] : [COMMA, m.bytes]))));
       const tail = `,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`;
+      const tailBytes = Buffer.from(tail);
       for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
         const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
         const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}`;
         const key = digest("page-v1", head, tail, membersDigest).toString("hex");
-        const produce = () => [Buffer.from(head), Buffer.from(tail), joined(), CLOSE];
+        const produce = () => [Buffer.from(head), tailBytes, joined(), CLOSE];
         yield { path: listPagePath(host, format, ordering, page), key, produce };
         // page=last answers the same bytes as the last page's number.
         if (page === pages) yield { path: listPagePath(host, format, ordering, "last"), key, produce };

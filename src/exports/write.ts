@@ -5,7 +5,6 @@ import { EXPORT_KINDS, exportPath, type ExportKind } from "../api/layout.ts";
 import { dateOfDay, dayNumber } from "../model/dates.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { UserError } from "../errors.ts";
-import type { DomainInfo } from "../output/build-info.ts";
 import type { FileSink } from "../output/staging.ts";
 import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, columnWidths, rowCells, type ColumnContext } from "./columns.ts";
@@ -21,9 +20,10 @@ const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
 
 /**
  * Writes the three spreadsheets of one domain (export_excel, export_up_movies, export_down_movies).
- * Their download names (`info.exports`) are the servers' business: nothing in the files depends on them.
+ * Their download names (build.json's `exports`) are the servers' business: nothing in the files
+ * depends on them.
  */
-export async function writeExports(tree: FileSink, view: DomainView, _info: DomainInfo): Promise<void> {
+export async function writeExports(tree: FileSink, view: DomainView): Promise<void> {
   const { domain } = view;
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };

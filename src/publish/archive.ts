@@ -4,9 +4,8 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import archiver from "archiver";
 import { UserError } from "../errors.ts";
-import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { MANIFEST_PATH, type Manifest } from "../output/tree.ts";
+import { MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
 import { offlineHtml } from "./offline.ts";
 import type { Published, SourceFile, Target, TargetState } from "./target.ts";
 
@@ -79,7 +78,7 @@ export class ArchiveTarget implements Target {
     for (const rel of names) {
       const page = pages.get(rel);
       const entry = this.entries.get(rel)!;
-      files[rel] = page === undefined ? { size: entry.size, md5: entry.md5 } : { size: page.length, md5: createHash("md5").update(page).digest("hex") };
+      files[rel] = page === undefined ? { size: entry.size, md5: entry.md5 } : { size: page.length, md5: md5(page) };
     }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
     const list = Buffer.from(JSON.stringify({ files } satisfies Manifest));

@@ -10,7 +10,6 @@ export interface DomainTask {
   catalogue: Catalogue;
   domain: string;
   date: string;
-  site: boolean;
   images: Map<string, ProcessedImage>;
   staging: string;
   previous: Map<string, FileEntry>;
@@ -20,7 +19,7 @@ const task = workerData as DomainTask;
 try {
   const domain = task.catalogue.domains.find((d) => d.domain === task.domain)!;
   const writer = new StagingWriter(task.staging, task.previous);
-  await writeDomainFiles(writer, domainView(task.catalogue, domain, task.date), task.images, task.site);
+  await writeDomainFiles(writer, domainView(task.catalogue, domain, task.date), task.images);
   parentPort!.postMessage({ entries: [...writer.entries], bytesWritten: writer.bytesWritten });
 } catch (error) {
   const e = error as NodeJS.ErrnoException;

@@ -32,7 +32,9 @@ export type StagedEntry = FileEntry & { fresh: boolean };
 export interface FileSink {
   write(rel: string, data: FileData, key?: string): Promise<void>;
   writeKeyed(rel: string, key: string, produce: () => FileData): Promise<void>;
-  copyFrom(rel: string, source: string): Promise<void>;
+  /** Keeps the previous version's file at `rel` when it was written with `key`; true when kept. */
+  reuse(rel: string, key: string): boolean;
+  copyFrom(rel: string, source: string, key?: string): Promise<void>;
   has(rel: string): boolean;
 }
 
@@ -87,22 +89,30 @@ export class StagingWriter implements FileSink {
    * written with the same key it is kept without producing, hashing or comparing its bytes.
    */
   async writeKeyed(rel: string, key: string, produce: () => string | Uint8Array | readonly Uint8Array[]): Promise<void> {
+    if (!this.reuse(rel, key)) return this.write(rel, produce(), key);
+  }
+
+  /**
+   * Keeps the previous version's file at `rel` when it was written with the same key (a digest
+   * of everything its bytes are made from): it is linked at commit, never produced or hashed.
+   * Stages whose files come out of another program (Eleventy, exceljs) ask this first and
+   * produce only the files whose key changed.
+   */
+  reuse(rel: string, key: string): boolean {
     const old = this.previous.get(rel);
-    if (old !== undefined && old.key === key) {
-      this.claim(rel);
-      this.entries.set(rel, { ...old, fresh: false });
-      return;
-    }
-    return this.write(rel, produce(), key);
+    if (old === undefined || old.key !== key) return false;
+    this.claim(rel);
+    this.entries.set(rel, { ...old, fresh: false });
+    return true;
   }
 
   /**
    * Adds a file by copying it from elsewhere on disk (a cached image, a streamed spreadsheet).
    * The copy is done when the promise resolves, so the caller may delete the source then.
    */
-  async copyFrom(rel: string, source: string): Promise<void> {
+  async copyFrom(rel: string, source: string, key?: string): Promise<void> {
     this.claim(rel);
-    if (this.record(rel, await hashFile(source))) {
+    if (this.record(rel, { ...(await hashFile(source)), key })) {
       try {
         this.ensureDir(rel);
         copyFileSync(source, path.join(this.staging, rel));

@@ -8,9 +8,8 @@ import { resolveBuildDate } from "./model/dates.ts";
 import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint } from "./output/fingerprint.ts";
-import { MANIFEST_PATH, OutputTree, type FileEntry, type TreeSummary } from "./output/tree.ts";
+import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainFiles } from "./domain-files.ts";
-import { buildDomainsInWorkers } from "./workers/pool.ts";
 import { renderSite } from "./site/render.ts";
 
 export interface BuildOptions {
@@ -25,8 +24,8 @@ export interface BuildOptions {
   /** Where processed images are cached between builds. */
   cacheDir?: string;
   reporter?: Reporter;
-  /** Listed works (all domains together) from which domains are written in worker threads. */
-  workerThreshold?: number;
+  /** Bytes of output packed before a batch goes to a writer thread (tests force threads with a small one). */
+  writeBatchBytes?: number;
 }
 
 /** Progress and warnings; the CLI decides how (and whether) to show them. */
@@ -68,13 +67,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const views = domains.map((domain) => domainView(catalogue, domain, date));
   const infos = views.map((view) => domainInfo(view, site));
 
-  const tree = await OutputTree.open(options.outDir);
+  const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   try {
     for (const view of views) await writeMedia(tree, view, images);
     reporter.stage(`writing the API and exports of ${domains.length} domain(s)`);
-    const threshold = options.workerThreshold ?? WORKER_THRESHOLD;
-    const domainsDone = writeDomains(tree, catalogue, views, images, threshold, (d) => reporter.stage(`wrote the API and exports of ${d}`));
-    // The HTML catalogue renders in this thread while worker threads write the domains' files.
+    const domainsDone = writeDomains(tree, views, images, (d) => reporter.stage(`wrote the API and exports of ${d}`));
+    // The HTML catalogue renders while the domains' files are written (both wait on writes).
     const siteDone = site ? renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter }) : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
     if (domainsResult.status === "rejected") throw domainsResult.reason;
@@ -125,42 +123,15 @@ function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domai
   return [...new Set(names)].map((n) => known.get(n)!);
 }
 
-/** Copies the processed images the domain's API points at into its media folder. */
-const WORKER_THRESHOLD = 10_000;
-
-/** The domains' own files: in worker threads when there are several large domains, else here. */
-async function writeDomains(
-  tree: OutputTree,
-  catalogue: Catalogue,
-  views: DomainView[],
-  images: Map<string, ProcessedImage>,
-  threshold: number,
-  onDone: (domain: string) => void,
-): Promise<void> {
-  // A worker costs about a second to start (it loads the program again): worth it only when
-  // there is enough work to share.
-  const listed = views.reduce((n, view) => n + view.orders.name.length, 0);
-  if (views.length === 1 || listed < threshold) {
-    for (const view of views) {
-      await writeDomainFiles(tree, view, images);
-      onDone(view.domain.domain);
-    }
-    return;
+/** The domains' own files, domain after domain (writer threads hash and write them). */
+async function writeDomains(tree: OutputTree, views: DomainView[], images: Map<string, ProcessedImage>, onDone: (domain: string) => void): Promise<void> {
+  for (const view of views) {
+    await writeDomainFiles(tree, view, images);
+    onDone(view.domain.domain);
   }
-  // Each worker compares against the previous files of its own domain folder only.
-  const previous = new Map(views.map((v) => [v.domain.domain, new Map<string, FileEntry>()]));
-  for (const [rel, entry] of tree.previousFiles()) previous.get(rel.slice(0, rel.indexOf("/")))?.set(rel, entry);
-  const tasks = views.map((view) => ({
-    catalogue,
-    domain: view.domain.domain,
-    date: view.date,
-    images,
-    staging: tree.staging,
-    previous: previous.get(view.domain.domain)!,
-  }));
-  for (const result of await buildDomainsInWorkers(tasks, onDone)) tree.merge(result.entries, result.bytesWritten);
 }
 
+/** Copies the processed images the domain's API points at into its media folder. */
 async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {
   const folder = urlFolder(view.domain.media_url);
   const used = new Set<string>();

@@ -41,5 +41,8 @@ export async function writeDomainFiles(sink: FileSink, view: DomainView, images:
     else await sink.write(file.path, file.data);
   }
   await sink.write(...openapiFile(domain));
+  // The pages are on disk before the spreadsheets start: a failing write (a full disk) stops the
+  // build there, and the wait is short (at most two batches per writer thread are in flight).
+  await sink.flush();
   await writeExports(sink, view);
 }

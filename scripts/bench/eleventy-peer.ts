@@ -1,15 +1,17 @@
 /**
  * The peer of the API build: the same JSON pages built with a plain Eleventy pagination template,
  * as an Eleventy user would write it (a data file that reads the CSVs and sorts, a template that
- * paginates over the chunks and stringifies each page). Prints its figures as JSON on the last
- * line, like build-child.ts.
+ * paginates over the pages and stringifies each one): every listing page of every format and
+ * ordering, and every retrieve document, with the same content as ours. Prints its figures as
+ * JSON on the last line, like build-child.ts.
  *   tsx scripts/bench/eleventy-peer.ts CONTENT OUT DATE
  */
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { loadCatalogue } from "../../src/content/load.ts";
-import { domainView } from "../../src/model/listing.ts";
+import { directorObject } from "../../src/api/serialize.ts";
+import { domainView, type ListedWork } from "../../src/model/listing.ts";
 
 const [content, out, date] = process.argv.slice(2) as [string, string, string];
 const started = performance.now();
@@ -17,25 +19,48 @@ const input = path.join(path.dirname(out), "eleventy-peer-input");
 await rm(input, { recursive: true, force: true });
 await mkdir(input, { recursive: true });
 
-// The template an Eleventy user writes: one page per chunk of 20, JSON.stringify of the envelope.
+// The template an Eleventy user writes: one output per item, JSON.stringify of its document.
 await writeFile(
   path.join(input, "pages.11ty.cjs"),
   `module.exports = class {
   data() {
-    return { pagination: { data: "chunks", size: 1, alias: "chunk" }, permalink: (d) => d.chunk.path, eleventyExcludeFromCollections: true };
+    return { pagination: { data: "documents", size: 1, alias: "doc" }, permalink: (d) => d.doc.path, eleventyExcludeFromCollections: true };
   }
-  render({ chunk }) {
-    return JSON.stringify({ links: chunk.links, trans_title: null, count: chunk.count, total_pages: chunk.total_pages, results: chunk.results });
+  render({ doc }) {
+    return JSON.stringify(doc.body);
   }
 };
 `,
 );
 
-// The data: every page of every ordering and format, as plain objects.
+// The data: every page of every ordering and format and every retrieve document, as plain objects.
 const catalogue = await loadCatalogue(content);
-const chunks: object[] = [];
+const documents: { path: string; body: object }[] = [];
 for (const domain of catalogue.domains) {
   const view = domainView(catalogue, domain, date);
+  const imageUrl = (rel: string) => `${domain.media_url}/${rel}`;
+  const element = (listed: ListedWork) => {
+    const { work, director } = listed;
+    return {
+      id: work.id,
+      name: work.name,
+      cover: imageUrl(work.cover),
+      director: director === null ? null : directorObject(director, domain, imageUrl),
+      audiovisual_type: work.audiovisual_type,
+      is_new: listed.isNew,
+      progress_loan_user: null,
+      streaming: {},
+      slug: work.slug,
+      status_global: work.status_global,
+    };
+  };
+  for (const listed of view.orders.name) {
+    const { work, window } = listed;
+    documents.push({
+      path: `${domain.domain}/_api/detail/${work.id}.json`,
+      body: { ...element(listed), year: work.year, duration: work.duration, created: window.from, expire: window.until },
+    });
+  }
   const count = view.orders.name.length;
   const pages = Math.max(1, Math.ceil(count / 20));
   for (const format of ["plain", "api", "json"]) {
@@ -46,23 +71,15 @@ for (const domain of catalogue.domains) {
         return `${domain.base_url}/api/v1/videos/audiovisuals/${q.length ? `?${q.join("&")}` : ""}`;
       };
       for (let page = 1; page <= pages; page++) {
-        chunks.push({
+        documents.push({
           path: `${domain.domain}/_api/list/${format}/${ordering}/${page}.json`,
-          links: { next: page < pages ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null },
-          count,
-          total_pages: pages,
-          results: works.slice((page - 1) * 20, page * 20).map(({ work, director, isNew }) => ({
-            id: work.id,
-            name: work.name,
-            cover: `${domain.media_url}/${work.cover}`,
-            director,
-            audiovisual_type: work.audiovisual_type,
-            is_new: isNew,
-            progress_loan_user: null,
-            streaming: {},
-            slug: work.slug,
-            status_global: work.status_global,
-          })),
+          body: {
+            links: { next: page < pages ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null },
+            trans_title: null,
+            count,
+            total_pages: pages,
+            results: works.slice((page - 1) * 20, page * 20).map(element),
+          },
         });
       }
     }
@@ -72,10 +89,10 @@ for (const domain of catalogue.domains) {
 const eleventy = new Eleventy(input, out, {
   quietMode: true,
   config(config: { addGlobalData(name: string, value: unknown): void }) {
-    config.addGlobalData("chunks", chunks);
+    config.addGlobalData("documents", documents);
   },
 });
 // write() is missing from the declarations in src/site/eleventy-api.d.ts (the site only renders to memory).
 await (eleventy as unknown as { write(): Promise<unknown> }).write();
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ seconds, pages: chunks.length, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+console.log(JSON.stringify({ seconds, pages: documents.length, maxRssMB: process.resourceUsage().maxRSS / 1024 }));

@@ -34,30 +34,28 @@ export function directorObject(director: Director, domain: Domain, imageUrl: Ima
   };
 }
 
-/** A listing element, keys in the contract's order (CONTRACT section 3). */
-export function elementObject(listed: ListedWork, director: object | null, imageUrl: ImageUrl) {
+/**
+ * A listing element in JSON, keys in the contract's order (CONTRACT section 3), in three pieces:
+ * what comes before the director, then the director's own JSON (shared by all their works and
+ * serialised once), then the rest without the closing brace, so that the retrieve document can
+ * append its own keys to the same pieces.
+ */
+export function elementPieces(listed: ListedWork, imageUrl: ImageUrl): { before: string; after: string } {
   const { work } = listed;
-  return {
-    id: work.id,
-    name: work.name,
-    cover: imageUrl(work.cover),
-    director,
+  const before = JSON.stringify({ id: work.id, name: work.name, cover: imageUrl(work.cover) });
+  const after = JSON.stringify({
     audiovisual_type: work.audiovisual_type,
     is_new: listed.isNew,
     progress_loan_user: null,
     streaming: {},
     slug: work.slug,
     status_global: work.status_global,
-  };
+  });
+  return { before: `${before.slice(0, -1)},"director":`, after: `,${after.slice(1, -1)}` };
 }
 
-/** The retrieve document: the element plus year, duration and the availability window. */
-export function detailObject(listed: ListedWork, element: object) {
-  return {
-    ...element,
-    year: listed.work.year,
-    duration: listed.work.duration,
-    created: listed.window.from,
-    expire: listed.window.until,
-  };
+/** The retrieve document's keys after the element's: year, duration and the availability window, and the closing brace. */
+export function detailTail(listed: ListedWork): string {
+  const tail = JSON.stringify({ year: listed.work.year, duration: listed.work.duration, created: listed.window.from, expire: listed.window.until });
+  return `,${tail.slice(1)}`;
 }

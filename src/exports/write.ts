@@ -9,7 +9,7 @@ import type { FileSink } from "../output/staging.ts";
 import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, columnWidths, rowCells, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
-import { writeSheet } from "./xlsx.ts";
+import { RowsDigest, sheetKey, writeSheet, type SheetHead, type SheetSpec } from "./xlsx.ts";
 
 /** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
 const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
@@ -22,42 +22,54 @@ const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
  * Writes the three spreadsheets of one domain (export_excel, export_up_movies, export_down_movies).
  * Their download names (build.json's `exports`) are the servers' business: nothing in the files
  * depends on them.
+ *
+ * Each file is keyed by a digest of everything its bytes are made of (see `sheetKey`): when the
+ * previous build wrote it with the same key, it is kept as it is and exceljs does not run: about
+ * 0.06 s of CPU per 10,000 rows (computing and digesting them) instead of 0.6 s.
  */
 export async function writeExports(tree: FileSink, view: DomainView): Promise<void> {
   const { domain } = view;
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };
   const facts = exportFacts(view);
+  const toWrite: { rel: string; key: string; spec: SheetSpec }[] = [];
+  for (const kind of EXPORT_KINDS) {
+    const works = ROWS[kind](view);
+    const texts = exportTexts(strings.lang, kind, facts);
+    const cells = () => lazy(works, (listed) => rowCells(listed, context));
+    const digest = new RowsDigest();
+    const head: SheetHead = {
+      sheetName: texts.sheet,
+      headers: COLUMNS.map((column) => column.header),
+      widths: columnWidths(digest.pass(cells())),
+      rowCount: works.length,
+      properties: {
+        title: texts.title,
+        subject: texts.subject,
+        keywords: ["catalogue", domain.domain, kind, view.date].join("; "),
+        language: domain.locale,
+        date: view.date,
+      },
+    };
+    const rel = exportPath(domain.domain, kind);
+    const key = sheetKey(head, digest.hex());
+    if (!tree.reuse(rel, key)) toWrite.push({ rel, key, spec: { ...head, rows: cells() } });
+  }
+  if (toWrite.length === 0) return;
+
   // Streamed to a temporary file, not to memory, so that a large export costs disk, not RAM.
   const dir = await mkdtemp(path.join(tmpdir(), "catalogue-export-")).catch((error: unknown) => {
     throw temporaryFailure(error);
   });
   try {
     // One at a time: each holds a compressor, and they share exceljs' module-level buffers.
-    for (const kind of EXPORT_KINDS) {
-      const works = ROWS[kind](view);
-      const texts = exportTexts(strings.lang, kind, facts);
-      const cells = () => lazy(works, (listed) => rowCells(listed, context));
-      const file = path.join(dir, `${kind}.xlsx`);
-      const sheet = writeSheet(file, {
-        sheetName: texts.sheet,
-        headers: COLUMNS.map((column) => column.header),
-        widths: columnWidths(cells()),
-        rowCount: works.length,
-        rows: cells(),
-        properties: {
-          title: texts.title,
-          subject: texts.subject,
-          keywords: ["catalogue", domain.domain, kind, view.date].join("; "),
-          language: domain.locale,
-          date: view.date,
-        },
-      });
-      await sheet.catch((error: unknown) => {
+    for (const { rel, key, spec } of toWrite) {
+      const file = path.join(dir, path.basename(rel));
+      await writeSheet(file, spec).catch((error: unknown) => {
         throw temporaryFailure(error);
       });
       // copyFrom has copied the file when it returns, so the temporary file can go at once.
-      await tree.copyFrom(exportPath(domain.domain, kind), file);
+      await tree.copyFrom(rel, file, key);
       await rm(file);
     }
   } finally {

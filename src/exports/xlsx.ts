@@ -1,5 +1,7 @@
+import { createHash } from "node:crypto";
 import { once, type EventEmitter } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
+import { createRequire } from "node:module";
 import ExcelJS from "exceljs";
 import type { CellValue } from "./columns.ts";
 import { pinZipDates } from "./zip-dates.ts";
@@ -22,10 +24,92 @@ export interface SheetSpec {
   properties: { title: string; subject: string; keywords: string; language: string; date: string };
 }
 
+/**
+ * Part of every sheet's key: bump it whenever writeSheet writes other bytes for the same spec
+ * (styles, properties, layout), or the previous build's files would be kept with the old look.
+ */
+const WRITER_VERSION = "catalogue-xlsx-2";
+/** exceljs and zlib write the bytes too: an upgrade of either writes the files again. */
+const ENGINE = `exceljs ${(createRequire(import.meta.url)("exceljs/package.json") as { version: string }).version}, zlib ${process.versions.zlib}`;
+
+/** A spec without its rows: what the key covers besides them. */
+export type SheetHead = Omit<SheetSpec, "rows">;
+
+/**
+ * The digest of a sheet's rows, taken as they pass on their way to another use: the first pass
+ * over the rows (the widths) digests them too, so an unchanged file costs one pass and no exceljs.
+ */
+export class RowsDigest {
+  private readonly hash = createHash("md5");
+  private pending = "";
+
+  *pass(rows: Iterable<CellValue[]>): Generator<CellValue[]> {
+    for (const row of rows) {
+      this.pending += encodeRow(row);
+      // Hashed in chunks of about 64 KB: an update per row costs more than the hashing.
+      if (this.pending.length >= 65_536) this.flush();
+      yield row;
+    }
+  }
+
+  hex(): string {
+    this.flush();
+    return this.hash.digest("hex");
+  }
+
+  private flush() {
+    this.hash.update(this.pending);
+    this.pending = "";
+  }
+}
+
+/**
+ * A row as text that no other row gives: each cell as its kind's initial, its value's length and
+ * the value (`t5:Hielo`, `n4:2007`, `d10:2026-11-20`), `_` for an empty cell, a line per row.
+ * As unambiguous as JSON and a third of its cost.
+ */
+function encodeRow(row: CellValue[]): string {
+  let text = "";
+  for (const cell of row) {
+    if (cell === null) text += "_";
+    else {
+      const value = String(cell.value);
+      text += `${cell.kind[0]}${value.length}:${value}`;
+    }
+  }
+  return `${text}\n`;
+}
+
+/**
+ * The key of a sheet (for FileSink.reuse): an MD5 of everything writeSheet's bytes are made of:
+ * the writer's version, exceljs' and zlib's, the spec (sheet name, headers, widths, row count,
+ * properties with the date) and the digest of its rows (`RowsDigest`).
+ */
+export function sheetKey(head: SheetHead, rowsDigest: string): string {
+  const { sheetName, headers, widths, rowCount, properties } = head;
+  const { title, subject, keywords, language, date } = properties;
+  // Listed field by field, so that the key does not depend on the order properties were set in.
+  const spec = [WRITER_VERSION, ENGINE, sheetName, headers, widths, rowCount, title, subject, keywords, language, date];
+  return createHash("md5").update(JSON.stringify(spec)).update("\n").update(rowsDigest).digest("hex");
+}
+
 export const DATE_FORMAT = "yyyy-mm-dd";
 export const CREATOR = "catalogue";
 /** exceljs' default font (styles.xml's font 0). */
 const DEFAULT_FONT = { name: "Calibri", family: 2, size: 11 } as const;
+
+/**
+ * The style of every cell, shared by kind. exceljs gives each new cell a style object of its own
+ * and, to find its index in styles.xml, renders that object's XML once per cell: about a third
+ * of the writing time. Its StylesXform remembers the index of a style object it has already seen
+ * (a WeakMap keyed by the object), so cells (and rows) sharing one object skip that.
+ * They are frozen because they are shared: `cell.numFmt = …` or `cell.font = …` would write into
+ * the style of every cell holding it.
+ */
+const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
+const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: DATE_FORMAT });
+// The whole default font, bold: a font element holding only <b/> has no size for Excel to use.
+const HEADER_STYLE: Partial<ExcelJS.Style> = Object.freeze({ font: Object.freeze({ ...DEFAULT_FONT, bold: true }) });
 
 /** Rows between two checks of the zip entry's buffer (a check per row would cost more than it saves). */
 const ROWS_PER_CHECK = 200;
@@ -75,18 +159,17 @@ async function writeWorkbook(output: WriteStream, spec: SheetSpec, signal: Abort
   sheet.columns = spec.widths.map((width) => ({ width }));
   sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: spec.rowCount + 1, column: spec.headers.length } };
 
-  const header = sheet.addRow(spec.headers.map(textCell));
-  // The whole default font, bold: a font element holding only <b/> has no size for Excel to use.
-  header.font = { ...DEFAULT_FONT, bold: true };
+  // A row has a style of its own too (written as the row's `s`), left out of exceljs' typings.
+  const header = Object.assign(sheet.addRow(spec.headers.map(textCell)), { style: HEADER_STYLE });
+  header.eachCell((cell) => (cell.style = HEADER_STYLE));
   header.commit();
 
   let written = 0;
   let peakBuffered = 0;
   for (const cells of spec.rows) {
-    const row = sheet.addRow(cells.map(cellValue));
-    cells.forEach((cell, index) => {
-      if (cell?.kind === "date") row.getCell(index + 1).numFmt = DATE_FORMAT;
-    });
+    const row = Object.assign(sheet.addRow(cells.map(cellValue)), { style: PLAIN_STYLE });
+    // addRow made each cell its own style object: swap in the shared one of its kind.
+    cells.forEach((cell, index) => (row.getCell(index + 1).style = cell?.kind === "date" ? DATE_STYLE : PLAIN_STYLE));
     row.commit();
     if (++written % ROWS_PER_CHECK === 0) peakBuffered = Math.max(peakBuffered, await drained(sheet, signal));
   }

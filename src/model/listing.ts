@@ -1,7 +1,7 @@
 import type { Catalogue, Window } from "../content/load.ts";
 import type { Audiovisual, Director, Domain, Ordering } from "../content/schema.ts";
 import { dayNumber } from "./dates.ts";
-import { orderWorks } from "./order.ts";
+import { nameRanks, orderWorks, type NameRanks } from "./order.ts";
 
 /** A work as one domain offers it at the build date. */
 export interface ListedWork {
@@ -49,6 +49,18 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
     if (today - domain.export_window_days < from && from <= today) ups.push(entry);
     if (until !== Infinity && today - domain.export_window_days <= until && until < today) downs.push({ ...entry, isNew: false });
   }
-  const byName = (list: ListedWork[]) => orderWorks(list, domain.locale).name;
-  return { domain, date, orders: orderWorks(listed, domain.locale), ups: byName(ups), downs: byName(downs) };
+  const ranks = catalogueRanks(catalogue, domain.locale);
+  const byName = (list: ListedWork[]) => orderWorks(list, domain.locale, ranks).name;
+  return { domain, date, orders: orderWorks(listed, domain.locale, ranks), ups: byName(ups), downs: byName(downs) };
+}
+
+/** The catalogue's names are ranked once per locale, however many domains and lists use it. */
+const ranksByCatalogue = new WeakMap<Catalogue, Map<string, NameRanks>>();
+
+function catalogueRanks(catalogue: Catalogue, locale: string): NameRanks {
+  let byLocale = ranksByCatalogue.get(catalogue);
+  if (byLocale === undefined) ranksByCatalogue.set(catalogue, (byLocale = new Map()));
+  let ranks = byLocale.get(locale);
+  if (ranks === undefined) byLocale.set(locale, (ranks = nameRanks(catalogue.works, locale)));
+  return ranks;
 }

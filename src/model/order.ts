@@ -1,33 +1,52 @@
-import type { Ordering } from "../content/schema.ts";
+import type { Audiovisual, Ordering } from "../content/schema.ts";
 import type { ListedWork } from "./listing.ts";
 
+/** Work id → the rank of its name's collation class: equal names (for the collator) share a rank. */
+export type NameRanks = ReadonlyMap<number, number>;
+
 /**
- * The four orderings of CONTRACT section 3. `name` uses the domain's collation (accents and case
- * ignored, numbers inside titles compared as numbers); ties go by id so every order is total.
+ * Ranks the names of `works` once with the locale's collation (accents and case ignored, numbers
+ * inside titles compared as numbers). Collator comparisons are the costly part of ordering;
+ * ranking the whole catalogue once per locale lets every domain and list sort by integers.
  */
-export function orderWorks(works: readonly ListedWork[], locale: string): Record<Ordering, ListedWork[]> {
+export function nameRanks(works: readonly Audiovisual[], locale: string): NameRanks {
   const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
-  const byName = [...works].sort((a, b) => collator.compare(a.work.name, b.work.name) || a.work.id - b.work.id);
-  // The name order is computed once; the others compare ranks in it instead of strings.
-  const rank = new Map(byName.map((listed, index) => [listed.work.id, index]));
-  const nameRank = (w: ListedWork) => rank.get(w.work.id)!;
+  const names = [...new Set(works.map((work) => work.name))].sort(collator.compare);
+  const rankOf = new Map<string, number>();
+  let rank = 0;
+  names.forEach((name, i) => {
+    if (i > 0 && collator.compare(names[i - 1]!, name) !== 0) rank++;
+    rankOf.set(name, rank);
+  });
+  return new Map(works.map((work) => [work.id, rankOf.get(work.name)!]));
+}
+
+/**
+ * The four orderings of CONTRACT section 3. `name` uses the domain's collation; ties go by id so
+ * every order is total. `ranks` must cover the works (see nameRanks).
+ */
+export function orderWorks(works: readonly ListedWork[], locale: string, ranks: NameRanks = nameRanks(works.map((l) => l.work), locale)): Record<Ordering, ListedWork[]> {
+  // Sort keys are looked up once per work, not once per comparison.
+  const keyed = works.map((listed) => ({ listed, id: listed.work.id, rank: ranks.get(listed.work.id)!, year: listed.work.year, position: 0 }));
+  type Keyed = (typeof keyed)[number];
+  const byName = [...keyed].sort((a, b) => a.rank - b.rank || a.id - b.id);
+  byName.forEach((entry, index) => (entry.position = index));
   // -name reverses the collation but keeps ties by ascending id, so it is not byName reversed.
-  const byNameDesc = [...works].sort((a, b) => collator.compare(b.work.name, a.work.name) || a.work.id - b.work.id);
+  const byNameDesc = [...keyed].sort((a, b) => b.rank - a.rank || a.id - b.id);
   // Works without a year come last in both year orders; ties follow the name order.
-  const byYear = (direction: 1 | -1) => (a: ListedWork, b: ListedWork) => {
-    const ya = a.work.year;
-    const yb = b.work.year;
-    if (ya !== yb) {
-      if (ya === null) return 1;
-      if (yb === null) return -1;
-      return (ya - yb) * direction;
+  const byYear = (direction: 1 | -1) => (a: Keyed, b: Keyed) => {
+    if (a.year !== b.year) {
+      if (a.year === null) return 1;
+      if (b.year === null) return -1;
+      return (a.year - b.year) * direction;
     }
-    return nameRank(a) - nameRank(b);
+    return a.position - b.position;
   };
+  const listed = (list: Keyed[]) => list.map((entry) => entry.listed);
   return {
-    name: byName,
-    "-name": byNameDesc,
-    year: [...byName].sort(byYear(1)),
-    "-year": [...byName].sort(byYear(-1)),
+    name: listed(byName),
+    "-name": listed(byNameDesc),
+    year: listed([...byName].sort(byYear(1))),
+    "-year": listed([...byName].sort(byYear(-1))),
   };
 }

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, linkSync } from "node:fs";
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagedEntry } from "./staging.ts";
+import { availableParallelism } from "node:os";
+import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
 
@@ -41,21 +41,12 @@ export class OutputTree extends StagingWriter {
   private readonly previousDir: string | null;
   private released = false;
 
-  private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: Map<string, FileEntry>) {
-    super(path.join(versionsDir, `${id}.tmp`), previous);
+  private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: Map<string, FileEntry>, options: StagingOptions) {
+    super(path.join(versionsDir, `${id}.tmp`), previous, options);
     this.outDir = outDir;
     this.versionsDir = versionsDir;
     this.id = id;
     this.previousDir = previousDir;
-  }
-
-  /** Adds what a worker wrote into the staging folder (see StagingWriter). */
-  merge(entries: Iterable<[string, StagedEntry]>, bytesWritten: number): void {
-    for (const [rel, entry] of entries) {
-      if (this.entries.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
-      this.entries.set(rel, entry);
-    }
-    this.bytesWritten += bytesWritten;
   }
 
   /**
@@ -77,7 +68,7 @@ export class OutputTree extends StagingWriter {
   }
 
   /** Opens OUT for a new build: takes the lock, finds the previous version, prepares staging. */
-  static async open(outDir: string): Promise<OutputTree> {
+  static async open(outDir: string, options: StagingOptions = {}): Promise<OutputTree> {
     const out = path.resolve(outDir);
     const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
     try {
@@ -91,7 +82,8 @@ export class OutputTree extends StagingWriter {
       await removeOldVersions(versionsDir, previousDir);
       const previous = previousDir === null ? new Map<string, FileEntry>() : await readManifest(previousDir);
       const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
-      const tree = new OutputTree(out, versionsDir, id, previousDir, previous);
+      // One writer thread per core: they hash and write while this thread serialises.
+      const tree = new OutputTree(out, versionsDir, id, previousDir, previous, { threads: Math.min(4, availableParallelism()), ...options });
       await fs.mkdir(tree.staging);
       return tree;
     } catch (error) {
@@ -114,13 +106,16 @@ export class OutputTree extends StagingWriter {
   /** Keeps files of the previous version that this build does not produce (`--domain`). */
   keepPrevious(keep: (rel: string) => boolean): void {
     for (const [rel, entry] of this.previous) {
-      if (!this.entries.has(rel) && keep(rel)) this.entries.set(rel, { ...entry, fresh: false });
+      if (this.has(rel) || !keep(rel)) continue;
+      this.claim(rel);
+      this.entries.set(rel, { ...entry, fresh: false });
     }
   }
 
   /** Makes the new version current in one rename. */
   async commit(): Promise<TreeSummary> {
     try {
+      await this.flush();
       let written = 0;
       const unchanged: string[] = [];
       for (const [rel, entry] of this.entries) {
@@ -133,16 +128,8 @@ export class OutputTree extends StagingWriter {
         await fs.rm(this.staging, { recursive: true, force: true });
         return summary;
       }
-      for (const rel of unchanged) {
-        this.ensureDir(rel);
-        const from = path.join(this.previousDir!, rel);
-        const to = path.join(this.staging, rel);
-        try {
-          linkSync(from, to);
-        } catch {
-          copyFileSync(from, to); // another file system, or links not allowed
-        }
-      }
+      if (unchanged.length > 0) await this.linkFrom(this.previousDir!, unchanged);
+      await this.close();
       const files = Object.fromEntries(
         [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, { size, md5, key }]) => [rel, key === undefined ? { size, md5 } : { size, md5, key }]),
       );
@@ -162,6 +149,7 @@ export class OutputTree extends StagingWriter {
 
   /** Drops the new version; the previous output stays as it was. */
   async abort(): Promise<void> {
+    await this.close();
     await fs.rm(this.staging, { recursive: true, force: true });
     await this.release();
   }

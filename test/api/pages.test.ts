@@ -9,7 +9,8 @@ const T = "2026-11-20";
 /** A file's bytes as text, whether it came whole or in parts. */
 const text = (file: OutputFile) => {
   const data = "key" in file ? file.produce() : file.data;
-  return typeof data === "string" ? data : Buffer.concat(data instanceof Uint8Array ? [data] : data).toString("utf8");
+  const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
+  return Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part))).toString("utf8");
 };
 const imageUrl = (rel: string) => `https://uno.example/media/${rel.replace(/\W/g, "_")}.jpeg`;
 

@@ -136,11 +136,12 @@ describe("catalogue build and validate (CLI)", () => {
   });
 });
 
-describe("worker threads", () => {
+describe("writer threads", () => {
   it("write the same bytes as a build in one thread", async () => {
     const { buildFixture } = await import("../helpers/catalogue.ts");
-    await buildFixture(content, path.join(dir, "threads"), { workerThreshold: 0 });
-    await buildFixture(content, path.join(dir, "single"), { workerThreshold: Infinity });
+    // 64 KB batches: dozens of batches go to the writer threads; 1 GB: everything is written here.
+    await buildFixture(content, path.join(dir, "threads"), { writeBatchBytes: 64 << 10 });
+    await buildFixture(content, path.join(dir, "single"), { writeBatchBytes: 1 << 30 });
     const threads = await snapshot(path.join(dir, "threads"));
     expect(Object.keys(threads).length).toBeGreaterThan(100);
     expect(threads).toEqual(await snapshot(path.join(dir, "single")));

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import path from "node:path";
 import ExcelJS from "exceljs";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
@@ -129,6 +130,23 @@ describe("writeSheet", () => {
     // Without waiting for the zip entry to drain, the whole sheet (several MB) would be waiting.
     expect(xml).toBeGreaterThan(2_000_000);
     expect(stats.peakBuffered).toBeLessThan(xml / 10);
+  });
+
+  it("renders each cell style once, not once per cell (cells share one style object per kind)", async () => {
+    // exceljs renders a style's XML to look up its index unless it has seen that very object.
+    const StylesXform = createRequire(import.meta.url)("exceljs/lib/xlsx/xform/style/styles-xform.js") as { prototype: { _addStyle(style: unknown): number } };
+    const addStyle = vi.spyOn(StylesXform.prototype, "_addStyle");
+    const rows: CellValue[][] = Array.from({ length: 500 }, (_, i) => [{ kind: "number", value: i }, { kind: "text", value: `Obra ${i}` }, { kind: "date", value: "2026-11-01" }, null]);
+    let calls: number;
+    try {
+      await writeSheet(path.join(dir, "s.xlsx"), spec(rows));
+      calls = addStyle.mock.calls.length;
+    } finally {
+      addStyle.mockRestore();
+    }
+    // A few styles (plain, date, bold header); before they were shared, one call per cell.
+    expect(calls).toBeGreaterThan(0);
+    expect(calls).toBeLessThan(10);
   });
 
   it("fails, instead of hanging, when the file cannot be written", async () => {

@@ -1,0 +1,76 @@
+import { createHash } from "node:crypto";
+import { copyFileSync, linkSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+
+/**
+ * A batch of output files packed one after the other into one buffer. The main thread packs
+ * them (serialising is its job); a writer thread hashes and writes them (src/workers/writer.ts),
+ * or the main thread itself when the build is too small to be worth a thread.
+ */
+export interface BatchFile {
+  rel: string;
+  offset: number;
+  size: number;
+  key?: string;
+  /** Size and MD5 of the previous version's file at `rel`, if there was one. */
+  previous?: { size: number; md5: string };
+}
+
+/** A file of the new version: `fresh` when this build wrote its bytes, else kept from the previous one. */
+export interface StagedEntry {
+  size: number;
+  md5: string;
+  /** For files written with a key: the digest of what their bytes are made from. */
+  key?: string;
+  fresh: boolean;
+}
+
+export interface BatchResult {
+  entries: [string, StagedEntry][];
+  bytesWritten: number;
+}
+
+/**
+ * Hashes every file of the batch and writes those whose bytes differ from the previous version's
+ * into `staging`. Synchronous on purpose: for tens of thousands of small files, sync calls
+ * measured 2.5x faster than promise-based ones (no thread-pool round trip per open, write, close).
+ * `madeDirs` remembers the folders this thread has created.
+ */
+export function writeBatch(staging: string, bytes: Uint8Array, files: readonly BatchFile[], madeDirs: Set<string>): BatchResult {
+  const entries: [string, StagedEntry][] = [];
+  let bytesWritten = 0;
+  for (const file of files) {
+    const data = bytes.subarray(file.offset, file.offset + file.size);
+    const md5 = createHash("md5").update(data).digest("hex");
+    const fresh = file.previous === undefined || file.previous.md5 !== md5 || file.previous.size !== file.size;
+    entries.push([file.rel, { size: file.size, md5, key: file.key, fresh }]);
+    if (!fresh) continue;
+    const dir = path.dirname(file.rel);
+    if (dir !== "." && !madeDirs.has(dir)) {
+      mkdirSync(`${staging}/${dir}`, { recursive: true });
+      madeDirs.add(dir);
+    }
+    writeFileSync(`${staging}/${file.rel}`, data);
+    bytesWritten += file.size;
+  }
+  return { entries, bytesWritten };
+}
+
+/**
+ * Hard-links the previous version's files at `rels` into `staging` (a copy where links are not
+ * allowed): unchanged files cost no bytes and keep their inode and mtime.
+ */
+export function linkFiles(previousDir: string, staging: string, rels: readonly string[], madeDirs: Set<string>): void {
+  for (const rel of rels) {
+    const dir = path.dirname(rel);
+    if (dir !== "." && !madeDirs.has(dir)) {
+      mkdirSync(`${staging}/${dir}`, { recursive: true });
+      madeDirs.add(dir);
+    }
+    try {
+      linkSync(`${previousDir}/${rel}`, `${staging}/${rel}`);
+    } catch {
+      copyFileSync(`${previousDir}/${rel}`, `${staging}/${rel}`); // another file system, or links not allowed
+    }
+  }
+}

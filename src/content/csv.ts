@@ -63,12 +63,168 @@ function decodeUtf8(bytes: Buffer, file: string): string | Problem {
   }
 }
 
+/** Reads decoded text (`readCsv` decodes strictly, so it never holds a lone surrogate). */
 export function parseCsv(source: string, file: string, columns: CsvColumns): CsvTable {
   // One line-end convention before parsing, so CRLF, LF and CR files count lines alike.
-  const text = source.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  const problems: Problem[] = [];
-  const warnings: Problem[] = [];
-  const records: { record: string[]; lines: number }[] = [];
+  let text = source.replace(/^\uFEFF/, "");
+  if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
+  let table = new TableReader(file, columns);
+  if (!splitRecords(text, table.add)) {
+    table = new TableReader(file, columns);
+    const problem = splitRecordsWithCsvParse(text, file, table.add);
+    if (problem !== undefined) return { rows: [], problems: [problem], warnings: [] };
+  }
+  return table.finish();
+}
+
+/** Receives each record and the line it starts on; `fields` is reused for the next record. */
+export type RecordVisitor = (fields: readonly string[], line: number) => void;
+
+/** Turns records into rows: the first is the header, the others cells by column name. */
+class TableReader {
+  private rows: CsvRow[] = [];
+  private problems: Problem[] = [];
+  private warnings: Problem[] = [];
+  private names: string[] | undefined;
+  /** A row with every known column empty, copied for each row so all rows share one shape. */
+  private empty: Record<string, string | null> = {};
+  /** The header's known columns, in header order (a repeated name: the last one wins). */
+  private slots: { name: string; index: number }[] = [];
+
+  constructor(
+    private readonly file: string,
+    private readonly columns: CsvColumns,
+  ) {}
+
+  add: RecordVisitor = (fields, line) => {
+    const { file, names } = this;
+    if (names === undefined) return this.header(fields);
+    if (fields.length > names.length) {
+      this.problems.push({ file, line, message: `${fields.length} fields but the header has ${names.length}: quote cells that contain commas` });
+    }
+    // Optional columns left out of the header read as empty cells.
+    const cells = { ...this.empty };
+    for (const { name, index } of this.slots) {
+      const value = fields[index]?.trim() ?? "";
+      cells[name] = value === "" ? null : value;
+    }
+    this.rows.push({ line, cells });
+  };
+
+  private header(fields: readonly string[]) {
+    const { file, columns, problems, warnings } = this;
+    const names = fields.map((name) => name.trim());
+    const known = [...new Set([...columns.required, ...columns.optional])];
+    const seen = new Set<string>();
+    names.forEach((name) => {
+      if (seen.has(name)) problems.push({ file, line: 1, column: shownColumn(name), message: "column appears twice in the header" });
+      seen.add(name);
+      if (!known.includes(name)) warnings.push({ file, line: 1, column: shownColumn(name), message: "unknown column, ignored" });
+    });
+    for (const name of columns.required) {
+      if (!seen.has(name)) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
+    }
+    for (const name of known) this.empty[name] = null;
+    this.slots = names.flatMap((name, index) => (known.includes(name) ? [{ name, index }] : []));
+    this.names = names;
+  }
+
+  finish(): CsvTable {
+    const { file, columns, rows, problems, warnings } = this;
+    if (this.names === undefined) {
+      return { rows: [], problems: [{ file, line: 1, message: `the file is empty: add the header row "${columns.required.join(",")}"` }], warnings };
+    }
+    return { rows, problems, warnings };
+  }
+}
+
+/**
+ * Splits `text` (LF line ends only) into records and the line each starts on. Returns false, at
+ * once, when the text holds anything but plain records: a quote that opens inside a cell, text
+ * after a closing quote, a quote never closed; such a file is read again by csv-parse
+ * (`splitRecordsWithCsvParse`), which words the problem. This path exists because csv-parse's
+ * per-record line bookkeeping costs more than the parse itself. On every text it accepts it visits
+ * what csv-parse would: fields split at commas, `""` inside quotes for one quote, empty lines
+ * skipped (a line holding `""` is a record).
+ */
+export function splitRecords(text: string, visit: RecordVisitor): boolean {
+  const fields: string[] = [];
+  const end = text.length;
+  let pos = 0;
+  let line = 1;
+  let nextQuote = -1; // the first quote at or after pos (end + 1: none), sought again once pos passes it
+  while (pos < end) {
+    if (text.charCodeAt(pos) === NL) {
+      line++;
+      pos++;
+      continue;
+    }
+    if (nextQuote < pos) {
+      nextQuote = text.indexOf('"', pos);
+      if (nextQuote === -1) nextQuote = end + 1;
+    }
+    let lineEnd = text.indexOf("\n", pos);
+    if (lineEnd === -1) lineEnd = end;
+    // Most lines hold no quote: their fields are the text between commas.
+    if (nextQuote > lineEnd) {
+      visit(text.slice(pos, lineEnd).split(","), line);
+      line++;
+      pos = lineEnd + 1;
+      continue;
+    }
+    const start = line;
+    fields.length = 0;
+    for (;;) {
+      let field: string;
+      if (text.charCodeAt(pos) === QUOTE) {
+        field = "";
+        pos++;
+        for (;;) {
+          const close = text.indexOf('"', pos);
+          if (close === -1) return false;
+          const chunk = text.slice(pos, close);
+          line += countNewlines(chunk);
+          if (text.charCodeAt(close + 1) === QUOTE) {
+            field += chunk + '"';
+            pos = close + 2;
+          } else {
+            field += chunk;
+            pos = close + 1;
+            break;
+          }
+        }
+        const next = text.charCodeAt(pos);
+        if (next !== COMMA && next !== NL && pos < end) return false;
+      } else {
+        const from = pos;
+        let code = text.charCodeAt(pos);
+        while (pos < end && code !== COMMA && code !== NL) {
+          if (code === QUOTE) return false;
+          code = text.charCodeAt(++pos);
+        }
+        field = text.slice(from, pos);
+      }
+      fields.push(field);
+      if (pos < end && text.charCodeAt(pos) === COMMA) {
+        pos++;
+        continue;
+      }
+      break;
+    }
+    visit(fields, start);
+    // At a line end or the end of the text: the next record starts on the next line.
+    line++;
+    pos++;
+  }
+  return true;
+}
+
+const NL = 0x0a;
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+
+/** The same split through csv-parse, whose errors name what is wrong; the problem when it fails. */
+export function splitRecordsWithCsvParse(text: string, file: string, visit: RecordVisitor): Problem | undefined {
   let lastLine = 0;
   try {
     parse(text, {
@@ -76,7 +232,9 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
       skip_empty_lines: true,
       on_record: (record: string[], context) => {
         lastLine = context.lines;
-        records.push({ record, lines: context.lines });
+        // csv-parse reports the line a record ends on; a quoted field may span several lines.
+        const spanned = record.reduce((n, cell) => n + countNewlines(cell), 0);
+        visit(record, context.lines - spanned);
         return null;
       },
     });
@@ -84,55 +242,12 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
     const code = (error as { code?: string }).code;
     const line = (error as { lines?: number }).lines;
     if (code === "CSV_QUOTE_NOT_CLOSED") {
-      const start = firstNonEmptyLineAfter(text, lastLine);
-      return {
-        rows: [],
-        problems: [{ file, line: start, message: "a quoted field is never closed: add the closing double quote" }],
-        warnings,
-      };
+      return { file, line: firstNonEmptyLineAfter(text, lastLine), message: "a quoted field is never closed: add the closing double quote" };
     }
     const reason = (error as Error).message.replace(/ at line \d+.*$/s, "");
-    return { rows: [], problems: [{ file, line, message: `malformed CSV: ${reason}` }], warnings };
+    return { file, line, message: `malformed CSV: ${reason}` };
   }
-
-  const [header, ...body] = records;
-  if (header === undefined) {
-    return {
-      rows: [],
-      problems: [{ file, line: 1, message: `the file is empty: add the header row "${columns.required.join(",")}"` }],
-      warnings,
-    };
-  }
-  const names = header.record.map((name) => name.trim());
-  const known = new Set([...columns.required, ...columns.optional]);
-  const seen = new Set<string>();
-  names.forEach((name) => {
-    if (seen.has(name)) problems.push({ file, line: 1, column: shownColumn(name), message: "column appears twice in the header" });
-    seen.add(name);
-    if (!known.has(name)) warnings.push({ file, line: 1, column: shownColumn(name), message: "unknown column, ignored" });
-  });
-  for (const name of columns.required) {
-    if (!seen.has(name)) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
-  }
-
-  const rows: CsvRow[] = [];
-  for (const { record, lines } of body) {
-    // csv-parse reports the line a record ends on; a quoted field may span several lines.
-    const spanned = record.reduce((n, cell) => n + countNewlines(cell), 0);
-    const line = lines - spanned;
-    if (record.length > names.length) {
-      problems.push({ file, line, message: `${record.length} fields but the header has ${names.length}: quote cells that contain commas` });
-    }
-    // Optional columns left out of the header read as empty cells.
-    const cells: Record<string, string | null> = Object.fromEntries([...known].map((name) => [name, null]));
-    names.forEach((name, index) => {
-      if (!known.has(name)) return;
-      const value = record[index]?.trim() ?? "";
-      cells[name] = value === "" ? null : value;
-    });
-    rows.push({ line, cells });
-  }
-  return { rows, problems, warnings };
+  return undefined;
 }
 
 /** A header name as messages show it: quoted when odd, so a line break in it cannot split a message. */

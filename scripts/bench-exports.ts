@@ -23,6 +23,7 @@ import { writeExports } from "../src/exports/write.ts";
 import { dateOfDay, dayNumber } from "../src/model/dates.ts";
 import { domainView } from "../src/model/listing.ts";
 import { OutputTree } from "../src/output/tree.ts";
+import { reportRows } from "./bench/rows.ts";
 import { random } from "./generate.ts";
 
 const DATE = "2026-11-20";
@@ -110,6 +111,13 @@ try {
     again: { seconds: Number(againSeconds.toFixed(2)), cpuSeconds: Number(((againCpu.user + againCpu.system) / 1e6).toFixed(2)), reused },
     bytes: Object.fromEntries(EXPORT_KINDS.map((kind, i) => [kind, sizes[i]!])),
   };
+  await reportRows([
+    {
+      measure: `exports, ${result.rows.export_excel} + ${result.rows.export_up_movies} + ${result.rows.export_down_movies} rows`,
+      ours: `${result.seconds} s (${result.cpuSeconds} s CPU), peak RSS ${result.peakRssMB} MB (${result.rssBeforeExportsMB} MB before them); unchanged: ${result.again.seconds} s, ${reused} of ${EXPORT_KINDS.length} kept`,
+      target: "stream: memory flat in rows",
+    },
+  ]);
   if (values.json) console.log(JSON.stringify(result));
   else {
     console.log(

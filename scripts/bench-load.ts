@@ -21,6 +21,7 @@ import { parseArgs } from "node:util";
 import { build } from "../src/build.ts";
 import { readBuildInfo } from "../src/output/build-info.ts";
 import { nginxConfig } from "../src/serve/nginx.ts";
+import { reportRows } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";
 
 interface LoadResult {
@@ -153,6 +154,19 @@ try {
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   console.log(rows.map((r) => r.map((cell, i) => cell.padStart(widths[i]!)).join("  ")).join("\n"));
+  const rate = (server: string) => Number(rows.find((r) => r[0] === server)?.[1] ?? NaN);
+  const served = rows.find((r) => r[0] === "serve");
+  if (served !== undefined) {
+    await reportRows([
+      {
+        measure: `catalogue serve, ${connections} connections, ${seconds} s, one page (p99 ${served[2]} ms, ${served[5]} errors)`,
+        ours: `${served[1]} req/s`,
+        peer: `nginx ${rate("nginx")} req/s; json-server ${rate("json-server")} req/s`,
+        ratio: `${(rate("serve") / rate("nginx")).toFixed(2)} of nginx`,
+        target: "at least a third of nginx",
+      },
+    ]);
+  }
   const failed = rows.slice(1).some((r) => r[5] !== "0" || r[6] !== "0" || r[7] !== "0");
   if (failed) {
     console.error("\nerrors, timeouts or non-2xx answers under load");

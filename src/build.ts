@@ -10,7 +10,6 @@ import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./o
 import { inputFingerprint } from "./output/fingerprint.ts";
 import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainFiles } from "./domain-files.ts";
-import { renderSite } from "./site/render.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -73,7 +72,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     reporter.stage(`writing the API and exports of ${domains.length} domain(s)`);
     const domainsDone = writeDomains(tree, views, images, (d) => reporter.stage(`wrote the API and exports of ${d}`));
     // The HTML catalogue renders while the domains' files are written (both wait on writes).
-    const siteDone = site ? renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter }) : Promise.resolve();
+    // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built.
+    const siteDone = site ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter })) : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
     if (domainsResult.status === "rejected") throw domainsResult.reason;
     if (siteResult.status === "rejected") throw siteResult.reason;

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { once, type EventEmitter } from "node:events";
 import { createWriteStream, type WriteStream } from "node:fs";
 import { createRequire } from "node:module";
-import ExcelJS from "exceljs";
+import type ExcelJS from "exceljs";
 import type { CellValue } from "./columns.ts";
 import { pinZipDates } from "./zip-dates.ts";
 
@@ -142,7 +142,9 @@ async function writeWorkbook(output: WriteStream, spec: SheetSpec, signal: Abort
   const day = utcMidnight(spec.properties.date);
   // Shared strings would keep every distinct text of the sheet in memory until the end; inline
   // strings are written with their row.
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  // Loaded on first use (about half a second): a build whose spreadsheets are all kept never needs it.
+  const { default: exceljs } = await import("exceljs");
+  const workbook = new exceljs.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   workbook.creator = CREATOR;
   workbook.lastModifiedBy = CREATOR;
   workbook.created = day;

@@ -1,5 +1,5 @@
 import { hash } from "node:crypto";
-import type { FileData } from "../output/staging.ts";
+import { SharedBytes, type FileData } from "../output/staging.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { pageLink } from "./links.ts";
 import {
@@ -82,14 +82,15 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
       const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((listed) => elements.get(listed.work.id)!);
       const membersDigest = members.map((m) => m.digest).join("");
       // Only pages whose key changed are produced: their parts are gathered then, once per page.
-      let results: Uint8Array[] | undefined;
-      const parts = () => (results ??= members.flatMap((m, i) => (i === 0 ? m.parts : [COMMA, ...m.parts])));
+      let results: SharedBytes | undefined;
+      const shared = () => (results ??= new SharedBytes(members.flatMap((m, i) => (i === 0 ? m.parts : [COMMA, ...m.parts]))));
       for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
         const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
         const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}`;
         const key = digest(`page-v3${head}${tail}${membersDigest}`);
-        const produce = () => [head, tail, ...parts(), "]}"];
+        // The results are the same bytes in the three formats: copied into a write batch once.
+        const produce = () => [head, tail, shared(), "]}"];
         yield { path: listPagePath(host, format, ordering, page), key, produce };
         // page=last answers the same bytes as the last page's number.
         if (page === pages) yield { path: listPagePath(host, format, ordering, "last"), key, produce };

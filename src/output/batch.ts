@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, linkSync, mkdirSync, writeFileSync } from "node:fs";
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync, writevSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -9,7 +9,8 @@ import path from "node:path";
  */
 export interface BatchFile {
   rel: string;
-  offset: number;
+  /** Where its bytes are in the batch: (offset, size) pairs, in order. */
+  segments: number[];
   size: number;
   key?: string;
   /** Size and MD5 of the previous version's file at `rel`, if there was one. */
@@ -40,8 +41,14 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
   const entries: [string, StagedEntry][] = [];
   let bytesWritten = 0;
   for (const file of files) {
-    const data = bytes.subarray(file.offset, file.offset + file.size);
-    const md5 = createHash("md5").update(data).digest("hex");
+    const views: Uint8Array[] = [];
+    const hash = createHash("md5");
+    for (let i = 0; i < file.segments.length; i += 2) {
+      const view = bytes.subarray(file.segments[i]!, file.segments[i]! + file.segments[i + 1]!);
+      hash.update(view);
+      views.push(view);
+    }
+    const md5 = hash.digest("hex");
     const fresh = file.previous === undefined || file.previous.md5 !== md5 || file.previous.size !== file.size;
     entries.push([file.rel, { size: file.size, md5, key: file.key, fresh }]);
     if (!fresh) continue;
@@ -50,10 +57,23 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
       mkdirSync(`${staging}/${dir}`, { recursive: true });
       madeDirs.add(dir);
     }
-    writeFileSync(`${staging}/${file.rel}`, data);
+    writeViews(`${staging}/${file.rel}`, views, file.size);
     bytesWritten += file.size;
   }
   return { entries, bytesWritten };
+}
+
+/** Writes a file from its pieces with one writev (a file in one piece: one write). */
+function writeViews(file: string, views: Uint8Array[], size: number): void {
+  if (views.length === 1) return writeFileSync(file, views[0]!);
+  const fd = openSync(file, "w");
+  try {
+    let written = writevSync(fd, views);
+    // writev may stop short (a full disk reports its error on the retry).
+    if (written < size) writeSync(fd, Buffer.concat(views).subarray(written));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

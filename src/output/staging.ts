@@ -27,8 +27,21 @@ export async function hashFile(file: string): Promise<FileEntry> {
   return { size, md5: hash.digest("hex") };
 }
 
-/** A file's bytes: text (UTF-8), bytes, or parts of either, written one after the other. */
-export type FileData = string | Uint8Array | readonly (string | Uint8Array)[];
+/**
+ * Bytes that several files contain (a listing page's results, the same in its three formats):
+ * copied into a batch once and referenced by every file of that batch that holds them.
+ */
+export class SharedBytes {
+  readonly size: number;
+  constructor(readonly parts: readonly Uint8Array[]) {
+    this.size = parts.reduce((n, part) => n + part.length, 0);
+  }
+}
+
+export type FilePart = string | Uint8Array | SharedBytes;
+
+/** A file's bytes: text (UTF-8), bytes, or parts, written one after the other. */
+export type FileData = string | Uint8Array | readonly FilePart[];
 
 /** What a stage of the build writes into (the output tree). */
 export interface FileSink {
@@ -60,6 +73,8 @@ interface Batch {
   buffer: Buffer;
   used: number;
   files: BatchFile[];
+  /** Where each shared part already copied into this batch starts. */
+  shared: Map<SharedBytes, number>;
 }
 
 /**
@@ -108,27 +123,61 @@ export class StagingWriter implements FileSink {
     const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
     let room = this.batch.buffer.length - this.batch.used;
     // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-    const most = parts.reduce((n: number, part) => n + (typeof part === "string" ? part.length * 3 : part.length), 0);
-    if (most > room) {
-      const exact = parts.reduce((n: number, part) => n + (typeof part === "string" ? Buffer.byteLength(part) : part.length), 0);
+    if (this.room(parts, (text) => text.length * 3) > room) {
+      let exact = this.room(parts, Buffer.byteLength);
       if (exact > room && this.batch.files.length > 0) {
         await this.dispatch();
         room = this.batch.buffer.length;
+        exact = this.room(parts, Buffer.byteLength);
       }
       // A file larger than a batch gets a batch of its own size.
       if (exact > room) this.batch.buffer = Buffer.from(new ArrayBuffer(exact));
     }
-    const { buffer } = this.batch;
-    const offset = this.batch.used;
+    const batch = this.batch;
+    const { buffer } = batch;
+    // The file as (offset, size) pairs in the batch; adjacent pieces make one segment.
+    const segments: number[] = [];
+    const add = (offset: number, size: number) => {
+      const last = segments.length - 2;
+      if (last >= 0 && segments[last]! + segments[last + 1]! === offset) segments[last + 1]! += size;
+      else segments.push(offset, size);
+    };
+    let size = 0;
     for (const part of parts) {
-      if (typeof part === "string") this.batch.used += buffer.write(part, this.batch.used);
-      else {
-        buffer.set(part, this.batch.used);
-        this.batch.used += part.length;
+      const start = batch.used;
+      if (typeof part === "string") batch.used += buffer.write(part, start);
+      else if (part instanceof Uint8Array) {
+        buffer.set(part, start);
+        batch.used += part.length;
+      } else {
+        const at = batch.shared.get(part);
+        if (at !== undefined) {
+          add(at, part.size);
+          size += part.size;
+          continue;
+        }
+        for (const piece of part.parts) {
+          buffer.set(piece, batch.used);
+          batch.used += piece.length;
+        }
+        batch.shared.set(part, start);
       }
+      add(start, batch.used - start);
+      size += batch.used - start;
     }
     const old = this.previous.get(rel);
-    this.batch.files.push({ rel, offset, size: this.batch.used - offset, key, previous: old && { size: old.size, md5: old.md5 } });
+    batch.files.push({ rel, segments, size, key, previous: old && { size: old.size, md5: old.md5 } });
+  }
+
+  /** Bytes the parts take in the batch: shared bytes already in it take none. */
+  private room(parts: readonly FilePart[], textBytes: (text: string) => number): number {
+    let bytes = 0;
+    for (const part of parts) {
+      if (typeof part === "string") bytes += textBytes(part);
+      else if (part instanceof Uint8Array) bytes += part.length;
+      else if (!this.batch.shared.has(part)) bytes += part.size;
+    }
+    return bytes;
   }
 
   /** Writes what is still packed and waits for the writer threads; throws the first write error. */
@@ -186,7 +235,7 @@ export class StagingWriter implements FileSink {
   }
 
   private emptyBatch(): Batch {
-    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: [] };
+    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: [], shared: new Map() };
   }
 
   private merge(result: BatchResult) {

@@ -27,6 +27,8 @@ function ensureTypeScriptLoader() {
  * `sink` with its output path (relative to the output folder). Returns the number of pages.
  */
 export async function renderPages(pages: SitePage[], sink: (rel: string, html: string) => Promise<void>): Promise<number> {
+  // Nothing changed (every page kept): Eleventy would still start, load its configuration and scan.
+  if (pages.length === 0) return 0;
   ensureTypeScriptLoader();
   let count = 0;
   const run = new SiteData(pages);

@@ -1,3 +1,5 @@
+import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import type { ImageSource } from "../content/images.ts";
 import { processImages, type ProcessedImage } from "../media/images.ts";
 import type { OutputTree } from "../output/tree.ts";
@@ -23,12 +25,24 @@ export async function siteImages(sources: ImageSource[], cacheDir: string): Prom
   return new Map([...processed].map(([rel, v]) => [rel, { webp: v.webp!, jpeg: v.jpeg! }]));
 }
 
-/** Copies the variants into a media folder of the output, once per build (domains may share it). */
-export async function copyVariants(tree: OutputTree, mediaFolder: string, variants: Iterable<Variants>): Promise<void> {
+/**
+ * Copies the variants into a media folder of the output, once per build (domains may share it).
+ * A variant the previous build copied from the same cache file is kept without reading it: the
+ * key is the file's identity (path, size, mtime, inode; the cache writes a file once, by rename),
+ * since hashing every variant of every domain costs about 0.2 ms a file: 35 s a build for
+ * 20,000 distinct covers in 3 domains. `identities` is shared by the domains of one build.
+ */
+export async function copyVariants(tree: OutputTree, mediaFolder: string, variants: Iterable<Variants>, identities: Map<string, string>): Promise<void> {
   const files = new Map<string, string>();
   for (const v of variants) for (const image of [...v.webp, ...v.jpeg]) files.set(`${mediaFolder}/${image.file}`, image.cachePath);
   for (const [rel, cachePath] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (!tree.has(rel)) await tree.copyFrom(rel, cachePath);
+    if (tree.has(rel)) continue;
+    let key = identities.get(cachePath);
+    if (key === undefined) {
+      const { size, mtimeMs, ino } = statSync(cachePath);
+      identities.set(cachePath, (key = createHash("md5").update(`${cachePath}\0${size}\0${mtimeMs}\0${ino}`).digest("hex")));
+    }
+    if (!tree.reuse(rel, key)) await tree.copyFrom(rel, cachePath, key);
   }
 }
 

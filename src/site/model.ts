@@ -7,18 +7,24 @@ import { stringsFor, type Strings } from "./i18n.ts";
 import type { Variants } from "./images.ts";
 import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "./urls.ts";
 
-/** What every page of one domain shares. */
+/**
+ * What every page of one domain shares. Everything here goes into every page's key (src/site/keys.ts)
+ * except `images`, of which a page's key takes only the variants it shows, and `strings`, which are
+ * a function of the locale and of i18n.ts. So it holds only what pages show: not the domain's
+ * counts or build date, which would change every page's key when one work is added.
+ */
 export interface DomainSite {
-  info: DomainInfo;
-  view: DomainView;
+  /** The domain's build description without its counts (listing pages carry their own). */
+  info: Omit<DomainInfo, "count" | "total_pages">;
+  defaultOrdering: Ordering;
   strings: Strings;
   /** The site root in the output: `<domain><base_path>/`. */
   folder: string;
   /** The media folder seen from the site root ("media/", "../media/"), or its absolute URL on another host. */
   media: { relative: string } | { absolute: string };
+  /** Every processed image of the build, by source path. */
   images: Map<string, Variants>;
-  /** Directors and categories that have a page (at least one listed work). */
-  directors: Set<number>;
+  /** Categories that have a page (at least one listed work), in the header of every page. */
   categories: Set<AudiovisualType>;
 }
 
@@ -60,13 +66,11 @@ export function domainSite(view: DomainView, info: DomainInfo, images: Map<strin
   // another host can only be reached by their absolute URL.
   const sameHost = info.media_folder.startsWith(`${info.domain}/`);
   const media = sameHost ? { relative: relativeFolder(folder, `${info.media_folder}/`) } : { absolute: `${info.media_url}/` };
-  const directors = new Set<number>();
   const categories = new Set<AudiovisualType>();
-  for (const listed of view.orders.name) {
-    if (listed.director !== null) directors.add(listed.director.id);
-    if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
-  }
-  return { info, view, strings: stringsFor(info.locale), folder, media, images, directors, categories };
+  for (const listed of view.orders.name) if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
+  const { count, total_pages, ...shown } = info;
+  const defaultOrdering = view.domain.default_ordering;
+  return { info: shown, defaultOrdering, strings: stringsFor(info.locale), folder, media, images, categories };
 }
 
 /** `to` seen from `from`, both folders ending in "/" relative to the output folder. */
@@ -79,10 +83,9 @@ function relativeFolder(from: string, to: string): string {
 }
 
 /** Every page of one domain's site. */
-export function* sitePages(site: DomainSite): Generator<SitePage> {
-  const { view } = site;
+export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePage> {
   const byName = view.orders.name;
-  const defaultOrdering = view.domain.default_ordering;
+  const { defaultOrdering } = site;
   for (const ordering of ORDERINGS) {
     yield* paginate(view.orders[ordering], (works, page, pages) => ({
       kind: "listing",

@@ -7,9 +7,10 @@ import type { DomainInfo } from "../output/build-info.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
-import { domainSite, pagePath, sitePages, type SitePage } from "./model.ts";
-import { closeSearch, SearchIndex } from "./search.ts";
-import { workSearchDocument, type Work } from "./templates/work.ts";
+import { pageKeys, siteVersion } from "./keys.ts";
+import { domainSite, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
+import { buildIndex, closeSearch, reuseIndex, searchKey, writeIndex, type IndexFile, type SearchDocument } from "./search.ts";
+import { workSearchDocument } from "./templates/work.ts";
 import { ASSETS_DIR } from "./urls.ts";
 
 export interface SiteInput {
@@ -22,47 +23,90 @@ export interface SiteInput {
 }
 
 export interface SiteSummary {
+  /** HTML pages of the site. */
   pages: number;
+  /** Pages rendered by Eleventy; the others were kept from the previous build (same key). */
+  rendered: number;
   searchFiles: number;
+  /** Domains whose search index was built; the others kept the previous one (same documents). */
+  indexed: number;
 }
 
 const ASSET_FILES = ["style.css", "search.js"];
 
-/** Renders the HTML catalogue of every built domain into the output. */
+/**
+ * Renders the HTML catalogue of every built domain into the output. Only pages whose key
+ * (src/site/keys.ts) differs from the previous build's go through Eleventy: after a title is
+ * renamed, its work page and the listing, director and category pages that show it.
+ */
 export async function renderSite(tree: OutputTree, input: SiteInput): Promise<SiteSummary> {
   const { catalogue, views, infos, reporter } = input;
   reporter.stage("processing the site's images");
   const images = await siteImages(imagesShown(views, catalogue), input.cacheDir);
   const sites = views.map((view) => domainSite(view, infos.find((i) => i.domain === view.domain.domain)!, images));
-  for (const site of sites) {
-    await copyVariants(tree, site.info.media_folder, domainImages(site.view, images));
+  const identities = new Map<string, string>();
+  for (const [i, site] of sites.entries()) {
+    await copyVariants(tree, site.info.media_folder, domainImages(views[i]!, images), identities);
     for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
   }
-
-  reporter.stage("rendering the HTML catalogue");
-  const pages: SitePage[] = [];
-  const indexes: SearchIndex[] = [];
-  // Work pages go to their domain's search index as they come out of Eleventy.
-  const searched = new Map<string, { index: SearchIndex; page: Work }>();
+  reporter.stage("planning the HTML catalogue");
+  const version = await siteVersion();
+  const toRender: SitePage[] = [];
+  const keys = new Map<string, string>();
+  const searches: Promise<{ site: DomainSite; key: string; files: IndexFile[] } | number>[] = [];
+  let pages = 0;
+  let indexed = 0;
+  // The first failure of an index: it stops the rendering (at its next page) rather than after it.
+  let searchFailure: unknown = null;
   try {
-    for (const site of sites) {
-      const index = await SearchIndex.open(site);
-      indexes.push(index);
-      for (const page of sitePages(site)) {
-        pages.push(page);
-        if (page.kind === "work") searched.set(pagePath(page), { index, page });
+    // Pagefind indexes the domains started before while this thread plans the next ones, but it
+    // needs this thread to send it their documents: the loops below let it run now and then.
+    let steps = 0;
+    const breathe = () => new Promise(setImmediate);
+    for (const [i, site] of sites.entries()) {
+      const view = views[i]!;
+      const planned = [...sitePages(site, view)];
+      pages += planned.length;
+      const documents: SearchDocument[] = [];
+      for (const page of planned) {
+        if (page.kind === "work") documents.push({ url: page.dir!, content: workSearchDocument(page) });
+        if (++steps % 500 === 0) await breathe();
+      }
+      const key = searchKey(site, documents);
+      const kept = reuseIndex(tree, site, key);
+      if (kept === 0) indexed++;
+      // Started first: Pagefind indexes in its own process while the pages are planned and rendered.
+      const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents).then((files) => ({ site, key, files }));
+      search.catch((error) => void (searchFailure ??= error));
+      searches.push(search);
+
+      const keyOf = pageKeys(site, view.orders.name, version);
+      for (const page of planned) {
+        const rel = pagePath(page);
+        const key = keyOf(page);
+        if (!tree.reuse(rel, key)) {
+          toRender.push(page);
+          keys.set(rel, key);
+        }
+        if (++steps % 500 === 0) await breathe();
       }
     }
-    const rendered = await renderPages(pages, async (rel, html) => {
-      await tree.write(rel, html);
-      const target = searched.get(rel);
-      if (target !== undefined) await target.index.add(target.page.dir!, workSearchDocument(target.page));
+
+    reporter.stage(`rendering ${toRender.length} of ${pages} HTML pages`);
+    const rendered = await renderPages(toRender, async (rel, html) => {
+      if (searchFailure !== null) throw searchFailure;
+      await tree.write(rel, html, keys.get(rel));
     });
-    reporter.stage("writing the search index");
-    // The domains' indexes are built side by side (Pagefind builds each on its own threads).
-    const built = await Promise.all(indexes.map((index) => index.files()));
-    for (const [i, index] of indexes.entries()) await index.write(tree, built[i]!);
-    return { pages: rendered, searchFiles: built.reduce((n, files) => n + files.length, 0) };
+    reporter.stage(`building the search index (${indexed} of ${sites.length} domain(s) changed)`);
+    let searchFiles = 0;
+    for (const result of await Promise.all(searches)) {
+      if (typeof result === "number") searchFiles += result;
+      else {
+        await writeIndex(tree, result.site, result.files, result.key);
+        searchFiles += result.files.length;
+      }
+    }
+    return { pages, rendered, searchFiles, indexed };
   } finally {
     await closeSearch();
   }

@@ -10,7 +10,7 @@ const T = "2026-11-20";
 const text = (file: OutputFile) => {
   const data = "key" in file ? file.produce() : file.data;
   const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
-  return Buffer.concat(parts.map((part) => (typeof part === "string" ? Buffer.from(part) : part))).toString("utf8");
+  return Buffer.concat(parts.flatMap((part) => (typeof part === "string" ? [Buffer.from(part)] : part instanceof Uint8Array ? [part] : part.parts))).toString("utf8");
 };
 const imageUrl = (rel: string) => `https://uno.example/media/${rel.replace(/\W/g, "_")}.jpeg`;
 

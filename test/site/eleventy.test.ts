@@ -35,9 +35,9 @@ beforeAll(async () => {
   };
   const view = domainView(catalogue, domain, "2026-11-20");
   const images = await siteImages([...catalogue.images.values()], path.join(temp.dir, "cache"));
-  pages = [...sitePages(domainSite(view, info, images))];
+  pages = [...sitePages(domainSite(view, info, images), view)];
   // Without its processed images a page cannot be rendered: a bug, as far as Eleventy knows.
-  broken = [...sitePages(domainSite(view, info, new Map()))];
+  broken = [...sitePages(domainSite(view, info, new Map()), view)];
 });
 afterAll(() => cleanup());
 

@@ -1,6 +1,7 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
+import type { BuildSummary } from "../../src/build.ts";
 import { buildFixture, generatedContent } from "../helpers/catalogue.ts";
 
 /** A title that would run as a script if any page forgot to escape it. */
@@ -60,4 +61,22 @@ export async function serveFolder(root: string, basePath = ""): Promise<{ url: s
     url: `http://127.0.0.1:${address.port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A site build and what its site stage reported: pages planned, pages given to Eleventy, domains indexed. */
+export interface CountedBuild {
+  summary: BuildSummary;
+  pages: number;
+  toRender: number;
+  indexed: number;
+}
+
+/** Builds the site like buildSite, reading the counts from the stages the build reports. */
+export async function buildSiteCounted(content: string, out: string): Promise<CountedBuild> {
+  const stages: string[] = [];
+  const summary = await buildFixture(content, out, { site: true, reporter: { stage: (name) => void stages.push(name), warning() {} } });
+  const render = stages.map((s) => /^rendering (\d+) of (\d+) HTML pages$/.exec(s)).find((m) => m !== null);
+  const search = stages.map((s) => /^building the search index \((\d+) of \d+ domain\(s\) changed\)$/.exec(s)).find((m) => m !== null);
+  if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
+  return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexed: Number(search[1]) };
 }

@@ -20,7 +20,7 @@ export function layout(page: SitePage, ctx: PageContext, o: LayoutOptions): stri
   const s = site.strings;
   const { root } = ctx;
   const categories = AUDIOVISUAL_TYPES.filter((t) => site.categories.has(t));
-  const title = page.kind === "listing" && page.page === 1 && page.ordering === site.view.domain.default_ordering ? site.info.name : `${o.title} · ${site.info.name}`;
+  const title = page.kind === "listing" && page.page === 1 && page.ordering === site.defaultOrdering ? site.info.name : `${o.title} · ${site.info.name}`;
   return html`<!doctype html>
 <html lang="${s.lang}">
 <head>

@@ -13,7 +13,7 @@ type Listing = Extract<SitePage, { kind: "listing" }>;
 export function listingPage(page: Listing, ctx: PageContext): string {
   const { site } = page;
   const s = site.strings;
-  const defaultOrdering = site.view.domain.default_ordering;
+  const defaultOrdering = site.defaultOrdering;
   const dirOf = (n: number) => listingDir(page.ordering, defaultOrdering, n);
   const main = html`<h1>${site.info.name}</h1>
 <p class="summary">${s.works(page.count)} · ${s.pageOf(page.page, page.pages)}</p>

@@ -1,0 +1,172 @@
+import { copyFile, mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { loadCatalogue } from "../../src/content/load.ts";
+import { domainView } from "../../src/model/listing.ts";
+import { MANIFEST_PATH } from "../../src/output/tree.ts";
+import { siteVersion, sourceFiles } from "../../src/site/keys.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { buildSiteCounted, siteContent } from "./fixture.ts";
+
+// What Eleventy really rendered, and a way to change the template version without editing a template.
+const spy = vi.hoisted(() => ({ rendered: [] as number[], versionSuffix: "" }));
+vi.mock("../../src/site/eleventy.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/site/eleventy.ts")>();
+  return {
+    ...original,
+    renderPages: async (...args: Parameters<typeof original.renderPages>) => {
+      const count = await original.renderPages(...args);
+      spy.rendered.push(count);
+      return count;
+    },
+  };
+});
+vi.mock("../../src/site/keys.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/site/keys.ts")>();
+  return { ...original, siteVersion: async () => (await original.siteVersion()) + spy.versionSuffix };
+});
+
+type Files = Record<string, { size: number; md5: string; key?: string }>;
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let content: string;
+let out: string;
+let first: Files;
+
+const files = async (outDir: string) => (JSON.parse(await readFile(path.join(outDir, MANIFEST_PATH), "utf8")) as { files: Files }).files;
+/** The bytes of every file (size and MD5), without the keys: a build from scratch uses its own image cache. */
+const bytes = (m: Files) => Object.fromEntries(Object.entries(m).map(([f, { size, md5 }]) => [f, { size, md5 }]));
+/** Paths whose bytes differ between two manifests (added and removed included). */
+const changed = (a: Files, b: Files) => [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => a[f]?.md5 !== b[f]?.md5).sort();
+const html = (list: string[]) => list.filter((f) => f.endsWith(".html"));
+/** Builds and returns the counts, with what Eleventy rendered. */
+async function rebuild(target = out) {
+  spy.rendered = [];
+  const build = await buildSiteCounted(content, target);
+  return { ...build, rendered: spy.rendered.reduce((n, c) => n + c, 0) };
+}
+const touchCover = async () => {
+  const now = new Date(Date.now() + 1000);
+  await utimes(path.join(content, "covers/cover-0.png"), now, now);
+};
+
+beforeAll(async () => {
+  ({ dir, cleanup } = await tempDir("catalogue-site-incremental-"));
+  content = await siteContent(dir);
+  out = path.join(dir, "out");
+  const build = await rebuild();
+  expect(build.rendered).toBe(build.pages);
+  expect(build.indexed).toBe(2);
+  first = await files(out);
+});
+afterAll(() => cleanup());
+
+describe("an incremental site build", () => {
+  it("renders no page and builds no search index when nothing the site shows changed", async () => {
+    // Touching an image changes the build's input fingerprint, not its bytes: the build runs.
+    await touchCover();
+    const build = await rebuild();
+    expect(build.summary.skipped).toBe(false);
+    expect(build.pages).toBe(html(Object.keys(first)).length);
+    expect(build.toRender).toBe(0);
+    expect(build.rendered).toBe(0);
+    expect(build.indexed).toBe(0);
+    expect(changed(first, await files(out)).filter((f) => !f.startsWith("_catalogue/"))).toEqual([]);
+  });
+
+  it("after renaming one title renders only the pages whose bytes change, and equals a full build", async () => {
+    // A work listed in the first domain only: the second domain keeps its pages and search index.
+    const catalogue = await loadCatalogue(content, () => {});
+    const [one, two] = catalogue.domains.map((d) => domainView(catalogue, d, "2026-11-20"));
+    const inTwo = new Set(two!.orders.name.map((l) => l.work.id));
+    const target = one!.orders.name.find((l) => !inTwo.has(l.work.id) && l.director !== null)!.work;
+    const title = "Zz título renombrado";
+    const csv = path.join(content, "audiovisuals.csv");
+    const lines = (await readFile(csv, "utf8")).split("\n");
+    const line = lines.findIndex((l) => l.startsWith(`${target.id},${target.name},`));
+    expect(line).toBeGreaterThan(0);
+    lines[line] = lines[line]!.replace(`,${target.name},`, `,${title},`);
+    await writeFile(csv, lines.join("\n"));
+
+    const build = await rebuild();
+    const after = await files(out);
+    const changedPages = html(changed(first, after));
+    // The work page, the listing, director and category pages that show it (and those it moved between).
+    expect(changedPages).toContain(`domain-1.example/audiovisual-detail/${target.id}/${target.slug}/index.html`);
+    expect(changedPages.length).toBeGreaterThan(4);
+    expect(changedPages.length).toBeLessThan(build.pages / 4);
+    expect(changedPages.every((f) => f.startsWith("domain-1.example/"))).toBe(true);
+    expect(build.toRender).toBe(changedPages.length);
+    expect(build.rendered).toBe(changedPages.length);
+    expect(build.indexed).toBe(1);
+    const work = await readFile(path.join(out, `domain-1.example/audiovisual-detail/${target.id}/${target.slug}/index.html`), "utf8");
+    expect(work).toContain(`<h1>${title}</h1>`);
+    const director = await readFile(path.join(out, `domain-1.example/director/${one!.orders.name.find((l) => l.work.id === target.id)!.director!.slug}/index.html`), "utf8");
+    expect(director).toContain(title);
+    expect(director).not.toContain(`>${target.name}<`);
+    // The second domain's index is kept; the first domain's is built again with the new title.
+    const index = (domain: string, m: Files) => Object.keys(m).filter((f) => f.startsWith(`${domain}/pagefind/`));
+    expect(changed(first, after).filter((f) => f.startsWith("domain-2.example/pagefind/"))).toEqual([]);
+    expect(index("domain-1.example", after).some((f) => after[f]!.md5 !== first[f]?.md5)).toBe(true);
+
+    // No page is stale: the incremental output is the output of a build from scratch.
+    const fresh = path.join(dir, "fresh");
+    await mkdir(fresh);
+    const scratch = await rebuild(path.join(fresh, "out"));
+    expect(scratch.rendered).toBe(scratch.pages);
+    expect(bytes(await files(path.join(fresh, "out")))).toEqual(bytes(after));
+  });
+
+  it("keeps no stale page when a cover, a director and a domain's name change", async () => {
+    const before = await files(out);
+    // New bytes for a cover: new variant file names in every page that shows it.
+    await copyFile(path.join(content, "covers/cover-5.png"), path.join(content, "covers/cover-3.png"));
+    const directors = path.join(content, "directors.csv");
+    await writeFile(directors, (await readFile(directors, "utf8")).replace(/\n2,Directora [^,]+,/, "\n2,Directora cambiada,"));
+    const domains = path.join(content, "domains.csv");
+    await writeFile(domains, (await readFile(domains, "utf8")).replace("Red de bibliotecas 2", "Red renombrada"));
+
+    const build = await rebuild();
+    const after = await files(out);
+    expect(build.rendered).toBeGreaterThan(html(changed(before, after)).filter((f) => f.startsWith("domain-1.example/")).length);
+    // Every page of the second domain shows its name.
+    expect(html(changed(before, after)).filter((f) => f.startsWith("domain-2.example/"))).toHaveLength(html(Object.keys(after).filter((f) => f.startsWith("domain-2.example/"))).length);
+    const fresh = path.join(dir, "fresh-2");
+    await mkdir(fresh);
+    await rebuild(path.join(fresh, "out"));
+    expect(bytes(await files(path.join(fresh, "out")))).toEqual(bytes(after));
+  });
+
+  it("renders every page again when the templates change, and keeps the search index", async () => {
+    const before = await files(out);
+    spy.versionSuffix = "-edited";
+    try {
+      await touchCover();
+      const build = await rebuild();
+      expect(build.rendered).toBe(build.pages);
+      expect(build.indexed).toBe(0);
+      // The same bytes come out (the templates did not really change): nothing is rewritten.
+      expect(changed(before, await files(out)).filter((f) => !f.startsWith("_catalogue/"))).toEqual([]);
+    } finally {
+      spy.versionSuffix = "";
+    }
+  });
+});
+
+describe("the template version", () => {
+  it("follows the imports of the templates, so editing any of them changes it", async () => {
+    const root = path.resolve(import.meta.dirname, "../..");
+    const list = await sourceFiles(root, [".eleventy.ts"]);
+    for (const file of ["src/site/templates/work.ts", "src/site/templates/layout.ts", "src/site/i18n.ts", "src/site/html.ts", "src/site/images.ts"]) {
+      expect(list).toContain(file);
+    }
+    // Type-only imports are not followed: they render nothing.
+    const fake = path.join(dir, "fake");
+    await mkdir(fake);
+    await writeFile(path.join(fake, "a.ts"), `import type { T } from "./t.ts";\nimport {\n  b,\n} from "./b.ts";\nexport * from "./c.ts";\n`);
+    for (const name of ["b", "c", "t"]) await writeFile(path.join(fake, `${name}.ts`), "export const x = 1;\n");
+    expect(await sourceFiles(fake, ["a.ts"])).toEqual(["a.ts", "b.ts", "c.ts"]);
+    expect(await siteVersion()).toMatch(/^[0-9a-f]{32}$/);
+  });
+});

@@ -9,7 +9,10 @@ import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint } from "./output/fingerprint.ts";
 import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
-import { domainInfo, writeDomainFiles } from "./domain-files.ts";
+import { cachedFileKey } from "./output/staging.ts";
+import { domainInfo, writeDomainApi } from "./domain-files.ts";
+import { writeExports, type SheetWriter } from "./exports/write.ts";
+import { writeSheet } from "./exports/xlsx.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -123,13 +126,33 @@ function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domai
   return [...new Set(names)].map((n) => known.get(n)!);
 }
 
-/** The domains' own files, domain after domain (writer threads hash and write them). */
+/**
+ * The domains' own files: the API of each domain in turn (writer threads hash and write the
+ * pages), and each domain's spreadsheets while the next domain's pages are serialised.
+ */
 async function writeDomains(tree: OutputTree, views: DomainView[], images: Map<string, ProcessedImage>, onDone: (domain: string) => void): Promise<void> {
-  for (const view of views) {
-    await writeDomainFiles(tree, view, images);
-    onDone(view.domain.domain);
+  const exports: Promise<void>[] = [];
+  try {
+    for (const view of views) {
+      await writeDomainApi(tree, view, images);
+      const done = writeExports(tree, view, sheetWriter(tree)).then(() => onDone(view.domain.domain));
+      done.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+      exports.push(done);
+    }
+  } catch (error) {
+    await Promise.allSettled(exports); // nothing may still write when the caller cleans up
+    throw error;
   }
+  await Promise.all(exports);
 }
+
+/** Rows from which a spreadsheet is written in a writer thread (below, starting one costs more). */
+const SHEET_THREAD_ROWS = 5000;
+
+const sheetWriter =
+  (tree: OutputTree): SheetWriter =>
+  (file, spec) =>
+    spec.rowCount >= SHEET_THREAD_ROWS ? tree.writeSheetInThread(file, { ...spec, rows: [...spec.rows] }) : writeSheet(file, spec);
 
 /** Copies the processed images the domain's API points at into its media folder. */
 async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {
@@ -142,8 +165,11 @@ async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string
   for (const rel of [...used].sort()) {
     const image = images.get(rel)!;
     const target = `${folder}/${image.file}`;
-    // Domains that share a media folder share its files.
-    if (!tree.has(target)) await tree.copyFrom(target, image.cachePath);
+    // Domains that share a media folder share its files; a file copied from the same cache file
+    // by the previous build is kept without reading it.
+    if (tree.has(target)) continue;
+    const key = cachedFileKey(image.cachePath);
+    if (!tree.reuse(target, key)) await tree.copyFrom(target, image.cachePath, key);
   }
 }
 

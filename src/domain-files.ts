@@ -1,7 +1,6 @@
 import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
 import { openapiFile } from "./api/openapi.ts";
 import { apiFiles, pageCount } from "./api/pages.ts";
-import { writeExports } from "./exports/write.ts";
 import type { ProcessedImage } from "./media/images.ts";
 import type { DomainView } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
@@ -30,10 +29,10 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
 }
 
 /**
- * The files of one domain under its own folder: every API response, the OpenAPI description and
- * the three spreadsheets. Domains never share these paths, so domains can be written in parallel.
+ * The API files of one domain under its own folder: every API response and the OpenAPI
+ * description (the spreadsheets are written by `writeExports`). Domains never share these paths.
  */
-export async function writeDomainFiles(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>): Promise<void> {
+export async function writeDomainApi(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>): Promise<void> {
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
   for (const file of apiFiles(view, imageUrl)) {
@@ -44,5 +43,4 @@ export async function writeDomainFiles(sink: FileSink, view: DomainView, images:
   // The pages are on disk before the spreadsheets start: a failing write (a full disk) stops the
   // build there, and the wait is short (at most two batches per writer thread are in flight).
   await sink.flush();
-  await writeExports(sink, view);
 }

@@ -27,7 +27,7 @@ const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
  * previous build wrote it with the same key, it is kept as it is and exceljs does not run: about
  * 0.06 s of CPU per 10,000 rows (computing and digesting them) instead of 0.6 s.
  */
-export async function writeExports(tree: FileSink, view: DomainView): Promise<void> {
+export async function writeExports(tree: FileSink, view: DomainView, sheets: SheetWriter = writeSheet): Promise<void> {
   const { domain } = view;
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };
@@ -65,7 +65,7 @@ export async function writeExports(tree: FileSink, view: DomainView): Promise<vo
     // One at a time: each holds a compressor, and they share exceljs' module-level buffers.
     for (const { rel, key, spec } of toWrite) {
       const file = path.join(dir, path.basename(rel));
-      await writeSheet(file, spec).catch((error: unknown) => {
+      await sheets(file, spec).catch((error: unknown) => {
         throw temporaryFailure(error);
       });
       // copyFrom has copied the file when it returns, so the temporary file can go at once.
@@ -76,6 +76,9 @@ export async function writeExports(tree: FileSink, view: DomainView): Promise<vo
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build.ts). */
+export type SheetWriter = (file: string, spec: SheetSpec) => Promise<unknown>;
 
 /** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */
 const TEMPORARY_FAILURES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EACCES", "EPERM", "EROFS", "ENOTDIR", "ENOENT", "EIO"]);

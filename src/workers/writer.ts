@@ -1,26 +1,45 @@
 import { parentPort } from "node:worker_threads";
+import type { SheetSpec } from "../exports/xlsx.ts";
 import { linkFiles, writeBatch, type BatchFile } from "../output/batch.ts";
 
-/** What the main thread (src/workers/writers.ts) asks: write a batch, or link unchanged files. */
+/** What the main thread (src/workers/writers.ts) asks: write a batch, link unchanged files, write a spreadsheet. */
 export type WriterRequest =
   | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: BatchFile[] }
-  | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] };
+  | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
+  | { id: number; kind: "sheet"; file: string; spec: SheetSpec };
 
 const madeDirs = new Set<string>();
-parentPort!.on("message", (request: WriterRequest) => {
-  let reply: object;
-  try {
-    if (request.kind === "write") {
-      reply = { id: request.id, ...writeBatch(request.staging, new Uint8Array(request.buffer), request.files, madeDirs) };
-    } else {
+
+async function answer(request: WriterRequest): Promise<object> {
+  switch (request.kind) {
+    case "write":
+      return writeBatch(request.staging, new Uint8Array(request.buffer), request.files, madeDirs);
+    case "link":
       linkFiles(request.previousDir, request.staging, request.rels, madeDirs);
-      reply = { id: request.id, entries: [], bytesWritten: 0 };
+      return { entries: [], bytesWritten: 0 };
+    case "sheet": {
+      // exceljs is loaded by the first spreadsheet, here rather than in the main thread.
+      const { writeSheet } = await import("../exports/xlsx.ts");
+      await writeSheet(request.file, request.spec);
+      return { entries: [], bytesWritten: 0 };
     }
-  } catch (error) {
-    const e = error as NodeJS.ErrnoException;
-    reply = { id: request.id, error: { message: e.message, stack: e.stack, code: e.code, path: e.path, name: e.name } };
   }
-  // A batch's buffer goes back to the main thread to be filled again (transferred, not copied).
-  if (request.kind === "write") parentPort!.postMessage({ ...reply, buffer: request.buffer }, [request.buffer]);
-  else parentPort!.postMessage(reply);
+}
+
+parentPort!.on("message", (request: WriterRequest) => {
+  // A spreadsheet is written asynchronously (zlib); batches that arrive meanwhile are written
+  // between its steps.
+  void answer(request).then(
+    (result) => {
+      // A batch's buffer goes back to the main thread to be filled again (transferred, not copied).
+      if (request.kind === "write") parentPort!.postMessage({ id: request.id, ...result, buffer: request.buffer }, [request.buffer]);
+      else parentPort!.postMessage({ id: request.id, ...result });
+    },
+    (error: unknown) => {
+      const e = error as NodeJS.ErrnoException;
+      const reply = { id: request.id, error: { message: e.message, stack: e.stack, code: e.code, path: e.path, name: e.name } };
+      if (request.kind === "write") parentPort!.postMessage({ ...reply, buffer: request.buffer }, [request.buffer]);
+      else parentPort!.postMessage(reply);
+    },
+  );
 });

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import type { SheetSpec } from "../exports/xlsx.ts";
 import type { BatchFile, BatchResult } from "../output/batch.ts";
 import type { WriterRequest } from "./writer.ts";
 
@@ -30,6 +31,11 @@ export class WriterPool {
     const share = Math.ceil(rels.length / this.threads);
     const parts = Array.from({ length: this.threads }, (_, i) => rels.slice(i * share, (i + 1) * share)).filter((part) => part.length > 0);
     await Promise.all(parts.map((part) => this.request({ id: this.nextId++, kind: "link", staging, previousDir, rels: part })));
+  }
+
+  /** Writes one spreadsheet file (exceljs) in a thread: the main thread serialises meanwhile. */
+  async sheet(file: string, spec: SheetSpec): Promise<void> {
+    await this.request({ id: this.nextId++, kind: "sheet", file, spec });
   }
 
   private request(message: WriterRequest, transfer: ArrayBuffer[] = []): Promise<{ result: BatchResult; buffer?: ArrayBuffer }> {

@@ -9,7 +9,7 @@ import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint } from "./output/fingerprint.ts";
 import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
-import { cachedFileKey } from "./output/staging.ts";
+import { cachedImageKey } from "./output/staging.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
@@ -168,7 +168,7 @@ async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string
     // Domains that share a media folder share its files; a file copied from the same cache file
     // by the previous build is kept without reading it.
     if (tree.has(target)) continue;
-    const key = cachedFileKey(image.cachePath);
+    const key = cachedImageKey(image.cachePath);
     if (!tree.reuse(target, key)) await tree.copyFrom(target, image.cachePath, key);
   }
 }

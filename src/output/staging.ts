@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, createReadStream, mkdirSync, statSync } from "node:fs";
+import { copyFileSync, createReadStream, mkdirSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { CellValue } from "../exports/columns.ts";
@@ -30,14 +30,15 @@ export async function hashFile(file: string): Promise<FileEntry> {
 }
 
 /**
- * The key of a file copied from a cache that writes each file once (by rename) and never
- * rewrites it: its identity (path, size, mtime, inode). A copy keyed by it is kept on the next
- * build without reading the file again (hashing costs about 0.2 ms a file: seconds for tens of
- * thousands of covers).
+ * The key of a processed image copied from the image cache. eleventy-img names each variant by
+ * a hash of its source's content and its processing options (and its width), so the name stands
+ * for the bytes: a copy keyed by it is kept on the next build without reading the file again
+ * (hashing costs about 0.2 ms a file: seconds for tens of thousands of covers). Unlike the cache
+ * file's inode or mtime, the name is the same on every machine, so the manifest stays
+ * deterministic.
  */
-export function cachedFileKey(file: string): string {
-  const { size, mtimeMs, ino } = statSync(file);
-  return createHash("md5").update(`${file}\0${size}\0${mtimeMs}\0${ino}`).digest("hex");
+export function cachedImageKey(cachePath: string): string {
+  return createHash("md5").update(`image-v1\0${path.basename(cachePath)}`).digest("hex");
 }
 
 /**

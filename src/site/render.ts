@@ -44,9 +44,8 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
   reporter.stage("processing the site's images");
   const images = await siteImages(imagesShown(views, catalogue), input.cacheDir);
   const sites = views.map((view) => domainSite(view, infos.find((i) => i.domain === view.domain.domain)!, images));
-  const identities = new Map<string, string>();
   for (const [i, site] of sites.entries()) {
-    await copyVariants(tree, site.info.media_folder, domainImages(views[i]!, images), identities);
+    await copyVariants(tree, site.info.media_folder, domainImages(views[i]!, images));
     for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
   }
   reporter.stage("planning the HTML catalogue");

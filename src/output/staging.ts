@@ -135,17 +135,22 @@ export class StagingWriter implements FileSink {
     this.claim(rel);
     this.throwFailure();
     const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
-    let room = this.batch.buffer.length - this.batch.used;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-    if (this.room(parts, (text) => text.length * 3) > room) {
-      let exact = this.room(parts, Buffer.byteLength);
-      if (exact > room && this.batch.files.length > 0) {
+    // Stages write concurrently (the API and the HTML pages): the room is checked again after
+    // every wait, since another stage may have filled the new batch meanwhile. The copy below
+    // has no wait in it.
+    for (;;) {
+      const room = this.batch.buffer.length - this.batch.used;
+      // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
+      if (this.room(parts, (text) => text.length * 3) <= room) break;
+      const exact = this.room(parts, Buffer.byteLength);
+      if (exact <= room) break;
+      if (this.batch.files.length > 0) {
         await this.dispatch();
-        room = this.batch.buffer.length;
-        exact = this.room(parts, Buffer.byteLength);
+        continue;
       }
       // A file larger than a batch gets a batch of its own size.
-      if (exact > room) this.batch.buffer = Buffer.from(new ArrayBuffer(exact));
+      this.batch.buffer = Buffer.from(new ArrayBuffer(exact));
+      break;
     }
     const batch = this.batch;
     const { buffer } = batch;

@@ -1,6 +1,8 @@
 import { lstat, readFile, readlink, stat, writeFile, mkdir } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
+import { SharedBytes } from "../../src/output/staging.ts";
 import { OutputTree, MANIFEST_PATH } from "../../src/output/tree.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 
@@ -96,5 +98,46 @@ describe("OutputTree", () => {
     await expect(tree.write("/etc/x", "a")).rejects.toThrow(/refusing/);
     await expect(tree.write("a/./b", "a")).rejects.toThrow(/refusing/);
     await tree.abort();
+  });
+});
+
+describe("write batches and writer threads", () => {
+  it("keep every file whole when stages write at once, shared parts included, with batches smaller than some files", async () => {
+    const out = path.join(dir, "dist");
+    // 1 KB batches: nearly every write waits for a batch to go to a thread, and meanwhile the
+    // other stage writes into the next batch.
+    const tree = await OutputTree.open(out, { batchBytes: 1024, threads: 2 });
+    const expected = new Map<string, string>();
+    const shared = new SharedBytes([Buffer.from("é".repeat(150)), Buffer.from("-shared-")]);
+    const sharedText = "é".repeat(150) + "-shared-";
+    const stage = async (name: string, count: number) => {
+      for (let i = 0; i < count; i++) {
+        const rel = `${name}/${i}.txt`;
+        const text = `${name} ${i} ` + "x".repeat((i * 37) % 1500);
+        if (i % 3 === 0) {
+          await tree.write(rel, [`<${i}>`, shared, Buffer.from(text)]);
+          expected.set(rel, `<${i}>${sharedText}${text}`);
+        } else {
+          await tree.write(rel, text);
+          expected.set(rel, text);
+        }
+      }
+    };
+    await Promise.all([stage("api", 300), stage("site", 300)]);
+    const summary = await tree.commit();
+    expect(summary.files).toBe(600);
+    for (const [rel, text] of expected) expect(await readFile(path.join(out, rel), "utf8")).toBe(text);
+    const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
+    expect(manifest.files["site/3.txt"]).toEqual({ size: Buffer.byteLength(expected.get("site/3.txt")!), md5: createHash("md5").update(expected.get("site/3.txt")!).digest("hex") });
+  });
+
+  it("reports a write that fails in a writer thread as a UserError naming the path", async () => {
+    const out = path.join(dir, "dist");
+    const tree = await OutputTree.open(out, { batchBytes: 1024, threads: 1 });
+    // A file where a folder must go: the thread's mkdir fails with ENOTDIR/EEXIST.
+    await tree.write("blocked", "a file");
+    await tree.flush();
+    for (let i = 0; i < 50; i++) await tree.write(`blocked/${i}.txt`, "y".repeat(100)).catch(() => {});
+    await expect(tree.commit()).rejects.toThrow(/cannot write the output at .*blocked.*(EEXIST|ENOTDIR)/);
   });
 });

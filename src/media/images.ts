@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import Image from "@11ty/eleventy-img";
@@ -45,17 +45,19 @@ export async function processImages(
   cacheDir: string,
 ): Promise<Map<string, Record<string, ProcessedImage[]>>> {
   const all = [...sources];
-  const byContent = new Map<string, ImageSource>();
-  const contentOf = new Map<string, string>();
-  await mapLimit(all, 16, async (source) => {
-    const digest = createHash("sha1").update(await readFile(source.abs)).digest("hex");
-    contentOf.set(source.rel, digest);
-    if (!byContent.has(digest)) byContent.set(digest, source);
-  });
   const outputDir = path.resolve(cacheDir, "images");
   await mkdir(outputDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
     throw new UserError(`cannot use the image cache ${outputDir} (${error.code}): pass --cache DIR with a writable folder`, { cause: error });
   });
+  const digests = await SourceDigests.open(outputDir);
+  const byContent = new Map<string, ImageSource>();
+  const contentOf = new Map<string, string>();
+  await mapLimit(all, 16, async (source) => {
+    const digest = await digests.of(source.abs);
+    contentOf.set(source.rel, digest);
+    if (!byContent.has(digest)) byContent.set(digest, source);
+  });
+  await digests.save();
   const unique = [...byContent.entries()].sort(([a], [b]) => (a < b ? -1 : 1));
   const results = new Map<string, Record<string, ProcessedImage[]>>();
   await mapLimit(unique, 4, async ([digest, source]) => {
@@ -108,6 +110,47 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
     (byFormat[v.format] ??= []).push({ file: v.file, cachePath: path.join(outputDir, v.file), width: v.width, height: v.height });
   }
   return byFormat;
+}
+
+/**
+ * The content digests of source images, remembered in the cache by path, size, mtime and inode
+ * (the test make and rsync use): a rebuild does not read tens of thousands of unchanged covers
+ * again (twice: the API's images and the site's), only the ones that changed.
+ */
+class SourceDigests {
+  private changed = false;
+
+  private constructor(
+    private readonly file: string,
+    /** Path → [size, mtime and inode of the state it was read in, its SHA-1]. */
+    private readonly known: Map<string, [string, string]>,
+  ) {}
+
+  static async open(outputDir: string): Promise<SourceDigests> {
+    const file = path.join(outputDir, "sources.json");
+    const known = await readFile(file, "utf8")
+      .then((text) => new Map(Object.entries(JSON.parse(text) as Record<string, [string, string]>)))
+      .catch(() => new Map<string, [string, string]>()); // a missing or damaged index only costs reading the sources
+    return new SourceDigests(file, known);
+  }
+
+  async of(abs: string): Promise<string> {
+    const { size, mtimeMs, ino } = await stat(abs);
+    const state = `${size}:${mtimeMs}:${ino}`;
+    const entry = this.known.get(abs);
+    if (Array.isArray(entry) && entry[0] === state && typeof entry[1] === "string") return entry[1];
+    const digest = createHash("sha1").update(await readFile(abs)).digest("hex");
+    this.known.set(abs, [state, digest]);
+    this.changed = true;
+    return digest;
+  }
+
+  async save(): Promise<void> {
+    if (!this.changed) return;
+    // Sorted, so the index is the same whatever order the sources were read in.
+    await atomicWrite(this.file, JSON.stringify(Object.fromEntries([...this.known].sort(([a], [b]) => (a < b ? -1 : 1)))));
+    this.changed = false;
+  }
 }
 
 async function atomicWrite(file: string, data: string | Uint8Array) {

@@ -75,7 +75,7 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
       const kept = reuseIndex(tree, site, key);
       if (kept === 0) indexed++;
       // Started first: Pagefind indexes in its own process while the pages are planned and rendered.
-      const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents).then((files) => ({ site, key, files }));
+      const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents, indexed % 2 === 0).then((files) => ({ site, key, files }));
       search.catch((error) => void (searchFailure ??= error));
       searches.push(search);
 

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch } from "node:os";
 import path from "node:path";
+import { Worker } from "node:worker_threads";
 import * as pagefind from "pagefind";
 import type { OutputTree } from "../output/tree.ts";
 import type { DomainSite } from "./model.ts";
@@ -56,9 +57,21 @@ export function reuseIndex(tree: OutputTree, site: DomainSite, key: string): num
   return previous.length;
 }
 
-/** Indexes the documents; returns the index files in path order, without the unused ones. */
-export async function buildIndex(site: DomainSite, documents: SearchDocument[]): Promise<IndexFile[]> {
-  const { index, errors } = await pagefind.createIndex(options(site));
+/**
+ * Indexes the documents; returns the index files in path order, without the unused ones.
+ * One Pagefind process indexes on one core, so every other domain is indexed by a second
+ * process, run from a worker thread (src/site/search-worker.ts): two domains that changed are
+ * indexed side by side.
+ */
+export function buildIndex(site: DomainSite, documents: SearchDocument[], second = false): Promise<IndexFile[]> {
+  return second ? indexInWorker(options(site), documents) : indexDocuments(pagefind, options(site), documents);
+}
+
+export type IndexOptions = ReturnType<typeof options>;
+
+/** Indexes the documents with this Pagefind module (its process). */
+export async function indexDocuments(engine: typeof pagefind, indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
+  const { index, errors } = await engine.createIndex(indexOptions);
   if (index === undefined) throw new Error(`Pagefind could not create an index: ${errors.join("; ")}`);
   const pending = new Set<Promise<void>>();
   let failure: unknown = null;
@@ -77,6 +90,23 @@ export async function buildIndex(site: DomainSite, documents: SearchDocument[]):
   if (files.errors.length > 0) throw new Error(`Pagefind could not build the index: ${files.errors.join("; ")}`);
   await index.deleteIndex();
   return files.files.filter((file) => !UNUSED.test(file.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
+}
+
+/** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
+function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL("./search-worker.mjs", import.meta.url), { workerData: { options: indexOptions, documents } });
+    let settled = false;
+    worker.once("message", (reply: { files: IndexFile[] } | { error: { message: string; stack?: string } }) => {
+      settled = true;
+      if ("error" in reply) reject(Object.assign(new Error(reply.error.message), reply.error));
+      else resolve(reply.files);
+    });
+    worker.once("error", (error) => ((settled = true), reject(error)));
+    worker.once("exit", (code) => {
+      if (!settled) reject(new Error(`the search index worker stopped (exit code ${code})`));
+    });
+  });
 }
 
 /** Writes the index under `<site root>/pagefind/`, each file with the index's key. */

@@ -74,10 +74,14 @@ export interface StagingOptions {
   batchBytes?: number;
   /** Writer threads, started when the first batch fills. */
   threads?: number;
+  /** The previous version's folder, from which kept files are hard-linked. */
+  previousDir?: string;
 }
 
 /** 4 MB: a few hundred pages, so a batch's round trip to a thread is small against its work. */
 const BATCH_BYTES = 4 << 20;
+/** Kept files hard-linked per request to the writer threads during the build. */
+const LINKS_PER_REQUEST = 2000;
 /** Below this many unchanged files, linking them is quicker than starting threads. */
 const LINKS_FOR_THREADS = 5000;
 /** Batches in flight per writer thread: one being written, one waiting. */
@@ -116,12 +120,16 @@ export class StagingWriter implements FileSink {
   private readonly inFlight = new Set<Promise<void>>();
   private writers: WriterPool | null = null;
   private failure: unknown = null;
+  private readonly linkSource: string | undefined;
+  private readonly pendingLinks: string[] = [];
+  private readonly linked = new Set<string>();
 
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
     this.staging = staging;
     this.previous = previous;
     this.batchBytes = options.batchBytes ?? BATCH_BYTES;
     this.threads = options.threads ?? 1;
+    this.linkSource = options.previousDir;
     this.batch = this.emptyBatch();
   }
 
@@ -237,6 +245,16 @@ export class StagingWriter implements FileSink {
     await (this.writers ??= new WriterPool(this.threads)).sheet(file, spec);
   }
 
+  /** Waits for this work with the batches (flush waits for both); its failure is the build's. */
+  private track(work: Promise<unknown>) {
+    const done = work.then(
+      () => {},
+      (error: unknown) => void (this.failure ??= error),
+    );
+    this.inFlight.add(done);
+    void done.finally(() => this.inFlight.delete(done));
+  }
+
   /** Stops the writer threads (after flush, or when the build is abandoned). */
   async close(): Promise<void> {
     await Promise.allSettled(this.inFlight);
@@ -248,15 +266,12 @@ export class StagingWriter implements FileSink {
     const batch = this.batch;
     this.batch = this.emptyBatch();
     this.writers ??= new WriterPool(this.threads);
-    const done = this.writers.write(this.staging, batch.buffer.buffer as ArrayBuffer, batch.files).then(
-      ({ result, buffer }) => {
+    this.track(
+      this.writers.write(this.staging, batch.buffer.buffer as ArrayBuffer, batch.files).then(({ result, buffer }) => {
         this.merge(result);
         if (buffer.byteLength === this.batchBytes) this.spare.push(Buffer.from(buffer));
-      },
-      (error: unknown) => void (this.failure ??= error),
+      }),
     );
-    this.inFlight.add(done);
-    void done.finally(() => this.inFlight.delete(done));
     // Backpressure: serialising never runs far ahead of writing.
     while (this.inFlight.size >= this.threads * IN_FLIGHT_PER_THREAD) await Promise.race(this.inFlight);
   }
@@ -293,7 +308,27 @@ export class StagingWriter implements FileSink {
     if (old === undefined || old.key !== key) return false;
     this.claim(rel);
     this.entries.set(rel, { size: old.size, md5: old.md5, key: old.key, fresh: false });
+    this.queueLink(rel);
     return true;
+  }
+
+  /**
+   * A kept file is hard-linked into staging by the writer threads as soon as a few thousand are
+   * known, while this thread goes on (a rebuild keeps tens of thousands; linking them all at
+   * commit, with nothing else left to do, took seconds). The rest are linked at commit.
+   */
+  private queueLink(rel: string) {
+    if (this.linkSource === undefined) return;
+    this.pendingLinks.push(rel);
+    if (this.pendingLinks.length < LINKS_PER_REQUEST || this.writers === null) return;
+    const rels = this.pendingLinks.splice(0);
+    for (const linked of rels) this.linked.add(linked);
+    this.track(this.writers.link(this.linkSource, this.staging, rels));
+  }
+
+  /** Kept files not linked yet (commit links them). */
+  protected unlinked(): string[] {
+    return [...this.entries].filter(([rel, entry]) => !entry.fresh && !this.linked.has(rel)).map(([rel]) => rel);
   }
 
   /**

@@ -83,7 +83,11 @@ export class OutputTree extends StagingWriter {
       const previous = previousDir === null ? new Map<string, FileEntry>() : await readManifest(previousDir);
       const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
       // One writer thread per core: they hash and write while this thread serialises.
-      const tree = new OutputTree(out, versionsDir, id, previousDir, previous, { threads: Math.min(4, availableParallelism()), ...options });
+      const tree = new OutputTree(out, versionsDir, id, previousDir, previous, {
+        threads: Math.min(4, availableParallelism()),
+        previousDir: previousDir ?? undefined,
+        ...options,
+      });
       await fs.mkdir(tree.staging);
       return tree;
     } catch (error) {
@@ -128,7 +132,9 @@ export class OutputTree extends StagingWriter {
         await fs.rm(this.staging, { recursive: true, force: true });
         return summary;
       }
-      if (unchanged.length > 0) await this.linkFrom(this.previousDir!, unchanged);
+      // Most kept files were linked during the build (see StagingWriter.queueLink).
+      const toLink = this.unlinked();
+      if (toLink.length > 0) await this.linkFrom(this.previousDir!, toLink);
       await this.close();
       const files = Object.fromEntries(
         [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, { size, md5, key }]) => [rel, key === undefined ? { size, md5 } : { size, md5, key }]),

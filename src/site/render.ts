@@ -62,9 +62,12 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
     // needs this thread to send it their documents: the loops below let it run now and then.
     let steps = 0;
     const breathe = () => new Promise(setImmediate);
+    // Every domain's search documents first, so that every index that must be built starts
+    // before the pages are keyed (Pagefind is the longest part of a rebuild that changes text).
+    const plans: SitePage[][] = [];
     for (const [i, site] of sites.entries()) {
-      const view = views[i]!;
-      const planned = [...sitePages(site, view)];
+      const planned = [...sitePages(site, views[i]!)];
+      plans.push(planned);
       pages += planned.length;
       const documents: SearchDocument[] = [];
       for (const page of planned) {
@@ -74,11 +77,13 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
       const key = searchKey(site, documents);
       const kept = reuseIndex(tree, site, key);
       if (kept === 0) indexed++;
-      // Started first: Pagefind indexes in its own process while the pages are planned and rendered.
       const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents, indexed % 2 === 0).then((files) => ({ site, key, files }));
       search.catch((error) => void (searchFailure ??= error));
       searches.push(search);
-
+    }
+    for (const [i, site] of sites.entries()) {
+      const view = views[i]!;
+      const planned = plans[i]!;
       const keyOf = pageKeys(site, view.orders.name, version);
       for (const page of planned) {
         const rel = pagePath(page);

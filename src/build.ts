@@ -3,13 +3,12 @@ import { urlFolder } from "./api/layout.ts";
 import { loadCatalogue, type Catalogue } from "./content/load.ts";
 import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
-import { apiImages, type ProcessedImage } from "./media/images.ts";
+import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
 import { resolveBuildDate } from "./model/dates.ts";
 import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint } from "./output/fingerprint.ts";
 import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
-import { cachedImageKey } from "./output/staging.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
@@ -164,12 +163,7 @@ async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string
   }
   for (const rel of [...used].sort()) {
     const image = images.get(rel)!;
-    const target = `${folder}/${image.file}`;
-    // Domains that share a media folder share its files; a file copied from the same cache file
-    // by the previous build is kept without reading it.
-    if (tree.has(target)) continue;
-    const key = cachedImageKey(image.cachePath);
-    if (!tree.reuse(target, key)) await tree.copyFrom(target, image.cachePath, key);
+    await copyProcessedImage(tree, `${folder}/${image.file}`, image.cachePath);
   }
 }
 

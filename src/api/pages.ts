@@ -38,7 +38,6 @@ interface Element {
 const CLOSE = Buffer.from("}");
 const COMMA = Buffer.from(",");
 const NULL = Buffer.from("null");
-const ascii = (text: string) => Buffer.from(text);
 
 /**
  * Every API response of one domain. A director's JSON (biographies in seven languages: most of
@@ -66,7 +65,7 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   for (const listed of view.orders.name) {
     const { before, after } = elementPieces(listed, imageUrl);
     const director = directorOf(listed);
-    const element = { parts: [ascii(before), director.bytes, ascii(after), CLOSE], digest: digest(`${before}${director.digest}${after}`) };
+    const element = { parts: [Buffer.from(before), director.bytes, Buffer.from(after), CLOSE], digest: digest(`${before}${director.digest}${after}`) };
     elements.set(listed.work.id, element);
     const tail = detailTail(listed);
     const produce = () => [...element.parts.slice(0, 3), tail];

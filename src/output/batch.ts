@@ -52,11 +52,7 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
     const fresh = file.previous === undefined || file.previous.md5 !== md5 || file.previous.size !== file.size;
     entries.push([file.rel, { size: file.size, md5, key: file.key, fresh }]);
     if (!fresh) continue;
-    const dir = path.dirname(file.rel);
-    if (dir !== "." && !madeDirs.has(dir)) {
-      mkdirSync(`${staging}/${dir}`, { recursive: true });
-      madeDirs.add(dir);
-    }
+    makeParentDir(staging, file.rel, madeDirs);
     writeViews(`${staging}/${file.rel}`, views, file.size);
     bytesWritten += file.size;
   }
@@ -82,15 +78,19 @@ function writeViews(file: string, views: Uint8Array[], size: number): void {
  */
 export function linkFiles(previousDir: string, staging: string, rels: readonly string[], madeDirs: Set<string>): void {
   for (const rel of rels) {
-    const dir = path.dirname(rel);
-    if (dir !== "." && !madeDirs.has(dir)) {
-      mkdirSync(`${staging}/${dir}`, { recursive: true });
-      madeDirs.add(dir);
-    }
+    makeParentDir(staging, rel, madeDirs);
     try {
       linkSync(`${previousDir}/${rel}`, `${staging}/${rel}`);
     } catch {
       copyFileSync(`${previousDir}/${rel}`, `${staging}/${rel}`); // another file system, or links not allowed
     }
   }
+}
+
+/** Creates the folder `rel` goes in under `root`, once per folder (`madeDirs` remembers them). */
+export function makeParentDir(root: string, rel: string, madeDirs: Set<string>): void {
+  const dir = path.dirname(rel);
+  if (dir === "." || madeDirs.has(dir)) return;
+  mkdirSync(`${root}/${dir}`, { recursive: true });
+  madeDirs.add(dir);
 }

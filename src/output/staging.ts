@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, createReadStream, mkdirSync } from "node:fs";
+import { copyFileSync, createReadStream } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { CellValue } from "../exports/columns.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
-import { linkFiles, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
+import { linkFiles, makeParentDir, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
 export type { StagedEntry };
 
@@ -27,18 +27,6 @@ export async function hashFile(file: string): Promise<FileEntry> {
     size += (chunk as Buffer).length;
   }
   return { size, md5: hash.digest("hex") };
-}
-
-/**
- * The key of a processed image copied from the image cache. eleventy-img names each variant by
- * a hash of its source's content and its processing options (and its width), so the name stands
- * for the bytes: a copy keyed by it is kept on the next build without reading the file again
- * (hashing costs about 0.2 ms a file: seconds for tens of thousands of covers). Unlike the cache
- * file's inode or mtime, the name is the same on every machine, so the manifest stays
- * deterministic.
- */
-export function cachedImageKey(cachePath: string): string {
-  return createHash("md5").update(`image-v1\0${path.basename(cachePath)}`).digest("hex");
 }
 
 /**
@@ -365,10 +353,7 @@ export class StagingWriter implements FileSink {
   }
 
   protected ensureDir(rel: string): void {
-    const dir = path.dirname(rel);
-    if (dir === "." || this.madeDirs.has(dir)) return;
-    mkdirSync(path.join(this.staging, dir), { recursive: true });
-    this.madeDirs.add(dir);
+    makeParentDir(this.staging, rel, this.madeDirs);
   }
 }
 

@@ -121,13 +121,9 @@ export class OutputTree extends StagingWriter {
     try {
       await this.flush();
       let written = 0;
-      const unchanged: string[] = [];
-      for (const [rel, entry] of this.entries) {
-        if (entry.fresh) written++;
-        else unchanged.push(rel);
-      }
+      for (const entry of this.entries.values()) if (entry.fresh) written++;
       const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;
-      const summary = { files: this.entries.size, written, unchanged: unchanged.length, removed, bytesWritten: this.bytesWritten };
+      const summary = { files: this.entries.size, written, unchanged: this.entries.size - written, removed, bytesWritten: this.bytesWritten };
       if (written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir))) {
         await fs.rm(this.staging, { recursive: true, force: true });
         return summary;

@@ -1,6 +1,5 @@
 import type { ImageSource } from "../content/images.ts";
-import { processImages, type ProcessedImage } from "../media/images.ts";
-import { cachedImageKey } from "../output/staging.ts";
+import { copyProcessedImage, processImages, type ProcessedImage } from "../media/images.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { html, type Html } from "./html.ts";
 
@@ -26,16 +25,14 @@ export async function siteImages(sources: ImageSource[], cacheDir: string): Prom
 
 /**
  * Copies the variants into a media folder of the output, once per build (domains may share it).
- * A variant the previous build copied from the same cache file is kept without reading it (see
- * `cachedImageKey`).
+ * A variant the previous build copied under the same name is kept without reading it (see
+ * `copyProcessedImage`).
  */
 export async function copyVariants(tree: OutputTree, mediaFolder: string, variants: Iterable<Variants>): Promise<void> {
   const files = new Map<string, string>();
   for (const v of variants) for (const image of [...v.webp, ...v.jpeg]) files.set(`${mediaFolder}/${image.file}`, image.cachePath);
   for (const [rel, cachePath] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    if (tree.has(rel)) continue;
-    const key = cachedImageKey(cachePath);
-    if (!tree.reuse(rel, key)) await tree.copyFrom(rel, cachePath, key);
+    await copyProcessedImage(tree, rel, cachePath);
   }
 }
 

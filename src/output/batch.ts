@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, writeFileSync, writeSync, writevSync } from "node:fs";
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, unlinkSync, writeFileSync, writeSync, writevSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -15,6 +15,8 @@ export interface BatchFile {
   key?: string;
   /** Size and MD5 of the previous version's file at `rel`, if there was one. */
   previous?: { size: number; md5: string };
+  /** Size and MD5 of the file already at `rel` in staging (a recycled version's), if any. */
+  inStaging?: { size: number; md5: string };
 }
 
 /** A file of the new version: `fresh` when this build wrote its bytes, else kept from the previous one. */
@@ -52,17 +54,26 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
     const fresh = file.previous === undefined || file.previous.md5 !== md5 || file.previous.size !== file.size;
     entries.push([file.rel, { size: file.size, md5, key: file.key, fresh }]);
     if (!fresh) continue;
+    bytesWritten += file.size;
+    const { inStaging } = file;
+    if (inStaging !== undefined) {
+      // A recycled version already holds these bytes here (a change undone): nothing to write.
+      if (inStaging.md5 === md5 && inStaging.size === file.size) continue;
+      removeStale(`${staging}/${file.rel}`);
+    }
     makeParentDir(staging, file.rel, madeDirs);
     writeViews(`${staging}/${file.rel}`, views, file.size);
-    bytesWritten += file.size;
   }
   return { entries, bytesWritten };
 }
 
-/** Writes a file from its pieces with one writev (a file in one piece: one write). */
+/**
+ * Writes a new file from its pieces with one writev (a file in one piece: one write). `wx`: an
+ * existing file is never written into (it may share its inode with the current version's).
+ */
 function writeViews(file: string, views: Uint8Array[], size: number): void {
-  if (views.length === 1) return writeFileSync(file, views[0]!);
-  const fd = openSync(file, "w");
+  if (views.length === 1) return writeFileSync(file, views[0]!, { flag: "wx" });
+  const fd = openSync(file, "wx");
   try {
     let written = writevSync(fd, views);
     // writev may stop short (a full disk reports its error on the retry).
@@ -74,16 +85,37 @@ function writeViews(file: string, views: Uint8Array[], size: number): void {
 
 /**
  * Hard-links the previous version's files at `rels` into `staging` (a copy where links are not
- * allowed): unchanged files cost no bytes and keep their inode and mtime.
+ * allowed): unchanged files cost no bytes and keep their inode and mtime. A file of a recycled
+ * version in the way is removed first.
  */
 export function linkFiles(previousDir: string, staging: string, rels: readonly string[], madeDirs: Set<string>): void {
   for (const rel of rels) {
     makeParentDir(staging, rel, madeDirs);
+    const from = `${previousDir}/${rel}`;
+    const to = `${staging}/${rel}`;
     try {
-      linkSync(`${previousDir}/${rel}`, `${staging}/${rel}`);
-    } catch {
-      copyFileSync(`${previousDir}/${rel}`, `${staging}/${rel}`); // another file system, or links not allowed
+      linkSync(from, to);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
+        removeStale(to);
+        linkSync(from, to);
+      } else {
+        removeStale(to);
+        copyFileSync(from, to); // another file system, or links not allowed
+      }
     }
+  }
+}
+
+/**
+ * Removes a recycled version's file before its path gets other bytes. Never write into it: it
+ * may be a hard link to the same inode as the current version's file, which a server is reading.
+ */
+export function removeStale(file: string): void {
+  try {
+    unlinkSync(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
 }
 

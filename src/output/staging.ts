@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { copyFileSync, createReadStream } from "node:fs";
+import { copyFileSync, createReadStream, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { CellValue } from "../exports/columns.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
-import { linkFiles, makeParentDir, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
+import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
 export type { StagedEntry };
 
@@ -64,6 +64,11 @@ export interface StagingOptions {
   threads?: number;
   /** The previous version's folder, from which kept files are hard-linked. */
   previousDir?: string;
+  /**
+   * The files already in the staging folder: an older version recycled as the new one (see
+   * OutputTree.open). Those that hold the right bytes stay; the others are replaced or removed.
+   */
+  recycled?: ReadonlyMap<string, FileEntry>;
 }
 
 /** 4 MB: a few hundred pages, so a batch's round trip to a thread is small against its work. */
@@ -111,6 +116,13 @@ export class StagingWriter implements FileSink {
   private readonly linkSource: string | undefined;
   private readonly pendingLinks: string[] = [];
   private readonly linked = new Set<string>();
+  protected readonly recycled: ReadonlyMap<string, FileEntry>;
+  /** The folders of the recycled files (made on first use). */
+  private recycledDirs: Set<string> | null = null;
+  /** Recycled files removed because a new folder goes at their path. */
+  private readonly cleared = new Set<string>();
+  /** Folders of new files whose every ancestor was checked by clearWay. */
+  private readonly clearFolders = new Set<string>();
 
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
     this.staging = staging;
@@ -118,6 +130,7 @@ export class StagingWriter implements FileSink {
     this.batchBytes = options.batchBytes ?? BATCH_BYTES;
     this.threads = options.threads ?? 1;
     this.linkSource = options.previousDir;
+    this.recycled = options.recycled ?? new Map();
     this.batch = this.emptyBatch();
   }
 
@@ -181,7 +194,8 @@ export class StagingWriter implements FileSink {
       size += batch.used - start;
     }
     const old = this.previous.get(rel);
-    batch.files.push({ rel, segments, size, key, previous: old && { size: old.size, md5: old.md5 } });
+    const held = this.recycled.get(rel);
+    batch.files.push({ rel, segments, size, key, previous: old && { size: old.size, md5: old.md5 }, inStaging: held && { size: held.size, md5: held.md5 } });
   }
 
   /** Bytes the parts take in the batch: shared bytes already in it take none. */
@@ -306,7 +320,7 @@ export class StagingWriter implements FileSink {
    * commit, with nothing else left to do, took seconds). The rest are linked at commit.
    */
   private queueLink(rel: string) {
-    if (this.linkSource === undefined) return;
+    if (this.linkSource === undefined || this.inPlace(rel)) return;
     this.pendingLinks.push(rel);
     if (this.pendingLinks.length < LINKS_PER_REQUEST || this.writers === null) return;
     const rels = this.pendingLinks.splice(0);
@@ -316,7 +330,49 @@ export class StagingWriter implements FileSink {
 
   /** Kept files not linked yet (commit links them). */
   protected unlinked(): string[] {
-    return [...this.entries].filter(([rel, entry]) => !entry.fresh && !this.linked.has(rel)).map(([rel]) => rel);
+    return [...this.entries].filter(([rel, entry]) => !entry.fresh && !this.linked.has(rel) && !this.inPlace(rel)).map(([rel]) => rel);
+  }
+
+  /** Whether the recycled version's file at `rel` already holds the new version's bytes. */
+  private inPlace(rel: string): boolean {
+    const held = this.recycled.get(rel);
+    const entry = this.entries.get(rel);
+    return held !== undefined && entry !== undefined && held.md5 === entry.md5 && held.size === entry.size;
+  }
+
+  /**
+   * Removes the recycled files that the new version does not have, then the folders this leaves
+   * empty. Called once every file is in (after flush).
+   */
+  protected removeLeftovers(): void {
+    const emptied = new Set<string>();
+    for (const rel of this.recycled.keys()) {
+      if (this.entries.has(rel) || this.cleared.has(rel)) continue;
+      try {
+        unlinkSync(path.join(this.staging, rel));
+      } catch (error) {
+        // Gone with its folder, which was in the way of a new file.
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+      }
+      emptied.add(path.dirname(rel));
+    }
+    // Deepest first, so that a folder is tried after its subfolders.
+    const folders = [...emptied].sort((a, b) => b.split("/").length - a.split("/").length);
+    for (let i = 0; i < folders.length; i++) {
+      const folder = folders[i]!;
+      if (folder === ".") continue;
+      try {
+        rmdirSync(path.join(this.staging, folder));
+      } catch {
+        continue; // not empty (or already gone)
+      }
+      const parent = path.dirname(folder);
+      if (!emptied.has(parent)) {
+        emptied.add(parent);
+        folders.push(parent);
+      }
+    }
   }
 
   /**
@@ -325,9 +381,10 @@ export class StagingWriter implements FileSink {
    */
   async copyFrom(rel: string, source: string, key?: string): Promise<void> {
     this.claim(rel);
-    if (this.record(rel, { ...(await hashFile(source)), key })) {
+    if (this.record(rel, { ...(await hashFile(source)), key }) && !this.inPlace(rel)) {
       try {
         this.ensureDir(rel);
+        if (this.recycled.has(rel)) removeStale(path.join(this.staging, rel));
         copyFileSync(source, path.join(this.staging, rel));
       } catch (error) {
         throw writeFailure(error, path.join(this.staging, rel));
@@ -350,6 +407,36 @@ export class StagingWriter implements FileSink {
     }
     if (this.claimed.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
     this.claimed.add(rel);
+    if (this.recycled.size > 0) this.clearWay(rel);
+  }
+
+  /**
+   * In a recycled version, removes what stands where `rel` goes: a folder at its path, or a file
+   * at the path of one of its folders. Done here, before any thread writes under that path.
+   */
+  private clearWay(rel: string) {
+    if (this.recycledDirs === null) {
+      this.recycledDirs = new Set();
+      for (const held of this.recycled.keys()) {
+        for (let dir = path.dirname(held); dir !== "." && !this.recycledDirs.has(dir); dir = path.dirname(dir)) this.recycledDirs.add(dir);
+      }
+    }
+    if (this.recycledDirs.has(rel)) {
+      rmSync(path.join(this.staging, rel), { recursive: true, force: true });
+      this.recycledDirs.delete(rel);
+    }
+    const parent = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
+    if (this.clearFolders.has(parent)) return;
+    for (let slash = rel.indexOf("/"); slash !== -1; slash = rel.indexOf("/", slash + 1)) {
+      const folder = rel.slice(0, slash);
+      if (this.recycled.has(folder) && !this.recycledDirs.has(folder)) {
+        removeStale(path.join(this.staging, folder));
+        this.cleared.add(folder);
+        // Now a folder: later files under it find the way clear.
+        this.recycledDirs.add(folder);
+      }
+    }
+    this.clearFolders.add(parent);
   }
 
   protected ensureDir(rel: string): void {

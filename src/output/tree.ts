@@ -16,6 +16,13 @@ export { hashFile, MANIFEST_PATH, type FileEntry };
  * whose bytes did not change are hard links to the previous version's files: not rewritten (same
  * inode and mtime), and no extra disk space. A build that changes nothing swaps nothing.
  *
+ * Two versions are kept: the current one and the one before it. A build recycles the older one
+ * as its staging folder instead of deleting it and linking every unchanged file again: only the
+ * files that differ between that version and the new one are touched (for a one-title rename,
+ * about 10,000 of 130,000 files instead of removing 130,000 and linking 120,000). Its files are
+ * never written into (they may be hard links to the current version's): a file with other bytes
+ * is removed and written anew.
+ *
  * `_catalogue/files.json` lists every file with its size and MD5 (the MD5 is also what S3 reports
  * as the ETag of a single-part upload, so publishing compares against it without rehashing).
  */
@@ -79,16 +86,17 @@ export class OutputTree extends StagingWriter {
     }
     try {
       const previousDir = await currentVersion(out, versionsDir);
-      await removeOldVersions(versionsDir, previousDir);
       const previous = previousDir === null ? new Map<string, FileEntry>() : await readManifest(previousDir);
       const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
+      const recycled = await recycleOldVersion(versionsDir, previousDir, path.join(versionsDir, `${id}.tmp`));
       // One writer thread per core: they hash and write while this thread serialises.
       const tree = new OutputTree(out, versionsDir, id, previousDir, previous, {
         threads: Math.min(4, availableParallelism()),
         previousDir: previousDir ?? undefined,
+        recycled: recycled ?? undefined,
         ...options,
       });
-      await fs.mkdir(tree.staging);
+      if (recycled === null) await fs.mkdir(tree.staging);
       return tree;
     } catch (error) {
       await releaseLock(versionsDir);
@@ -124,7 +132,8 @@ export class OutputTree extends StagingWriter {
       for (const entry of this.entries.values()) if (entry.fresh) written++;
       const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;
       const summary = { files: this.entries.size, written, unchanged: this.entries.size - written, removed, bytesWritten: this.bytesWritten };
-      if (written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir))) {
+      const unchanged = written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir));
+      if (unchanged && this.recycled.size === 0) {
         await fs.rm(this.staging, { recursive: true, force: true });
         return summary;
       }
@@ -132,6 +141,7 @@ export class OutputTree extends StagingWriter {
       const toLink = this.unlinked();
       if (toLink.length > 0) await this.linkFrom(this.previousDir!, toLink);
       await this.close();
+      this.removeLeftovers();
       const files = Object.fromEntries(
         [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, { size, md5, key }]) => [rel, key === undefined ? { size, md5 } : { size, md5, key }]),
       );
@@ -139,7 +149,9 @@ export class OutputTree extends StagingWriter {
       await fs.writeFile(path.join(this.staging, MANIFEST_PATH), JSON.stringify({ files } satisfies Manifest));
       const finalDir = path.join(this.versionsDir, this.id);
       await fs.rename(this.staging, finalDir);
-      await this.switchTo(finalDir);
+      // Nothing changed: the current version stays, and this finished copy of it is the older
+      // version that the next build recycles (deleting it would throw its files away).
+      if (!unchanged) await this.switchTo(finalDir);
       return summary;
     } catch (error) {
       await this.abort();
@@ -203,16 +215,32 @@ async function currentVersion(out: string, versionsDir: string): Promise<string 
   throw new UserError(`${out} exists and is not a folder: remove it or choose another --out`);
 }
 
-/** Keeps the current version and the one before it (a server may still be reading it). */
-async function removeOldVersions(versionsDir: string, current: string | null) {
+/**
+ * Turns the newest version older than the current one into the staging folder `staging`, and
+ * returns its files (from its manifest); removes any other old version and abandoned staging
+ * folder. Null when there is none to recycle.
+ */
+async function recycleOldVersion(versionsDir: string, current: string | null, staging: string): Promise<Map<string, FileEntry> | null> {
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
-  const versions = names.filter((n) => n !== "lock" && n !== keep).sort();
-  const newestOld = versions.filter((n) => !n.endsWith(".tmp")).at(-1);
-  for (const name of versions) {
-    if (name === newestOld) continue;
-    await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
+  const old = names.filter((n) => n !== "lock" && n !== keep).sort();
+  const newestOld = old.filter((n) => !n.endsWith(".tmp")).at(-1);
+  for (const name of old) {
+    if (name !== newestOld) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
   }
+  if (newestOld === undefined) return null;
+  const dir = path.join(versionsDir, newestOld);
+  const files = await readManifest(dir);
+  if (files.size === 0) {
+    // No manifest to say what it holds: not worth trusting.
+    await fs.rm(dir, { recursive: true, force: true });
+    return null;
+  }
+  await fs.rename(dir, staging);
+  // From now on its manifest would lie. A build killed from here leaves a staging folder, which
+  // the next build removes rather than recycles.
+  await fs.rm(path.join(staging, MANIFEST_PATH));
+  return files;
 }
 
 async function readManifest(dir: string): Promise<Map<string, FileEntry>> {

@@ -1,4 +1,4 @@
-import { lstat, readFile, readlink, stat, writeFile, mkdir } from "node:fs/promises";
+import { lstat, mkdir, readdir, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -163,5 +163,82 @@ describe("kept files", () => {
     }
     const after = await stat(path.join(out, "pages/7/57.json"));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    // The third build recycles the first version (in the threads too): files changed since it
+    // are replaced or linked again from the second, the others stay where they are.
+    const third = (i: number) => (i % 100 === 0 ? "v2" : i % 75 === 0 ? "v3" : "v1");
+    expect(await build(third)).toMatchObject({ files: 6000, written: 60, unchanged: 5940 });
+    for (let i = 0; i < 6000; i++) expect(await readFile(path.join(out, `pages/${i % 50}/${i}.json`), "utf8")).toBe(text(i, third(i)));
+  });
+});
+
+describe("the version before the current one", () => {
+  /** Every file under `root`, with its text. */
+  async function filesUnder(root: string): Promise<Record<string, string>> {
+    const found: Record<string, string> = {};
+    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const file = path.join(entry.parentPath, entry.name);
+      found[path.relative(root, file)] = await readFile(file, "utf8");
+    }
+    return found;
+  }
+  const versionsOf = async (out: string) => (await readdir(path.join(dir, ".dist.versions"))).filter((name) => name !== "lock").sort();
+
+  it("is recycled as the next version: its right files stay, others are replaced, the current version is untouched", async () => {
+    const out = path.join(dir, "dist");
+    const v1 = { "a.txt": "1", "same/c.txt": "same", "shared.txt": "v1", "gone/deep/e.txt": "bye", "x": "a file, later a folder", "z/w.txt": "in a folder, later a file" };
+    await writeTree(out, v1);
+    const firstDir = path.join(dir, ".dist.versions", (await versionsOf(out))[0]!);
+    const undone = await stat(path.join(firstDir, "a.txt"));
+    const v2 = { "a.txt": "2", "same/c.txt": "same", "shared.txt": "v1", "new/h.txt": "new", "x": "a file, later a folder", "z/w.txt": "in a folder, later a file" };
+    await writeTree(out, v2);
+    const secondDir = await realpath(out);
+    // shared.txt is one inode in both versions: the recycled one must not be written into.
+    expect((await stat(path.join(secondDir, "shared.txt"))).ino).toBe((await stat(path.join(firstDir, "shared.txt"))).ino);
+
+    const v3 = { "a.txt": "1", "same/c.txt": "same", "shared.txt": "v3", "new/h.txt": "new", "x/y.txt": "under x", "z": "now a file" };
+    const summary = await writeTree(out, v3);
+    expect(summary).toMatchObject({ files: 6, written: 4, unchanged: 2, removed: 2 });
+    expect(await filesUnder(out)).toEqual({ ...v3, [MANIFEST_PATH]: expect.any(String) });
+    // The first version's folder became the third: its a.txt ("1") was kept as it was.
+    expect(await realpath(out)).not.toBe(secondDir);
+    expect((await stat(path.join(out, "a.txt"))).ino).toBe(undone.ino);
+    // No empty folder is left behind by the removed files.
+    await expect(stat(path.join(out, "gone"))).rejects.toThrow(/ENOENT/);
+    // The second version (a server may still read it) is whole, shared.txt included.
+    expect(await filesUnder(secondDir)).toEqual({ ...v2, [MANIFEST_PATH]: expect.any(String) });
+    expect(await versionsOf(out)).toEqual([path.basename(secondDir), path.basename(await realpath(out))].sort());
+    const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
+    expect(Object.keys(manifest.files).sort()).toEqual(Object.keys(v3).sort());
+  });
+
+  it("is finished as a copy of the current version when nothing changed, and recycled by the next build", async () => {
+    const out = path.join(dir, "dist");
+    await writeTree(out, { "a.txt": "1", "b.txt": "1" });
+    await writeTree(out, { "a.txt": "2", "b.txt": "1" });
+    const current = await readlink(out);
+    expect(await writeTree(out, { "a.txt": "2", "b.txt": "1" })).toMatchObject({ written: 0, removed: 0 });
+    expect(await readlink(out)).toBe(current);
+    const versions = await versionsOf(out);
+    expect(versions).toHaveLength(2);
+    const copy = path.join(dir, ".dist.versions", versions.find((name) => !current.endsWith(name))!);
+    expect(await filesUnder(copy)).toEqual({ "a.txt": "2", "b.txt": "1", [MANIFEST_PATH]: expect.any(String) });
+    await writeTree(out, { "a.txt": "3", "b.txt": "1" });
+    expect(await filesUnder(out)).toEqual({ "a.txt": "3", "b.txt": "1", [MANIFEST_PATH]: expect.any(String) });
+    expect(await filesUnder(path.join(dir, current))).toEqual({ "a.txt": "2", "b.txt": "1", [MANIFEST_PATH]: expect.any(String) });
+  });
+
+  it("is not trusted when a build was killed while recycling it: the next build starts afresh", async () => {
+    const out = path.join(dir, "dist");
+    await writeTree(out, { "a.txt": "1" });
+    await writeTree(out, { "a.txt": "2" });
+    const tree = await OutputTree.open(out);
+    await tree.write("a.txt", "3");
+    // Killed here: its staging folder (the recycled version, manifest removed) stays behind.
+    (tree as unknown as { release(): Promise<void> }).release();
+    await writeFile(path.join(tree.staging, "stray.txt"), "left by the killed build");
+    await writeTree(out, { "a.txt": "4", "b.txt": "4" });
+    expect(await filesUnder(out)).toEqual({ "a.txt": "4", "b.txt": "4", [MANIFEST_PATH]: expect.any(String) });
+    expect((await versionsOf(out)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 });

@@ -27,6 +27,8 @@ export interface BuildOptions {
   reporter?: Reporter;
   /** Bytes of output packed before a batch goes to a writer thread (tests force threads with a small one). */
   writeBatchBytes?: number;
+  /** Documents per part of a domain's search index (tests split small catalogues with a small one). */
+  searchDocsPerPart?: number;
 }
 
 /** Progress and warnings; the CLI decides how (and whether) to show them. */
@@ -75,7 +77,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const domainsDone = writeDomains(tree, views, images, (d) => reporter.stage(`wrote the API and exports of ${d}`));
     // The HTML catalogue renders while the domains' files are written (both wait on writes).
     // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built.
-    const siteDone = site ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter })) : Promise.resolve();
+    const siteDone = site ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart })) : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
     if (domainsResult.status === "rejected") throw domainsResult.reason;
     if (siteResult.status === "rejected") throw siteResult.reason;

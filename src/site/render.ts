@@ -9,7 +9,7 @@ import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSite, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
-import { buildIndex, closeSearch, reuseIndex, searchKey, writeIndex, type IndexFile, type SearchDocument } from "./search.ts";
+import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, writeIndex, type IndexFile, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { ASSETS_DIR } from "./urls.ts";
 
@@ -20,6 +20,8 @@ export interface SiteInput {
   date: string;
   cacheDir: string;
   reporter: Reporter;
+  /** Documents per part of a search index (tests split small catalogues with a small one). */
+  searchDocsPerPart?: number;
 }
 
 export interface SiteSummary {
@@ -28,8 +30,11 @@ export interface SiteSummary {
   /** Pages rendered by Eleventy; the others were kept from the previous build (same key). */
   rendered: number;
   searchFiles: number;
-  /** Domains whose search index was built; the others kept the previous one (same documents). */
+  /** Domains whose search index was built, whole or in part; the others kept the previous one (same documents). */
   indexed: number;
+  /** Parts of the search indexes built; the others were kept. */
+  indexedParts: number;
+  searchParts: number;
 }
 
 const ASSET_FILES = ["style.css", "search.js"];
@@ -52,9 +57,11 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
   const version = await siteVersion();
   const toRender: SitePage[] = [];
   const keys = new Map<string, string>();
-  const searches: Promise<{ site: DomainSite; key: string; files: IndexFile[] } | number>[] = [];
+  const searches: Promise<{ folder: string; key: string; files: IndexFile[]; merged: boolean } | number>[] = [];
   let pages = 0;
   let indexed = 0;
+  let indexedParts = 0;
+  let searchParts = 0;
   // The first failure of an index: it stops the rendering (at its next page) rather than after it.
   let searchFailure: unknown = null;
   try {
@@ -69,17 +76,26 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
       const planned = [...sitePages(site, views[i]!)];
       plans.push(planned);
       pages += planned.length;
-      const documents: SearchDocument[] = [];
+      const parts = partCount(views[i]!.orders.name.length, input.searchDocsPerPart);
+      const documents: SearchDocument[][] = Array.from({ length: parts }, () => []);
       for (const page of planned) {
-        if (page.kind === "work") documents.push({ url: page.dir!, content: workSearchDocument(page) });
+        if (page.kind === "work") documents[partOf(page.listed.work.id, parts)]!.push({ url: page.dir!, content: workSearchDocument(page) });
         if (++steps % 500 === 0) await breathe();
       }
-      const key = searchKey(site, documents);
-      const kept = reuseIndex(tree, site, key);
-      if (kept === 0) indexed++;
-      const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents, indexed % 2 === 0).then((files) => ({ site, key, files }));
-      search.catch((error) => void (searchFailure ??= error));
-      searches.push(search);
+      let changed = false;
+      for (const [part, partDocuments] of documents.entries()) {
+        const folder = partFolder(site, part);
+        const key = searchKey(site, partDocuments, part, parts);
+        const kept = reuseIndex(tree, folder, key);
+        if (kept === 0) changed = true;
+        // Parts to index go to the two Pagefind processes in turn.
+        const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, partDocuments, indexedParts++ % 2 === 1).then((files) => ({ folder, key, files, merged: part > 0 }));
+        search.catch((error) => void (searchFailure ??= error));
+        searches.push(search);
+      }
+      if (changed) indexed++;
+      searchParts += parts;
+      await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
     }
     for (const [i, site] of sites.entries()) {
       const view = views[i]!;
@@ -101,16 +117,15 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
       if (searchFailure !== null) throw searchFailure;
       await tree.write(rel, html, keys.get(rel));
     });
-    reporter.stage(`building the search index (${indexed} of ${sites.length} domain(s) changed)`);
+    reporter.stage(`building the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${sites.length} domain(s))`);
     let searchFiles = 0;
     for (const result of await Promise.all(searches)) {
       if (typeof result === "number") searchFiles += result;
       else {
-        await writeIndex(tree, result.site, result.files, result.key);
-        searchFiles += result.files.length;
+        searchFiles += await writeIndex(tree, result.folder, result.files, result.key, result.merged);
       }
     }
-    return { pages, rendered, searchFiles, indexed };
+    return { pages, rendered, searchFiles, indexed, indexedParts, searchParts };
   } finally {
     await closeSearch();
   }

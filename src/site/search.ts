@@ -5,23 +5,34 @@ import { arch } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import * as pagefind from "pagefind";
-import type { OutputTree } from "../output/tree.ts";
+import type { FileEntry, OutputTree } from "../output/tree.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
 
 /**
- * One Pagefind index per domain, built from its work pages' search documents (Pagefind indexes in
- * its own process, on the other core, while Eleventy renders). Result URLs are relative to the
- * site root; Pagefind's script resolves them against the folder above `pagefind/`, so the index
- * works under any base path.
+ * A domain's search index, built by Pagefind from its work pages' search documents (Pagefind
+ * indexes in its own process, on the other core, while Eleventy renders). Result URLs are
+ * relative to the site root; Pagefind's script resolves them against the folder above
+ * `pagefind/`, so the index works under any base path.
  *
- * Pagefind cannot update an index: any changed document means indexing the whole domain again.
- * So when a domain's documents are those of the previous build (same key) its index files are
- * kept as they are, and otherwise it is rebuilt whole.
+ * Pagefind cannot update an index: one changed document means indexing all of its documents
+ * again, about half a millisecond of CPU each (7 s for a domain of 13,600 works). So a large
+ * domain's index is split into parts by work id (`partCount`): the primary part in `pagefind/`,
+ * the others in `pagefind/part-N/`, listed in `pagefind/parts.json`, which the page's script
+ * merges into one search (Pagefind's `mergeIndex`). A part whose documents are those of the
+ * previous build (same key) is kept as it is; renaming a title indexes one part again.
  */
 
 // Some CDNs limit the files of a site: above this many pages Pagefind bundles fragments together.
 const MAX_FRAGMENTS = 200;
+/** About this many documents per part of an index. */
+export const DOCS_PER_PART = 2000;
+/** A search loads every part's entry and metadata first: beyond this, parts only grow. */
+const MAX_PARTS = 16;
+/** What a merged part needs of its files: not the script and WebAssembly, which the primary part brings. */
+const MERGED_UNUSED = /^(pagefind|pagefind-worker)\.js$|^wasm\.[a-z-]+\.pagefind$/;
+/** Lists the merged parts, beside the primary part's files. */
+export const PARTS_FILE = "parts.json";
 // Indexing requests in flight per index: enough to keep the Pagefind process busy.
 const IN_FLIGHT = 64;
 // Only the search API is used (assets/search.js draws the results): Pagefind's ready-made UIs
@@ -38,34 +49,87 @@ export type IndexFile = { path: string; content: Uint8Array };
 
 const options = (site: DomainSite) => ({ forceLanguage: site.strings.lang, maxFragments: MAX_FRAGMENTS });
 
-/** The key of a domain's index: Pagefind's version, the options, and every document in order. */
-export function searchKey(site: DomainSite, documents: SearchDocument[]): string {
-  const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site), unused: UNUSED.source }));
+/**
+ * Parts of the index of a domain with `count` documents: a power of two, about `perPart`
+ * documents each. A work's part is its id modulo this count, so adding or removing works moves
+ * no other work to another part until the count halves or doubles.
+ */
+export function partCount(count: number, perPart = DOCS_PER_PART): number {
+  let parts = 1;
+  while (parts < MAX_PARTS && parts * perPart < count) parts *= 2;
+  return parts;
+}
+
+export const partOf = (workId: number, parts: number) => workId % parts;
+
+/** Where a part's files go: the primary part in `pagefind/`, the others in `pagefind/part-N/`. */
+export const partFolder = (site: DomainSite, part: number) => `${site.folder}${SEARCH_DIR}${part === 0 ? "" : `part-${part}/`}`;
+
+/** The parts merged into the primary one, as `parts.json` lists them (relative to `pagefind/`). */
+export const partsFile = (parts: number) => JSON.stringify({ parts: Array.from({ length: parts - 1 }, (_, i) => `part-${i + 1}/`) }) + "\n";
+
+/** The key of a part of a domain's index: Pagefind's version, the options, the part, and every document in order. */
+export function searchKey(site: DomainSite, documents: SearchDocument[], part = 0, parts = 1): string {
+  const layout = { part, parts, merged: MERGED_UNUSED.source };
+  const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site), unused: UNUSED.source, layout }));
   for (const { url, content } of documents) hash.update(`\0${url}\0${content}`);
   return hash.digest("hex");
 }
 
 /**
- * Keeps the previous build's index of the domain when every file of it was written with `key`
- * (an index is written whole, all its files with its key); returns the files kept, 0 for none.
+ * Keeps the previous build's files of the part of an index in `folder` when every one of them was
+ * written with `key` (a part is written whole, all its files with its key); returns the files
+ * kept, 0 for none.
  */
-export function reuseIndex(tree: OutputTree, site: DomainSite, key: string): number {
-  const folder = site.folder + SEARCH_DIR;
-  const previous = [...tree.previousFiles()].filter(([rel]) => rel.startsWith(folder));
+export function reuseIndex(tree: OutputTree, folder: string, key: string): number {
+  const previous = previousIndexFiles(tree).get(folder) ?? [];
   if (previous.length === 0 || previous.some(([, entry]) => entry.key !== key)) return 0;
   for (const [rel] of previous) if (!tree.reuse(rel, key)) throw new Error(`bug: ${rel} could not be kept`);
   return previous.length;
 }
 
+const indexFiles = new WeakMap<OutputTree, Map<string, [string, FileEntry][]>>();
+
+/**
+ * The previous version's index files, by the folder of their part (`…/pagefind/` or
+ * `…/pagefind/part-N/`); `parts.json` is in none. Grouped once per build: every part asks.
+ */
+function previousIndexFiles(tree: OutputTree): Map<string, [string, FileEntry][]> {
+  let byFolder = indexFiles.get(tree);
+  if (byFolder !== undefined) return byFolder;
+  byFolder = new Map();
+  for (const entry of tree.previousFiles()) {
+    const rel = entry[0];
+    const at = rel.lastIndexOf(`/${SEARCH_DIR}`);
+    if (at === -1) continue;
+    const inside = at + 1 + SEARCH_DIR.length;
+    if (rel.slice(inside) === PARTS_FILE) continue;
+    const folder = rel.slice(0, inside) + (/^part-\d+\//.exec(rel.slice(inside))?.[0] ?? "");
+    const files = byFolder.get(folder);
+    if (files === undefined) byFolder.set(folder, [entry]);
+    else files.push(entry);
+  }
+  indexFiles.set(tree, byFolder);
+  return byFolder;
+}
+
 /**
  * Indexes the documents; returns the index files in path order, without the unused ones.
- * One Pagefind process indexes on one core, so every other domain is indexed by a second
- * process, run from a worker thread (src/site/search-worker.ts): two domains that changed are
- * indexed side by side.
+ * One Pagefind process indexes on one core, so every other part is indexed by a second process,
+ * run from a worker thread (src/site/search-worker.ts): two parts are indexed side by side.
+ * Each process indexes one part after another.
  */
 export function buildIndex(site: DomainSite, documents: SearchDocument[], second = false): Promise<IndexFile[]> {
-  return second ? indexInWorker(options(site), documents) : indexDocuments(pagefind, options(site), documents);
+  if (second) return indexInWorker(options(site), documents);
+  const done = mainQueue.then(() => indexDocuments(pagefind, options(site), documents));
+  mainQueue = done.then(
+    () => {},
+    () => {},
+  );
+  return done;
 }
+
+let mainQueue = Promise.resolve();
 
 export type IndexOptions = ReturnType<typeof options>;
 
@@ -92,30 +156,59 @@ export async function indexDocuments(engine: typeof pagefind, indexOptions: Inde
   return files.files.filter((file) => !UNUSED.test(file.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
+type WorkerReply = { id: number } & ({ files: IndexFile[] } | { error: { message: string; stack?: string } });
+
+/** The worker thread with the second Pagefind process, started on first use. */
+let second: { worker: Worker; exited: Promise<unknown>; waiting: Map<number, { resolve: (files: IndexFile[]) => void; reject: (error: unknown) => void }> } | null = null;
+let nextRequest = 0;
+
 /** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
 function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
+  if (second === null) {
+    const worker = new Worker(new URL("./search-worker.mjs", import.meta.url));
+    const started = { worker, exited: new Promise((resolve) => worker.once("exit", resolve)), waiting: new Map() };
+    const failAll = (error: unknown) => {
+      for (const { reject } of started.waiting.values()) reject(error);
+      started.waiting.clear();
+    };
+    started.worker.on("message", (reply: WorkerReply) => {
+      const waiting = started.waiting.get(reply.id);
+      started.waiting.delete(reply.id);
+      if ("error" in reply) waiting?.reject(Object.assign(new Error(reply.error.message), reply.error));
+      else waiting?.resolve(reply.files);
+    });
+    started.worker.on("error", failAll);
+    started.worker.on("exit", (code) => failAll(new Error(`the search index worker stopped (exit code ${code})`)));
+    second = started;
+  }
+  const { worker, waiting } = second;
+  const id = nextRequest++;
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL("./search-worker.mjs", import.meta.url), { workerData: { options: indexOptions, documents } });
-    let settled = false;
-    worker.once("message", (reply: { files: IndexFile[] } | { error: { message: string; stack?: string } }) => {
-      settled = true;
-      if ("error" in reply) reject(Object.assign(new Error(reply.error.message), reply.error));
-      else resolve(reply.files);
-    });
-    worker.once("error", (error) => ((settled = true), reject(error)));
-    worker.once("exit", (code) => {
-      if (!settled) reject(new Error(`the search index worker stopped (exit code ${code})`));
-    });
+    waiting.set(id, { resolve, reject });
+    worker.postMessage({ id, options: indexOptions, documents });
   });
 }
 
-/** Writes the index under `<site root>/pagefind/`, each file with the index's key. */
-export async function writeIndex(tree: OutputTree, site: DomainSite, files: IndexFile[], key: string): Promise<void> {
-  for (const file of files) await tree.write(`${site.folder}${SEARCH_DIR}${file.path}`, file.content, key);
+/**
+ * Writes a part of the index into `folder`, each file with the part's key. A merged part (not the
+ * primary one) goes without the script and WebAssembly.
+ */
+export async function writeIndex(tree: OutputTree, folder: string, files: IndexFile[], key: string, merged: boolean): Promise<number> {
+  const kept = merged ? files.filter((file) => !MERGED_UNUSED.test(file.path)) : files;
+  for (const file of kept) await tree.write(`${folder}${file.path}`, file.content, key);
+  return kept.length;
 }
 
-/** Stops the Pagefind process (it would otherwise keep Node alive); harmless when none runs. */
-export const closeSearch = () => pagefind.close();
+/** Stops the Pagefind processes (they would otherwise keep Node alive); harmless when none runs. */
+export async function closeSearch(): Promise<void> {
+  const running = second;
+  second = null;
+  if (running !== null) {
+    running.worker.postMessage({ close: true });
+    await running.exited;
+  }
+  await pagefind.close();
+}
 
 let version: string | undefined;
 /**

@@ -18,6 +18,8 @@ let cleanup: () => Promise<void>;
 let server: { url: string; close: () => Promise<void> };
 let browser: Browser;
 let view: DomainView;
+/** The second domain, served under its base path /cataleg. */
+let second: { view: DomainView; server: { url: string; close: () => Promise<void> } };
 /** Everything that went wrong in any page: console errors, script errors, failed requests. */
 const problems: string[] = [];
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
   const catalogue = await loadCatalogue(content, () => {});
   view = domainView(catalogue, catalogue.domains[0]!, "2026-11-20");
   server = await serveFolder(path.join(out, "domain-1.example"));
+  second = { view: domainView(catalogue, catalogue.domains[1]!, "2026-11-20"), server: await serveFolder(path.join(out, "domain-2.example"), "/cataleg") };
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
@@ -38,17 +41,18 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
+  await second?.server.close();
   await cleanup?.();
 });
 
-async function open(url: string): Promise<Page> {
+async function open(url: string, on = server): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
   page.on("console", (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)));
   page.on("pageerror", (e) => problems.push(`script: ${e.message} (${page.url()})`));
   page.on("dialog", (d) => problems.push(`dialog: ${d.message()} (${page.url()})`));
   page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
   page.on("response", (r) => void (r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`)));
-  await page.goto(server.url + url);
+  await page.goto(on.url + url);
   return page;
 }
 
@@ -132,16 +136,37 @@ run("the HTML catalogue in a browser", () => {
     await page.close();
   });
 
-  it("finds a work by its title with the search box and opens it", async () => {
-    const target = view.orders.name[7]!;
+  it("finds a work by its title with the search box, whichever part of the index holds it, and opens it", async () => {
     const page = await open("/");
     const box = page.locator('input[type="search"]');
     await expect.poll(() => box.isVisible()).toBe(true);
-    await box.fill(target.work.name);
+    // The index comes in four parts (a work's part is its id modulo 4): a title from each is found.
+    expect(await (await fetch(`${server.url}/pagefind/parts.json`)).json()).toEqual({ parts: ["part-1/", "part-2/", "part-3/"] });
+    const fromEachPart = [1, 2, 3, 0].map((part) => view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!);
+    for (const listed of fromEachPart) {
+      await box.fill(listed.work.name);
+      await page.locator(".search-results a", { hasText: listed.work.name }).first().waitFor({ timeout: 15_000 });
+    }
+    const target = fromEachPart.at(-1)!;
     const result = page.locator(".search-results a", { hasText: target.work.name }).first();
-    await result.waitFor({ timeout: 15_000 });
     await result.click();
     await page.waitForURL(new RegExp(`/audiovisual-detail/${target.work.id}/`));
+    expect(await page.locator("h1").textContent()).toBe(target.work.name);
+    await page.close();
+  });
+
+  it("finds works of every part of the index of a site under a base path, and opens them there", async () => {
+    const page = await open("/cataleg/", second.server);
+    const box = page.locator('input[type="search"]');
+    await expect.poll(() => box.isVisible()).toBe(true);
+    const fromEachPart = [0, 1, 2, 3].map((part) => second.view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!);
+    for (const listed of fromEachPart) {
+      await box.fill(listed.work.name);
+      await page.locator(".search-results a", { hasText: listed.work.name }).first().waitFor({ timeout: 15_000 });
+    }
+    const target = fromEachPart.at(-1)!;
+    await page.locator(".search-results a", { hasText: target.work.name }).first().click();
+    await page.waitForURL(new RegExp(`/cataleg/audiovisual-detail/${target.work.id}/`));
     expect(await page.locator("h1").textContent()).toBe(target.work.name);
     await page.close();
   });

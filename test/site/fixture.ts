@@ -23,7 +23,13 @@ export async function siteContent(dir: string): Promise<string> {
   return content;
 }
 
-export const buildSite = (content: string, out: string) => buildFixture(content, out, { site: true });
+/**
+ * Search index parts of 16 documents: the sites' domains (about 40 works each) get indexes in
+ * four parts, so that the merging of parts is what the tests see.
+ */
+export const SEARCH_DOCS_PER_PART = 16;
+
+export const buildSite = (content: string, out: string) => buildFixture(content, out, { site: true, searchDocsPerPart: SEARCH_DOCS_PER_PART });
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -63,20 +69,26 @@ export async function serveFolder(root: string, basePath = ""): Promise<{ url: s
   };
 }
 
-/** A site build and what its site stage reported: pages planned, pages given to Eleventy, domains indexed. */
+/** A site build and what its site stage reported: pages planned, pages given to Eleventy, search index parts and domains indexed. */
 export interface CountedBuild {
   summary: BuildSummary;
   pages: number;
   toRender: number;
+  indexedParts: number;
+  searchParts: number;
   indexed: number;
 }
 
 /** Builds the site like buildSite, reading the counts from the stages the build reports. */
 export async function buildSiteCounted(content: string, out: string): Promise<CountedBuild> {
   const stages: string[] = [];
-  const summary = await buildFixture(content, out, { site: true, reporter: { stage: (name) => void stages.push(name), warning() {} } });
+  const summary = await buildFixture(content, out, {
+    site: true,
+    searchDocsPerPart: SEARCH_DOCS_PER_PART,
+    reporter: { stage: (name) => void stages.push(name), warning() {} },
+  });
   const render = stages.map((s) => /^rendering (\d+) of (\d+) HTML pages$/.exec(s)).find((m) => m !== null);
-  const search = stages.map((s) => /^building the search index \((\d+) of \d+ domain\(s\) changed\)$/.exec(s)).find((m) => m !== null);
+  const search = stages.map((s) => /^building the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ domain\(s\)\)$/.exec(s)).find((m) => m !== null);
   if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
-  return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexed: Number(search[1]) };
+  return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexedParts: Number(search[1]), searchParts: Number(search[2]), indexed: Number(search[3]) };
 }

@@ -58,6 +58,8 @@ beforeAll(async () => {
   const build = await rebuild();
   expect(build.rendered).toBe(build.pages);
   expect(build.indexed).toBe(2);
+  expect(build.searchParts).toBe(8); // four parts of about 16 documents in each domain
+  expect(build.indexedParts).toBe(8);
   first = await files(out);
 });
 afterAll(() => cleanup());
@@ -72,6 +74,7 @@ describe("an incremental site build", () => {
     expect(build.toRender).toBe(0);
     expect(build.rendered).toBe(0);
     expect(build.indexed).toBe(0);
+    expect(build.indexedParts).toBe(0);
     expect(changed(first, await files(out)).filter((f) => !f.startsWith("_catalogue/"))).toEqual([]);
   });
 
@@ -105,10 +108,16 @@ describe("an incremental site build", () => {
     const director = await readFile(path.join(out, `domain-1.example/director/${one!.orders.name.find((l) => l.work.id === target.id)!.director!.slug}/index.html`), "utf8");
     expect(director).toContain(title);
     expect(director).not.toContain(`>${target.name}<`);
-    // The second domain's index is kept; the first domain's is built again with the new title.
-    const index = (domain: string, m: Files) => Object.keys(m).filter((f) => f.startsWith(`${domain}/pagefind/`));
-    expect(changed(first, after).filter((f) => f.startsWith("domain-2.example/pagefind/"))).toEqual([]);
-    expect(index("domain-1.example", after).some((f) => after[f]!.md5 !== first[f]?.md5)).toBe(true);
+    // The second domain's index is kept; of the first domain's, the part holding the work (its id
+    // modulo the four parts) is built again with the new title, and only that part.
+    expect(build.indexedParts).toBe(1);
+    const part = target.id % 4;
+    const partDir = `domain-1.example/pagefind/${part === 0 ? "" : `part-${part}/`}`;
+    const inPart = (f: string) => f.startsWith(partDir) && (part !== 0 || !/^part-|^parts\.json$/.test(f.slice(partDir.length)));
+    const changedIndex = changed(first, after).filter((f) => f.includes("/pagefind/"));
+    expect(changedIndex.length).toBeGreaterThan(0);
+    expect(changedIndex.filter((f) => !inPart(f))).toEqual([]);
+    expect(after["domain-1.example/pagefind/parts.json"]).toEqual(first["domain-1.example/pagefind/parts.json"]);
 
     // No page is stale: the incremental output is the output of a build from scratch.
     const fresh = path.join(dir, "fresh");

@@ -1,17 +1,25 @@
 // The search box of the listing pages. The form is hidden in the HTML and shown here, so a
 // browser without JavaScript shows no control that cannot work. Pagefind (about 100 KB with its
 // WebAssembly) loads on first use only. Results are drawn with textContent: titles come from
-// the CSVs and are never treated as markup.
+// the CSVs and are never treated as markup. A large catalogue's index comes in parts (a rebuild
+// indexes again only the parts whose works changed), listed in parts.json beside pagefind.js:
+// they are merged into one search.
 (() => {
   const script = document.currentScript;
   const form = document.querySelector("[data-search]");
   if (!script || !form) return;
   const input = form.querySelector('input[type="search"]');
   const output = form.querySelector("[data-search-results]");
-  const bundle = new URL(script.dataset.pagefind, document.baseURI).href;
+  const bundle = new URL(script.dataset.pagefind, document.baseURI);
   let loading = null;
-  const load = () => (loading ??= import(bundle).then(async (pagefind) => {
+  const partList = () =>
+    fetch(new URL("parts.json", bundle))
+      .then((response) => (response.ok ? response.json() : { parts: [] }))
+      .then((list) => list.parts)
+      .catch(() => []);
+  const load = () => (loading ??= Promise.all([import(bundle.href), partList()]).then(async ([pagefind, parts]) => {
     await pagefind.options({ excerptLength: 0 });
+    await Promise.all(parts.map((part) => pagefind.mergeIndex(new URL(part, bundle).pathname, { excerptLength: 0 })));
     return pagefind;
   }));
   let latest = 0;

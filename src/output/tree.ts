@@ -215,15 +215,44 @@ async function currentVersion(out: string, versionsDir: string): Promise<string 
   throw new UserError(`${out} exists and is not a folder: remove it or choose another --out`);
 }
 
+/** Where `holdVersion` marks the versions being read, in the versions folder. */
+const READERS = "readers";
+
+/**
+ * Marks the version `dir` as being read (by `catalogue publish`) until the returned function is
+ * called: builds neither recycle nor remove it meanwhile. A marker left by a process that is gone
+ * holds nothing. A folder that is not a version (an adopted or copied output) needs no marker.
+ */
+export async function holdVersion(dir: string): Promise<() => Promise<void>> {
+  const versionsDir = path.dirname(dir);
+  if (!path.basename(versionsDir).endsWith(".versions")) return async () => {};
+  const marker = path.join(versionsDir, READERS, `${path.basename(dir)}.${process.pid}`);
+  await fs.mkdir(path.dirname(marker), { recursive: true });
+  await fs.writeFile(marker, "");
+  return () => fs.rm(marker, { force: true });
+}
+
+/** The versions a live process holds (see holdVersion); markers of dead processes are removed. */
+async function heldVersions(versionsDir: string): Promise<Set<string>> {
+  const held = new Set<string>();
+  for (const marker of await fs.readdir(path.join(versionsDir, READERS)).catch(() => [])) {
+    const dot = marker.lastIndexOf(".");
+    if (isAlive(Number(marker.slice(dot + 1)))) held.add(marker.slice(0, dot));
+    else await fs.rm(path.join(versionsDir, READERS, marker), { force: true });
+  }
+  return held;
+}
+
 /**
  * Turns the newest version older than the current one into the staging folder `staging`, and
  * returns its files (from its manifest); removes any other old version and abandoned staging
- * folder. Null when there is none to recycle.
+ * folder. Versions being read (holdVersion) are left alone. Null when there is none to recycle.
  */
 async function recycleOldVersion(versionsDir: string, current: string | null, staging: string): Promise<Map<string, FileEntry> | null> {
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
-  const old = names.filter((n) => n !== "lock" && n !== keep).sort();
+  const held = await heldVersions(versionsDir);
+  const old = names.filter((n) => n !== "lock" && n !== READERS && n !== keep && !held.has(n)).sort();
   const newestOld = old.filter((n) => !n.endsWith(".tmp")).at(-1);
   for (const name of old) {
     if (name !== newestOld) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { checkDeletes, makePlan, type Plan } from "./plan.ts";
-import { readSource, type Phase } from "./source.ts";
+import { readSource, type Phase, type Source } from "./source.ts";
 import type { Published, PublishedEntry, Target } from "./target.ts";
 
 export interface PublishOptions {
@@ -40,8 +40,16 @@ const PHASES: Phase[] = ["media", "pages", "entry"];
  */
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
-  const { target } = options;
   const source = await readSource(options.dir, options.domain);
+  try {
+    return await publishSource(source, options, started);
+  } finally {
+    await source.release();
+  }
+}
+
+async function publishSource(source: Source, options: PublishOptions, started: number): Promise<PublishSummary> {
+  const { target } = options;
   const state = await target.read();
   const plan = makePlan(source, state);
   const summary = (uploaded: number, deleted: number, bytes: number, dryRun: boolean): PublishSummary => ({

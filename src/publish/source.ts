@@ -2,7 +2,7 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
-import { MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
+import { holdVersion, MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
 import { headersFor, isMedia, type FileHeaders } from "./headers.ts";
 import type { SourceFile } from "./target.ts";
 
@@ -21,12 +21,25 @@ export interface Source {
   info: BuildInfo;
   /** Sorted by path. */
   files: (SourceFile & { phase: Phase })[];
+  /** Lets builds recycle the version again (it is held while it is read). */
+  release: () => Promise<void>;
 }
 
 export async function readSource(dir: string, domain?: string): Promise<Source> {
   const real = await realpath(dir).catch(() => {
     throw new UserError(`${dir} does not exist: run "catalogue build --out ${dir}" first, or pass --dir`);
   });
+  // Builds finishing meanwhile must not recycle this version while its files are uploaded.
+  const release = await holdVersion(real);
+  try {
+    return await readVersion(dir, real, release, domain);
+  } catch (error) {
+    await release();
+    throw error;
+  }
+}
+
+async function readVersion(dir: string, real: string, release: () => Promise<void>, domain?: string): Promise<Source> {
   let info = await readBuildInfo(real);
   let manifest: Manifest;
   try {
@@ -60,6 +73,7 @@ export async function readSource(dir: string, domain?: string): Promise<Source> 
     dir: real,
     info,
     files: files.map((f) => ({ ...f, ...headersFor(f.path, info), phase: phaseOf(f.path, info) })),
+    release,
   };
 }
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { SharedBytes } from "../../src/output/staging.ts";
-import { OutputTree, MANIFEST_PATH } from "../../src/output/tree.ts";
+import { holdVersion, OutputTree, MANIFEST_PATH } from "../../src/output/tree.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 
 let dir: string;
@@ -240,5 +240,37 @@ describe("the version before the current one", () => {
     await writeTree(out, { "a.txt": "4", "b.txt": "4" });
     expect(await filesUnder(out)).toEqual({ "a.txt": "4", "b.txt": "4", [MANIFEST_PATH]: expect.any(String) });
     expect((await versionsOf(out)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+});
+
+describe("a version being read (catalogue publish)", () => {
+  it("is neither recycled nor removed by the builds meanwhile, and is recycled again once released", async () => {
+    const out = path.join(dir, "dist");
+    await writeTree(out, { "a.txt": "1" });
+    const read = await realpath(out);
+    const release = await holdVersion(read);
+    // Two builds: without the hold, the second would recycle the version being read.
+    await writeTree(out, { "a.txt": "2" });
+    await writeTree(out, { "a.txt": "3" });
+    expect(await readFile(path.join(read, "a.txt"), "utf8")).toBe("1");
+    expect(JSON.parse(await readFile(path.join(read, MANIFEST_PATH), "utf8")).files["a.txt"].size).toBe(1);
+    await release();
+    await writeTree(out, { "a.txt": "4" });
+    await writeTree(out, { "a.txt": "5" });
+    await expect(stat(read)).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path.join(out, "a.txt"), "utf8")).toBe("5");
+  });
+
+  it("is held only while its reader lives", async () => {
+    const out = path.join(dir, "dist");
+    await writeTree(out, { "a.txt": "1" });
+    const read = await realpath(out);
+    // A marker left by a process that is gone (pid 2^22 + 1 is above Linux's maximum).
+    await mkdir(path.join(dir, ".dist.versions/readers"), { recursive: true });
+    await writeFile(path.join(dir, ".dist.versions/readers", `${path.basename(read)}.${2 ** 22 + 1}`), "");
+    await writeTree(out, { "a.txt": "2" });
+    await writeTree(out, { "a.txt": "3" });
+    await expect(stat(read)).rejects.toThrow(/ENOENT/);
+    expect(await readdir(path.join(dir, ".dist.versions/readers"))).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@ import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/imag
 import { resolveBuildDate } from "./model/dates.ts";
 import { domainView, type DomainView } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
-import { inputFingerprint } from "./output/fingerprint.ts";
+import { inputFingerprint, programDigest } from "./output/fingerprint.ts";
+import { domainInputsKey } from "./domain-inputs.ts";
 import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
@@ -72,12 +73,21 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   try {
+    // Domains whose inputs are those of the previous build keep their folder as it is.
+    const previousInputs = await readInputs(tree);
+    const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
+    const domainKeys = Object.fromEntries(views.map((view, i) => [view.domain.domain, domainInputsKey(base, view, infos[i]!, images)]));
+    const unchanged = views.filter((view) => previousInputs.domains[view.domain.domain] === domainKeys[view.domain.domain]);
+    const changed = views.filter((view) => !unchanged.includes(view));
     for (const view of views) await writeMedia(tree, view, images);
-    reporter.stage(`writing the API and exports of ${domains.length} domain(s)`);
-    const domainsDone = writeDomains(tree, views, images, (d) => reporter.stage(`wrote the API and exports of ${d}`));
+    if (unchanged.length > 0) keepDomains(tree, unchanged, views);
+    reporter.stage(`writing the API and exports of ${changed.length} domain(s)${unchanged.length > 0 ? ` (${unchanged.length} unchanged, kept)` : ""}`);
+    const domainsDone = writeDomains(tree, changed, images, (d) => reporter.stage(`wrote the API and exports of ${d}`));
     // The HTML catalogue renders while the domains' files are written (both wait on writes).
     // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built.
-    const siteDone = site ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, infos, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart })) : Promise.resolve();
+    const siteDone = site
+      ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, changed, infos, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart }))
+      : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
     if (domainsResult.status === "rejected") throw domainsResult.reason;
     if (siteResult.status === "rejected") throw siteResult.reason;
@@ -86,12 +96,14 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept.
       tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))));
       infos.push(...(await previousDomains(tree, built)));
+      // Their inputs keys stay valid with their files.
+      for (const [domain, key] of Object.entries(previousInputs.domains)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }
     const order = catalogue.domains.map((d) => d.domain);
     infos.sort((a, b) => order.indexOf(a.domain) - order.indexOf(b.domain));
     const info: BuildInfo = { generator: "catalogue", version: 1, date, domains: infos };
     await tree.write(BUILD_INFO_PATH, JSON.stringify(info, null, 2) + "\n");
-    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint }) + "\n");
+    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
     return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false };
@@ -101,8 +113,34 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   }
 }
 
-/** Where a build records the fingerprint of its inputs. */
+/** Where a build records the fingerprint of its inputs, and each domain's inputs key. */
 const INPUTS_PATH = "_catalogue/inputs.json";
+
+interface Inputs {
+  fingerprint: string;
+  domains: Record<string, string>;
+}
+
+/** The previous build's record of its inputs (none: every domain is built). */
+async function readInputs(tree: OutputTree): Promise<Inputs> {
+  try {
+    const inputs = JSON.parse((await tree.readPrevious(INPUTS_PATH))?.toString("utf8") ?? "null") as Partial<Inputs> | null;
+    return { fingerprint: inputs?.fingerprint ?? "", domains: inputs?.domains ?? {} };
+  } catch {
+    return { fingerprint: "", domains: {} };
+  }
+}
+
+/**
+ * Keeps the previous build's files of unchanged domains: everything in their folders but the
+ * processed images, which writeMedia has already placed for every domain (a media folder may be
+ * inside another domain's folder, and images no domain uses any more must go).
+ */
+function keepDomains(tree: OutputTree, unchanged: DomainView[], all: DomainView[]) {
+  const folders = unchanged.map((view) => `${view.domain.domain}/`);
+  const media = all.map((view) => `${urlFolder(view.domain.media_url)}/`);
+  tree.keepPrevious((rel) => folders.some((folder) => rel.startsWith(folder)) && !media.some((folder) => rel.startsWith(folder)));
+}
 
 /** The summary of the current output when it was built from exactly these inputs, else null. */
 async function unchangedOutput(outDir: string, fingerprint: string): Promise<(TreeSummary & { domains: string[] }) | null> {

@@ -28,7 +28,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 let program: Promise<string> | undefined;
 
 /** The program's own sources and locked dependencies: an upgrade rebuilds everything. */
-function programDigest(): Promise<string> {
+export function programDigest(): Promise<string> {
   program ??= (async () => {
     const hash = createHash("sha256");
     for (const dir of ["src"]) {

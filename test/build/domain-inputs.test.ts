@@ -1,0 +1,95 @@
+import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { BuildSummary } from "../../src/build.ts";
+import { MANIFEST_PATH } from "../../src/output/tree.ts";
+import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let content: string;
+beforeEach(async () => {
+  ({ dir, cleanup } = await tempDir("catalogue-domain-inputs-"));
+  content = await generatedContent(dir, { works: 300, domains: 2 });
+});
+afterEach(() => cleanup());
+
+type Files = Record<string, { size: number; md5: string }>;
+const files = async (out: string): Promise<Files> => JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8")).files;
+
+/** Builds, returning the summary and how many domains the build found unchanged and kept. */
+async function build(out: string): Promise<{ summary: BuildSummary; kept: number; written: number }> {
+  const stages: string[] = [];
+  const summary = await buildFixture(content, out, { reporter: { stage: (s) => void stages.push(s), warning() {} } });
+  const stage = stages.find((s) => s.startsWith("writing the API and exports of "))!;
+  return { summary, kept: Number(/\((\d+) unchanged, kept\)/.exec(stage)?.[1] ?? 0), written: Number(/of (\d+) domain/.exec(stage)![1]) };
+}
+
+/** The incremental output must be exactly what a build from scratch gives. */
+async function expectFreshBuildEqual(out: string) {
+  const fresh = path.join(dir, `fresh-${Math.random().toString(36).slice(2)}`);
+  await mkdir(fresh);
+  await build(path.join(fresh, "out"));
+  expect(await files(out)).toEqual(await files(path.join(fresh, "out")));
+}
+
+async function editLines(file: string, edit: (line: string) => string) {
+  const csv = path.join(content, file);
+  await writeFile(csv, (await readFile(csv, "utf8")).split("\n").map(edit).join("\n"));
+}
+
+describe("a domain whose inputs did not change", () => {
+  it("keeps its whole folder, not computed again, while a changed domain is rebuilt", async () => {
+    const out = path.join(dir, "out");
+    expect((await build(out)).kept).toBe(0);
+    const page = "domain-1.example/_api/list/json/name/1.json";
+    const before = await stat(path.join(out, page));
+    // One availability window of the second domain only.
+    let edited = false;
+    await editLines("availability.csv", (line) => {
+      if (edited || !/^\d+,domain-2\.example,/.test(line)) return line;
+      edited = true;
+      return line.replace(/,\d{4}-\d\d-\d\d,/, ",2026-11-01,");
+    });
+    expect(edited).toBe(true);
+    const second = await build(out);
+    expect(second).toMatchObject({ kept: 1, written: 1 });
+    expect(second.summary.written).toBeGreaterThan(0);
+    const after = await stat(path.join(out, page));
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+    await expectFreshBuildEqual(out);
+
+    // The first domain's row: only that domain is rebuilt.
+    await editLines("domains.csv", (line) => line.replace("Red de bibliotecas 1,", "Red de bibliotecas uno,"));
+    expect(await build(out)).toMatchObject({ kept: 1, written: 1 });
+    await expectFreshBuildEqual(out);
+  });
+
+  it("is rebuilt when anything its files show changes: a director's biography, an image's bytes", async () => {
+    const out = path.join(dir, "out");
+    await build(out);
+    await editLines("directors.csv", (line) => (line.startsWith("1,") ? line.replace(/,([^,]*)$/, ",Otra biografía.") : line));
+    expect(await build(out)).toMatchObject({ kept: 0, written: 2 });
+    await expectFreshBuildEqual(out);
+    // The same path, other bytes: the processed image's content-derived name changes.
+    await copyFile(path.join(content, "covers/cover-1.png"), path.join(content, "covers/cover-0.png"));
+    expect((await build(out)).kept).toBe(0);
+    await expectFreshBuildEqual(out);
+  });
+
+  it("keeps its images in a media folder it shares, and images no domain shows any more go", async () => {
+    content = await generatedContent(path.join(dir, "own-covers"), { works: 300, domains: 2, covers: 300 });
+    // Both domains' media in one folder of a third host; a cover per work.
+    await editLines("domains.csv", (line) => line.replace(/^(domain-\d\.example,[^,]+,),,/, "$1,https://media.example/shared,"));
+    const out = path.join(dir, "out");
+    await build(out);
+    const media = (m: Files) => Object.keys(m).filter((f) => f.startsWith("media.example/shared/"));
+    const first = media(await files(out));
+    expect(first.length).toBeGreaterThan(0);
+    // The first domain stops listing every work: its images not used by the second domain go.
+    await editLines("availability.csv", (line) => (/^\d+,domain-1\.example,/.test(line) ? "" : line));
+    expect(await build(out)).toMatchObject({ kept: 1, written: 1 });
+    expect(media(await files(out)).length).toBeLessThan(first.length);
+    await expectFreshBuildEqual(out);
+  });
+});

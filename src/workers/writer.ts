@@ -1,10 +1,10 @@
 import { parentPort } from "node:worker_threads";
 import type { SheetSpec } from "../exports/xlsx.ts";
-import { linkFiles, writeBatch, type BatchFile } from "../output/batch.ts";
+import { linkFiles, packResult, unpackFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
 
 /** What the main thread (src/workers/writers.ts) asks: write a batch, link unchanged files, write a spreadsheet. */
 export type WriterRequest =
-  | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: BatchFile[] }
+  | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: PackedFiles }
   | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
   | { id: number; kind: "sheet"; file: string; spec: SheetSpec };
 
@@ -13,15 +13,15 @@ const madeDirs = new Set<string>();
 async function answer(request: WriterRequest): Promise<object> {
   switch (request.kind) {
     case "write":
-      return writeBatch(request.staging, new Uint8Array(request.buffer), request.files, madeDirs);
+      return packResult(writeBatch(request.staging, new Uint8Array(request.buffer), unpackFiles(request.files), madeDirs));
     case "link":
       linkFiles(request.previousDir, request.staging, request.rels, madeDirs);
-      return { entries: [], bytesWritten: 0 };
+      return {};
     case "sheet": {
       // exceljs is loaded by the first spreadsheet, here rather than in the main thread.
       const { writeSheet } = await import("../exports/xlsx.ts");
       await writeSheet(request.file, request.spec);
-      return { entries: [], bytesWritten: 0 };
+      return {};
     }
   }
 }
@@ -32,7 +32,7 @@ parentPort!.on("message", (request: WriterRequest) => {
   void answer(request).then(
     (result) => {
       // A batch's buffer goes back to the main thread to be filled again (transferred, not copied).
-      if (request.kind === "write") parentPort!.postMessage({ id: request.id, ...result, buffer: request.buffer }, [request.buffer]);
+      if (request.kind === "write") parentPort!.postMessage({ id: request.id, result, buffer: request.buffer }, [request.buffer]);
       else parentPort!.postMessage({ id: request.id, ...result });
     },
     (error: unknown) => {

@@ -1,12 +1,12 @@
 import { Worker } from "node:worker_threads";
 import type { SheetSpec } from "../exports/xlsx.ts";
-import type { BatchFile, BatchResult } from "../output/batch.ts";
+import { packFiles, unpackResult, type BatchFile, type BatchResult, type PackedResult } from "../output/batch.ts";
 import type { WriterRequest } from "./writer.ts";
 
-type Reply = { id: number; buffer?: ArrayBuffer } & (BatchResult | { error: { message: string; stack?: string; code?: string; path?: string; name: string } });
+type Reply = { id: number; buffer?: ArrayBuffer } & ({ result?: PackedResult } | { error: { message: string; stack?: string; code?: string; path?: string; name: string } });
 
 interface Waiting {
-  resolve: (value: { result: BatchResult; buffer?: ArrayBuffer }) => void;
+  resolve: (value: { result?: PackedResult; buffer?: ArrayBuffer }) => void;
   reject: (error: unknown) => void;
 }
 
@@ -22,8 +22,9 @@ export class WriterPool {
 
   /** Hashes and writes a batch; resolves with its entries and the buffer, back for reuse. */
   async write(staging: string, buffer: ArrayBuffer, files: BatchFile[]): Promise<{ result: BatchResult; buffer: ArrayBuffer }> {
-    const reply = await this.request({ id: this.nextId++, kind: "write", staging, buffer, files }, [buffer]);
-    return { result: reply.result, buffer: reply.buffer! };
+    const packed = packFiles(files);
+    const reply = await this.request({ id: this.nextId++, kind: "write", staging, buffer, files: packed }, [buffer, packed.numbers.buffer as ArrayBuffer]);
+    return { result: unpackResult(files, reply.result!), buffer: reply.buffer! };
   }
 
   /** Links the previous version's unchanged files into staging, shared among the threads. */
@@ -38,7 +39,7 @@ export class WriterPool {
     await this.request({ id: this.nextId++, kind: "sheet", file, spec });
   }
 
-  private request(message: WriterRequest, transfer: ArrayBuffer[] = []): Promise<{ result: BatchResult; buffer?: ArrayBuffer }> {
+  private request(message: WriterRequest, transfer: ArrayBuffer[] = []): Promise<{ result?: PackedResult; buffer?: ArrayBuffer }> {
     const slot = this.pick();
     return new Promise((resolve, reject) => {
       slot.waiting.set(message.id, { resolve, reject });
@@ -64,7 +65,7 @@ export class WriterPool {
         if ("error" in reply) {
           // The thread's error with what callers look at (code, path) and its stack.
           waiting.reject(Object.assign(new Error(reply.error.message), reply.error));
-        } else waiting.resolve({ result: { entries: reply.entries, bytesWritten: reply.bytesWritten }, buffer: reply.buffer });
+        } else waiting.resolve({ result: reply.result, buffer: reply.buffer });
       });
       slot.worker.on("error", failAll);
       slot.worker.on("exit", (code) => failAll(new Error(`a writer thread stopped (exit code ${code})`)));

@@ -14,9 +14,10 @@
  * - The no-change rebuild changes an image's time stamp, not its bytes (a rebuild whose inputs
  *   are untouched is skipped by the build's input fingerprint): it must render no page and write
  *   only the build's record of its inputs.
- * - The rename rebuild changes the title of the first work of audiovisuals.csv: only the pages
- *   that show it are rendered (`renameRendered`), and the search index of every domain listing it
- *   is built again. `renameStages` splits its site stage (seconds).
+ * - The rename rebuild changes the title of the first work of audiovisuals.csv: the domains that
+ *   do not list it are kept whole (their inputs key is unchanged), only the pages that show it
+ *   are rendered (`renameRendered`), and of each domain listing it, the search index part holding
+ *   it is built again. `renameStages` splits its site stage (seconds).
  */
 import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";

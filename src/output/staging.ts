@@ -430,18 +430,17 @@ export class StagingWriter implements FileSink {
       rmSync(path.join(this.staging, rel), { recursive: true, force: true });
       this.recycledDirs.delete(rel);
     }
-    const parent = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
-    if (this.clearFolders.has(parent)) return;
-    for (let slash = rel.indexOf("/"); slash !== -1; slash = rel.indexOf("/", slash + 1)) {
-      const folder = rel.slice(0, slash);
+    // Each folder is checked once, walking up to the first one already checked.
+    for (let folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/"))); folder !== "" && !this.clearFolders.has(folder); ) {
       if (this.recycled.has(folder) && !this.recycledDirs.has(folder)) {
         removeStale(path.join(this.staging, folder));
         this.cleared.add(folder);
         // Now a folder: later files under it find the way clear.
         this.recycledDirs.add(folder);
       }
+      this.clearFolders.add(folder);
+      folder = folder.slice(0, Math.max(0, folder.lastIndexOf("/")));
     }
-    this.clearFolders.add(parent);
   }
 
   protected ensureDir(rel: string): void {

@@ -143,9 +143,12 @@ export class OutputTree extends StagingWriter {
       if (toLink.length > 0) await this.linkFrom(this.previousDir!, toLink);
       await this.close();
       this.removeLeftovers();
-      const files = Object.fromEntries(
-        [...this.entries].sort(([a], [b]) => (a < b ? -1 : 1)).map(([rel, { size, md5, key }]) => [rel, key === undefined ? { size, md5 } : { size, md5, key }]),
-      );
+      // Sorted by path (the default sort compares UTF-16 code units, as `<` does, without a callback per comparison).
+      const files: Manifest["files"] = {};
+      for (const rel of [...this.entries.keys()].sort()) {
+        const { size, md5, key } = this.entries.get(rel)!;
+        files[rel] = key === undefined ? { size, md5 } : { size, md5, key };
+      }
       this.ensureDir(MANIFEST_PATH);
       await fs.writeFile(path.join(this.staging, MANIFEST_PATH), JSON.stringify({ files } satisfies Manifest));
       const finalDir = path.join(this.versionsDir, this.id);

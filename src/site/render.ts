@@ -76,41 +76,47 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
     // needs this thread to send it their documents: the loops below let it run now and then.
     let steps = 0;
     const breathe = () => new Promise(setImmediate);
-    // Every domain's search documents first, so that every index that must be built starts
-    // before the pages are keyed (Pagefind is the longest part of a rebuild that changes text).
-    const plans: SitePage[][] = [];
+    // Every domain's work pages are keyed first, and the search index parts whose pages changed
+    // start indexing before the other pages are keyed (Pagefind runs in its own processes). A
+    // work page's key covers everything its search document is rendered from, so a part is
+    // keyed by its pages' keys: only the documents of changed parts are rendered.
+    const plans: { planned: SitePage[]; keyed: string[] }[] = [];
     for (const [i, site] of sites.entries()) {
-      const planned = [...sitePages(site, views[i]!)];
-      plans.push(planned);
+      const view = views[i]!;
+      const planned = [...sitePages(site, view)];
+      const keyOf = pageKeys(site, view.orders.name, version);
+      const keyed: string[] = new Array(planned.length);
       pages += planned.length;
-      const parts = partCount(views[i]!.orders.name.length, input.searchDocsPerPart);
-      const documents: SearchDocument[][] = Array.from({ length: parts }, () => []);
-      for (const page of planned) {
-        if (page.kind === "work") documents[partOf(page.listed.work.id, parts)]!.push({ url: page.dir!, content: workSearchDocument(page) });
+      const parts = partCount(view.orders.name.length, input.searchDocsPerPart);
+      const works: { page: SitePage & { kind: "work" }; key: string }[][] = Array.from({ length: parts }, () => []);
+      for (const [p, page] of planned.entries()) {
+        if (page.kind !== "work") continue;
+        keyed[p] = keyOf(page);
+        works[partOf(page.listed.work.id, parts)]!.push({ page, key: keyed[p]! });
         if (++steps % 500 === 0) await breathe();
       }
       let changed = false;
-      for (const [part, partDocuments] of documents.entries()) {
+      for (const [part, partWorks] of works.entries()) {
         const folder = partFolder(site, part);
-        const key = searchKey(site, partDocuments, part, parts);
+        const key = searchKey(site, partWorks, part, parts);
         const kept = reuseIndex(tree, folder, key);
         if (kept === 0) changed = true;
+        const documents = (): SearchDocument[] => partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) }));
         // Parts to index go to the two Pagefind processes in turn.
-        const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, partDocuments, indexedParts++ % 2 === 1).then((files) => ({ folder, key, files, merged: part > 0 }));
+        const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents(), indexedParts++ % 2 === 1).then((files) => ({ folder, key, files, merged: part > 0 }));
         search.catch((error) => void (searchFailure ??= error));
         searches.push(search);
       }
       if (changed) indexed++;
       searchParts += parts;
       await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
+      for (const [p, page] of planned.entries()) if (keyed[p] === undefined) keyed[p] = keyOf(page);
+      plans.push({ planned, keyed });
     }
-    for (const [i, site] of sites.entries()) {
-      const view = views[i]!;
-      const planned = plans[i]!;
-      const keyOf = pageKeys(site, view.orders.name, version);
-      for (const page of planned) {
+    for (const { planned, keyed } of plans) {
+      for (const [p, page] of planned.entries()) {
         const rel = pagePath(page);
-        const key = keyOf(page);
+        const key = keyed[p]!;
         if (!tree.reuse(rel, key)) {
           toRender.push(page);
           keys.set(rel, key);

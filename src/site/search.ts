@@ -68,11 +68,15 @@ export const partFolder = (site: DomainSite, part: number) => `${site.folder}${S
 /** The parts merged into the primary one, as `parts.json` lists them (relative to `pagefind/`). */
 export const partsFile = (parts: number) => JSON.stringify({ parts: Array.from({ length: parts - 1 }, (_, i) => `part-${i + 1}/`) }) + "\n";
 
-/** The key of a part of a domain's index: Pagefind's version, the options, the part, and every document in order. */
-export function searchKey(site: DomainSite, documents: SearchDocument[], part = 0, parts = 1): string {
+/**
+ * The key of a part of a domain's index: Pagefind's version, the options, the part, and the keys
+ * of its work pages in order (a page's key covers everything its search document is rendered
+ * from: its data and the template code, src/site/keys.ts).
+ */
+export function searchKey(site: DomainSite, works: readonly { key: string }[], part = 0, parts = 1): string {
   const layout = { part, parts, merged: MERGED_UNUSED.source };
   const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site), unused: UNUSED.source, layout }));
-  for (const { url, content } of documents) hash.update(`\0${url}\0${content}`);
+  hash.update(works.map(({ key }) => key).join("\n"));
   return hash.digest("hex");
 }
 

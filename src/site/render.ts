@@ -103,7 +103,7 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
         if (kept === 0) changed = true;
         const documents = (): SearchDocument[] => partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) }));
         // Parts to index go to the two Pagefind processes in turn.
-        const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents(), indexedParts++ % 2 === 1).then((files) => ({ folder, key, files, merged: part > 0 }));
+        const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents(), parts, indexedParts++ % 2 === 1).then((files) => ({ folder, key, files, merged: part > 0 }));
         search.catch((error) => void (searchFailure ??= error));
         searches.push(search);
       }

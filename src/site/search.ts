@@ -23,7 +23,7 @@ import { SEARCH_DIR } from "./urls.ts";
  * previous build (same key) is kept as it is; renaming a title indexes one part again.
  */
 
-// Some CDNs limit the files of a site: above this many pages Pagefind bundles fragments together.
+// Some CDNs limit the files of a site: above this many pages a domain's index (all its parts) bundles fragments together.
 const MAX_FRAGMENTS = 200;
 /** About this many documents per part of an index. */
 export const DOCS_PER_PART = 2000;
@@ -47,7 +47,8 @@ export interface SearchDocument {
 
 export type IndexFile = { path: string; content: Uint8Array };
 
-const options = (site: DomainSite) => ({ forceLanguage: site.strings.lang, maxFragments: MAX_FRAGMENTS });
+/** Pagefind's options for one part of `parts`: the fragment bundles are shared among the parts. */
+const options = (site: DomainSite, parts: number) => ({ forceLanguage: site.strings.lang, maxFragments: Math.ceil(MAX_FRAGMENTS / parts) });
 
 /**
  * Parts of the index of a domain with `count` documents: a power of two, about `perPart`
@@ -75,7 +76,7 @@ export const partsFile = (parts: number) => JSON.stringify({ parts: Array.from({
  */
 export function searchKey(site: DomainSite, works: readonly { key: string }[], part = 0, parts = 1): string {
   const layout = { part, parts, merged: MERGED_UNUSED.source };
-  const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site), unused: UNUSED.source, layout }));
+  const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site, parts), unused: UNUSED.source, layout }));
   hash.update(works.map(({ key }) => key).join("\n"));
   return hash.digest("hex");
 }
@@ -123,9 +124,9 @@ function previousIndexFiles(tree: OutputTree): Map<string, [string, FileEntry][]
  * run from a worker thread (src/site/search-worker.ts): two parts are indexed side by side.
  * Each process indexes one part after another.
  */
-export function buildIndex(site: DomainSite, documents: SearchDocument[], second = false): Promise<IndexFile[]> {
-  if (second) return indexInWorker(options(site), documents);
-  const done = mainQueue.then(() => indexDocuments(pagefind, options(site), documents));
+export function buildIndex(site: DomainSite, documents: SearchDocument[], parts: number, second = false): Promise<IndexFile[]> {
+  if (second) return indexInWorker(options(site, parts), documents);
+  const done = mainQueue.then(() => indexDocuments(pagefind, options(site, parts), documents));
   mainQueue = done.then(
     () => {},
     () => {},

@@ -50,7 +50,9 @@ async function open(url: string, on = server): Promise<Page> {
   page.on("console", (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)));
   page.on("pageerror", (e) => problems.push(`script: ${e.message} (${page.url()})`));
   page.on("dialog", (d) => problems.push(`dialog: ${d.message()} (${page.url()})`));
-  page.on("requestfailed", (r) => problems.push(`failed: ${r.url()}`));
+  // A request cancelled because the page navigated away or closed (a cover still loading when a
+  // search result is clicked) is not a failure; a missing file is, and answers 404 (below).
+  page.on("requestfailed", (r) => void (r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)));
   page.on("response", (r) => void (r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`)));
   await page.goto(on.url + url);
   return page;

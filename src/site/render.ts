@@ -8,7 +8,7 @@ import type { OutputTree } from "../output/tree.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
-import { domainSite, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
+import { domainSite, pagePath, sitePages, type SitePage } from "./model.ts";
 import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, writeIndex, type IndexFile, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { ASSETS_DIR } from "./urls.ts";

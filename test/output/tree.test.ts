@@ -182,7 +182,7 @@ describe("the version before the current one", () => {
     }
     return found;
   }
-  const versionsOf = async (out: string) => (await readdir(path.join(dir, ".dist.versions"))).filter((name) => name !== "lock").sort();
+  const versionsOf = async (out: string) => (await readdir(path.join(path.dirname(out), `.${path.basename(out)}.versions`))).filter((name) => name !== "lock").sort();
 
   it("is recycled as the next version: its right files stay, others are replaced, the current version is untouched", async () => {
     const out = path.join(dir, "dist");

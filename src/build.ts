@@ -74,11 +74,12 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   try {
     // Domains whose inputs are those of the previous build keep their folder as it is.
-    const previousInputs = await readInputs(tree);
+    const previousKeys = await readDomainKeys(tree);
     const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
     const domainKeys = Object.fromEntries(views.map((view, i) => [view.domain.domain, domainInputsKey(base, view, infos[i]!, images)]));
-    const unchanged = views.filter((view) => previousInputs.domains[view.domain.domain] === domainKeys[view.domain.domain]);
-    const changed = views.filter((view) => !unchanged.includes(view));
+    const isUnchanged = (view: DomainView) => previousKeys[view.domain.domain] === domainKeys[view.domain.domain];
+    const unchanged = views.filter(isUnchanged);
+    const changed = views.filter((view) => !isUnchanged(view));
     for (const view of views) await writeMedia(tree, view, images);
     if (unchanged.length > 0) keepDomains(tree, unchanged, views);
     reporter.stage(`writing the API and exports of ${changed.length} domain(s)${unchanged.length > 0 ? ` (${unchanged.length} unchanged, kept)` : ""}`);
@@ -97,7 +98,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))));
       infos.push(...(await previousDomains(tree, built)));
       // Their inputs keys stay valid with their files.
-      for (const [domain, key] of Object.entries(previousInputs.domains)) if (!built.has(domain)) domainKeys[domain] ??= key;
+      for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }
     const order = catalogue.domains.map((d) => d.domain);
     infos.sort((a, b) => order.indexOf(a.domain) - order.indexOf(b.domain));
@@ -121,13 +122,13 @@ interface Inputs {
   domains: Record<string, string>;
 }
 
-/** The previous build's record of its inputs (none: every domain is built). */
-async function readInputs(tree: OutputTree): Promise<Inputs> {
+/** The domains' inputs keys the previous build recorded (none: every domain is built). */
+async function readDomainKeys(tree: OutputTree): Promise<Inputs["domains"]> {
   try {
     const inputs = JSON.parse((await tree.readPrevious(INPUTS_PATH))?.toString("utf8") ?? "null") as Partial<Inputs> | null;
-    return { fingerprint: inputs?.fingerprint ?? "", domains: inputs?.domains ?? {} };
+    return inputs?.domains ?? {};
   } catch {
-    return { fingerprint: "", domains: {} };
+    return {};
   }
 }
 

@@ -96,13 +96,9 @@ export function linkFiles(previousDir: string, staging: string, rels: readonly s
     try {
       linkSync(from, to);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "EEXIST") {
-        removeStale(to);
-        linkSync(from, to);
-      } else {
-        removeStale(to);
-        copyFileSync(from, to); // another file system, or links not allowed
-      }
+      removeStale(to);
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") linkSync(from, to);
+      else copyFileSync(from, to); // another file system, or links not allowed
     }
   }
 }

@@ -119,9 +119,7 @@ export class StagingWriter implements FileSink {
   protected readonly recycled: ReadonlyMap<string, FileEntry>;
   /** The folders of the recycled files (made on first use). */
   private recycledDirs: Set<string> | null = null;
-  /** Recycled files removed because a new folder goes at their path. */
-  private readonly cleared = new Set<string>();
-  /** Folders of new files whose every ancestor was checked by clearWay. */
+  /** Folders of new files, each checked by clearWay (a recycled file at one of them was removed). */
   private readonly clearFolders = new Set<string>();
 
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
@@ -347,7 +345,8 @@ export class StagingWriter implements FileSink {
   protected removeLeftovers(): void {
     const emptied = new Set<string>();
     for (const rel of this.recycled.keys()) {
-      if (this.entries.has(rel) || this.cleared.has(rel)) continue;
+      // A recycled file where a new folder goes was removed by clearWay.
+      if (this.entries.has(rel) || this.clearFolders.has(rel)) continue;
       try {
         unlinkSync(path.join(this.staging, rel));
       } catch (error) {
@@ -426,18 +425,10 @@ export class StagingWriter implements FileSink {
         }
       }
     }
-    if (this.recycledDirs.has(rel)) {
-      rmSync(path.join(this.staging, rel), { recursive: true, force: true });
-      this.recycledDirs.delete(rel);
-    }
+    if (this.recycledDirs.has(rel)) rmSync(path.join(this.staging, rel), { recursive: true, force: true });
     // Each folder is checked once, walking up to the first one already checked.
     for (let folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/"))); folder !== "" && !this.clearFolders.has(folder); ) {
-      if (this.recycled.has(folder) && !this.recycledDirs.has(folder)) {
-        removeStale(path.join(this.staging, folder));
-        this.cleared.add(folder);
-        // Now a folder: later files under it find the way clear.
-        this.recycledDirs.add(folder);
-      }
+      if (this.recycled.has(folder)) removeStale(path.join(this.staging, folder));
       this.clearFolders.add(folder);
       folder = folder.slice(0, Math.max(0, folder.lastIndexOf("/")));
     }

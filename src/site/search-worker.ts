@@ -1,15 +1,17 @@
 import { parentPort } from "node:worker_threads";
 import * as pagefind from "pagefind";
+import { threadError } from "../workers/request.ts";
 import { indexDocuments, type IndexOptions, type SearchDocument } from "./search.ts";
 
 /**
  * Builds search indexes with this thread's own Pagefind process (see buildIndex), one request
  * after another, until told to close.
  */
-type Request = { id: number; options: IndexOptions; documents: SearchDocument[] } | { close: true };
+/** What the main thread (indexInWorker in src/site/search.ts) asks. */
+export type SearchRequest = { id: number; options: IndexOptions; documents: SearchDocument[] };
 
 let queue = Promise.resolve();
-parentPort!.on("message", (request: Request) => {
+parentPort!.on("message", (request: SearchRequest | { close: true }) => {
   queue = queue.then(async () => {
     if ("close" in request) {
       await pagefind.close();
@@ -21,8 +23,7 @@ parentPort!.on("message", (request: Request) => {
       // Copied, not transferred: Pagefind's arrays may share one buffer.
       parentPort!.postMessage({ id: request.id, files });
     } catch (error) {
-      const e = error as Error;
-      parentPort!.postMessage({ id: request.id, error: { message: e.message, stack: e.stack, name: e.name } });
+      parentPort!.postMessage({ id: request.id, error: threadError(error) });
     }
   });
 });

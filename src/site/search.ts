@@ -3,9 +3,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch } from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import * as pagefind from "pagefind";
 import type { FileEntry, OutputTree } from "../output/tree.ts";
+import { RequestWorker } from "../workers/request.ts";
+import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
 
@@ -161,37 +162,13 @@ export async function indexDocuments(engine: typeof pagefind, indexOptions: Inde
   return files.files.filter((file) => !UNUSED.test(file.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
 }
 
-type WorkerReply = { id: number } & ({ files: IndexFile[] } | { error: { message: string; stack?: string } });
-
 /** The worker thread with the second Pagefind process, started on first use. */
-let second: { worker: Worker; exited: Promise<unknown>; waiting: Map<number, { resolve: (files: IndexFile[]) => void; reject: (error: unknown) => void }> } | null = null;
-let nextRequest = 0;
+let second: RequestWorker<SearchRequest, { files: IndexFile[] }> | null = null;
 
 /** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
-function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
-  if (second === null) {
-    const worker = new Worker(new URL("./search-worker.mjs", import.meta.url));
-    const started = { worker, exited: new Promise((resolve) => worker.once("exit", resolve)), waiting: new Map() };
-    const failAll = (error: unknown) => {
-      for (const { reject } of started.waiting.values()) reject(error);
-      started.waiting.clear();
-    };
-    started.worker.on("message", (reply: WorkerReply) => {
-      const waiting = started.waiting.get(reply.id);
-      started.waiting.delete(reply.id);
-      if ("error" in reply) waiting?.reject(Object.assign(new Error(reply.error.message), reply.error));
-      else waiting?.resolve(reply.files);
-    });
-    started.worker.on("error", failAll);
-    started.worker.on("exit", (code) => failAll(new Error(`the search index worker stopped (exit code ${code})`)));
-    second = started;
-  }
-  const { worker, waiting } = second;
-  const id = nextRequest++;
-  return new Promise((resolve, reject) => {
-    waiting.set(id, { resolve, reject });
-    worker.postMessage({ id, options: indexOptions, documents });
-  });
+async function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
+  second ??= new RequestWorker(new URL("./search-worker.mjs", import.meta.url), "the search index worker");
+  return (await second.request({ options: indexOptions, documents })).files;
 }
 
 /**
@@ -209,7 +186,7 @@ export async function closeSearch(): Promise<void> {
   const running = second;
   second = null;
   if (running !== null) {
-    running.worker.postMessage({ close: true });
+    running.post({ close: true });
     await running.exited;
   }
   await pagefind.close();

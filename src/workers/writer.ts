@@ -1,6 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { linkFiles, packResult, unpackFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
+import { threadError } from "./request.ts";
 
 /** What the main thread (src/workers/writers.ts) asks: write a batch, link unchanged files, write a spreadsheet. */
 export type WriterRequest =
@@ -36,8 +37,7 @@ parentPort!.on("message", (request: WriterRequest) => {
       else parentPort!.postMessage({ id: request.id, ...result });
     },
     (error: unknown) => {
-      const e = error as NodeJS.ErrnoException;
-      const reply = { id: request.id, error: { message: e.message, stack: e.stack, code: e.code, path: e.path, name: e.name } };
+      const reply = { id: request.id, error: threadError(error) };
       if (request.kind === "write") parentPort!.postMessage({ ...reply, buffer: request.buffer }, [request.buffer]);
       else parentPort!.postMessage(reply);
     },

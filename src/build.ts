@@ -186,13 +186,14 @@ async function writeDomains(tree: OutputTree, views: DomainView[], images: Map<s
   await Promise.all(exports);
 }
 
-/** Rows from which a spreadsheet is written in a writer thread (below, starting one costs more). */
+/** Rows from which a spreadsheet is written in a writer thread even if none is running yet (below, starting one costs more). */
 const SHEET_THREAD_ROWS = 5000;
 
+/** Spreadsheets go to a writer thread when the threads run anyway (the main thread then never loads exceljs), or when they are large. */
 const sheetWriter =
   (tree: OutputTree): SheetWriter =>
   (file, spec) =>
-    spec.rowCount >= SHEET_THREAD_ROWS ? tree.writeSheetInThread(file, { ...spec, rows: [...spec.rows] }) : writeSheet(file, spec);
+    tree.threadsStarted || spec.rowCount >= SHEET_THREAD_ROWS ? tree.writeSheetInThread(file, spec) : writeSheet(file, spec);
 
 /** Copies the processed images the domain's API points at into its media folder. */
 async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {

@@ -13,16 +13,17 @@ export interface BatchFile {
   segments: number[];
   size: number;
   key?: string;
-  /** Size and MD5 of the previous version's file at `rel`, if there was one. */
-  previous?: { size: number; md5: string };
-  /** Size and MD5 of the file already at `rel` in staging (a recycled version's), if any. */
-  inStaging?: { size: number; md5: string };
+  /** Size and identity (key of a keyed file, else MD5) of the previous version's file at `rel`, if known. */
+  previous?: { size: number; id: string };
+  /** The same of the file already at `rel` in staging (a recycled version's), if any. */
+  inStaging?: { size: number; id: string };
 }
 
 /** A file of the new version: `fresh` when this build wrote its bytes, else kept from the previous one. */
 export interface StagedEntry {
   size: number;
-  md5: string;
+  /** Absent for keyed files (their key stands for their bytes; see FileEntry). */
+  md5?: string;
   /** For files written with a key: the digest of what their bytes are made from. */
   key?: string;
   fresh: boolean;
@@ -34,8 +35,8 @@ export interface BatchResult {
 }
 
 /**
- * Hashes every file of the batch and writes those whose bytes differ from the previous version's
- * into `staging`. Synchronous on purpose: for tens of thousands of small files, sync calls
+ * Hashes every file of the batch that has no key and writes those whose bytes differ from the
+ * previous version's (by key or MD5) into `staging`. Synchronous on purpose: for tens of thousands of small files, sync calls
  * measured 2.5x faster than promise-based ones (no thread-pool round trip per open, write, close).
  * `madeDirs` remembers the folders this thread has created.
  */
@@ -44,27 +45,29 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
   let bytesWritten = 0;
   for (const file of files) {
     const views: Uint8Array[] = [];
-    const hash = createHash("md5");
-    for (let i = 0; i < file.segments.length; i += 2) {
-      const view = bytes.subarray(file.segments[i]!, file.segments[i]! + file.segments[i + 1]!);
-      hash.update(view);
-      views.push(view);
-    }
-    const md5 = hash.digest("hex");
-    const fresh = file.previous === undefined || file.previous.md5 !== md5 || file.previous.size !== file.size;
+    for (let i = 0; i < file.segments.length; i += 2) views.push(bytes.subarray(file.segments[i]!, file.segments[i]! + file.segments[i + 1]!));
+    const md5 = file.key === undefined ? md5Of(views) : undefined;
+    const id = file.key ?? md5!;
+    const fresh = file.previous === undefined || file.previous.id !== id || file.previous.size !== file.size;
     entries.push([file.rel, { size: file.size, md5, key: file.key, fresh }]);
     if (!fresh) continue;
     bytesWritten += file.size;
     const { inStaging } = file;
     if (inStaging !== undefined) {
       // A recycled version already holds these bytes here (a change undone): nothing to write.
-      if (inStaging.md5 === md5 && inStaging.size === file.size) continue;
+      if (inStaging.id === id && inStaging.size === file.size) continue;
       removeStale(`${staging}/${file.rel}`);
     }
     makeParentDir(staging, file.rel, madeDirs);
     writeViews(`${staging}/${file.rel}`, views, file.size);
   }
   return { entries, bytesWritten };
+}
+
+function md5Of(views: readonly Uint8Array[]): string {
+  const hash = createHash("md5");
+  for (const view of views) hash.update(view);
+  return hash.digest("hex");
 }
 
 /**
@@ -129,7 +132,7 @@ export function makeParentDir(root: string, rel: string, madeDirs: Set<string>):
  * build cost the main thread about half a second of structured cloning.
  */
 export interface PackedFiles {
-  /** Per file: rel, key, previous MD5 and staging MD5 (empty when absent), each ending with a NUL (no path holds one). */
+  /** Per file: rel, key, previous identity and staging identity (empty when absent), each ending with a NUL (no path holds one). */
   text: string;
   /** Per file: size, previous size, staging size (-1 when absent), segment count, then the segments. */
   numbers: Float64Array;
@@ -142,7 +145,7 @@ export function packFiles(files: readonly BatchFile[]): PackedFiles {
   const numbers = new Float64Array(count);
   let at = 0;
   for (const { rel, key, previous, inStaging, size, segments } of files) {
-    text += `${rel}\0${key ?? ""}\0${previous?.md5 ?? ""}\0${inStaging?.md5 ?? ""}\0`;
+    text += `${rel}\0${key ?? ""}\0${previous?.id ?? ""}\0${inStaging?.id ?? ""}\0`;
     numbers[at++] = size;
     numbers[at++] = previous?.size ?? -1;
     numbers[at++] = inStaging?.size ?? -1;
@@ -156,7 +159,7 @@ export function unpackFiles({ text, numbers }: PackedFiles): BatchFile[] {
   const fields = text.split("\0");
   const files: BatchFile[] = [];
   for (let f = 0, at = 0; at < numbers.length; f += 4) {
-    const [rel, key, previousMd5, stagingMd5] = [fields[f]!, fields[f + 1]!, fields[f + 2]!, fields[f + 3]!];
+    const [rel, key, previousId, stagingId] = [fields[f]!, fields[f + 1]!, fields[f + 2]!, fields[f + 3]!];
     const size = numbers[at++]!;
     const previousSize = numbers[at++]!;
     const stagingSize = numbers[at++]!;
@@ -167,14 +170,14 @@ export function unpackFiles({ text, numbers }: PackedFiles): BatchFile[] {
       segments,
       size,
       ...(key === "" ? {} : { key }),
-      ...(previousSize < 0 ? {} : { previous: { size: previousSize, md5: previousMd5 } }),
-      ...(stagingSize < 0 ? {} : { inStaging: { size: stagingSize, md5: stagingMd5 } }),
+      ...(previousSize < 0 ? {} : { previous: { size: previousSize, id: previousId } }),
+      ...(stagingSize < 0 ? {} : { inStaging: { size: stagingSize, id: stagingId } }),
     });
   }
   return files;
 }
 
-/** A batch's result as it comes back: the MD5s in file order (32 characters each) and which files are fresh. */
+/** A batch's result as it comes back: the MD5s of the files without a key, in order (32 characters each), and which files are fresh. */
 export interface PackedResult {
   md5s: string;
   fresh: Uint8Array;
@@ -182,11 +185,15 @@ export interface PackedResult {
 }
 
 export function packResult({ entries, bytesWritten }: BatchResult): PackedResult {
-  return { md5s: entries.map(([, entry]) => entry.md5).join(""), fresh: Uint8Array.from(entries, ([, entry]) => (entry.fresh ? 1 : 0)), bytesWritten };
+  return { md5s: entries.map(([, entry]) => entry.md5 ?? "").join(""), fresh: Uint8Array.from(entries, ([, entry]) => (entry.fresh ? 1 : 0)), bytesWritten };
 }
 
 /** The entries of the batch `files` from its packed result. */
 export function unpackResult(files: readonly BatchFile[], { md5s, fresh, bytesWritten }: PackedResult): BatchResult {
-  const entries = files.map((file, i): [string, StagedEntry] => [file.rel, { size: file.size, md5: md5s.slice(i * 32, i * 32 + 32), key: file.key, fresh: fresh[i] === 1 }]);
+  let at = 0;
+  const entries = files.map((file, i): [string, StagedEntry] => {
+    const md5 = file.key === undefined ? md5s.slice(at, (at += 32)) : undefined;
+    return [file.rel, { size: file.size, md5, key: file.key, fresh: fresh[i] === 1 }];
+  });
   return { entries, bytesWritten };
 }

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { copyFileSync, createReadStream, rmdirSync, rmSync, unlinkSync } from "node:fs";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import type { CellValue } from "../exports/columns.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
 import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
@@ -11,15 +10,35 @@ export type { StagedEntry };
 
 export const MANIFEST_PATH = "_catalogue/files.json";
 
+/**
+ * A file of a version. A file written with a key (a digest of everything its bytes are made
+ * from: the same path with the same key holds the same bytes) is not hashed by the build: MD5
+ * costs a quarter of an API build, and only publishing needs it (see publish/digests.ts). Every
+ * other file has its MD5.
+ */
 export interface FileEntry {
   size: number;
-  md5: string;
+  md5?: string;
   /** For files written with a key: the digest of what their bytes are made from. */
   key?: string;
 }
 
+/** Whether two entries of the same path hold the same bytes (by key, else by MD5). */
+export function sameBytes(a: FileEntry, b: FileEntry): boolean {
+  return a.size === b.size && ((a.key !== undefined && a.key === b.key) || (a.md5 !== undefined && a.md5 === b.md5));
+}
+
+/**
+ * What a writer thread compares a new file with: the key of a keyed file, the MD5 of another
+ * (undefined when the entry has none to compare: the file counts as different).
+ */
+function identity(entry: FileEntry | undefined, key: string | undefined): { size: number; id: string } | undefined {
+  const id = key === undefined ? entry?.md5 : entry?.key;
+  return id === undefined ? undefined : { size: entry!.size, id };
+}
+
 /** Size and MD5 of a file on disk, read as a stream. */
-export async function hashFile(file: string): Promise<FileEntry> {
+export async function hashFile(file: string): Promise<{ size: number; md5: string }> {
   const hash = createHash("md5");
   let size = 0;
   for await (const chunk of createReadStream(file)) {
@@ -163,11 +182,6 @@ export class StagingWriter implements FileSink {
     const { buffer } = batch;
     // The file as (offset, size) pairs in the batch; adjacent pieces make one segment.
     const segments: number[] = [];
-    const add = (offset: number, size: number) => {
-      const last = segments.length - 2;
-      if (last >= 0 && segments[last]! + segments[last + 1]! === offset) segments[last + 1]! += size;
-      else segments.push(offset, size);
-    };
     let size = 0;
     for (const part of parts) {
       const start = batch.used;
@@ -178,7 +192,7 @@ export class StagingWriter implements FileSink {
       } else {
         const at = batch.shared.get(part);
         if (at !== undefined) {
-          add(at, part.size);
+          addSegment(segments, at, part.size);
           size += part.size;
           continue;
         }
@@ -188,12 +202,10 @@ export class StagingWriter implements FileSink {
         }
         batch.shared.set(part, start);
       }
-      add(start, batch.used - start);
+      addSegment(segments, start, batch.used - start);
       size += batch.used - start;
     }
-    const old = this.previous.get(rel);
-    const held = this.recycled.get(rel);
-    batch.files.push({ rel, segments, size, key, previous: old && { size: old.size, md5: old.md5 }, inStaging: held && { size: held.size, md5: held.md5 } });
+    batch.files.push({ rel, segments, size, key, previous: identity(this.previous.get(rel), key), inStaging: identity(this.recycled.get(rel), key) });
   }
 
   /** Bytes the parts take in the batch: shared bytes already in it take none. */
@@ -237,12 +249,14 @@ export class StagingWriter implements FileSink {
     }
   }
 
-  /**
-   * Writes a large spreadsheet file in a writer thread (exceljs is CPU work the main thread would
-   * otherwise do between domains); the rows are copied there, so they must be an array.
-   */
-  async writeSheetInThread(file: string, spec: SheetSpec & { rows: CellValue[][] }): Promise<void> {
+  /** Writes a spreadsheet file in a writer thread (exceljs is CPU work the main thread would otherwise do between domains). */
+  async writeSheetInThread(file: string, spec: SheetSpec): Promise<void> {
     await (this.writers ??= new WriterPool(this.threads)).sheet(file, spec);
+  }
+
+  /** Whether the writer threads are running (a build large enough to fill a batch). */
+  get threadsStarted(): boolean {
+    return this.writers !== null;
   }
 
   /** Waits for this work with the batches (flush waits for both); its failure is the build's. */
@@ -335,7 +349,7 @@ export class StagingWriter implements FileSink {
   private inPlace(rel: string): boolean {
     const held = this.recycled.get(rel);
     const entry = this.entries.get(rel);
-    return held !== undefined && entry !== undefined && held.md5 === entry.md5 && held.size === entry.size;
+    return held !== undefined && entry !== undefined && sameBytes(held, entry);
   }
 
   /**
@@ -394,7 +408,7 @@ export class StagingWriter implements FileSink {
   /** Records a file of the new version; true when its bytes differ from the previous version's. */
   private record(rel: string, entry: FileEntry): boolean {
     const old = this.previous.get(rel);
-    const fresh = old === undefined || old.md5 !== entry.md5 || old.size !== entry.size;
+    const fresh = old === undefined || !sameBytes(old, entry);
     this.entries.set(rel, { size: entry.size, md5: entry.md5, key: entry.key, fresh });
     if (fresh) this.bytesWritten += entry.size;
     return fresh;
@@ -437,6 +451,13 @@ export class StagingWriter implements FileSink {
   protected ensureDir(rel: string): void {
     makeParentDir(this.staging, rel, this.madeDirs);
   }
+}
+
+/** Adds (offset, size) to a file's segments in its batch; adjacent pieces make one segment. */
+function addSegment(segments: number[], offset: number, size: number): void {
+  const last = segments.length - 2;
+  if (last >= 0 && segments[last]! + segments[last + 1]! === offset) segments[last + 1]! += size;
+  else segments.push(offset, size);
 }
 
 /** An empty, `.` or `..` segment (which also catches a leading or trailing slash). */

@@ -23,8 +23,10 @@ export { hashFile, MANIFEST_PATH, type FileEntry };
  * never written into (they may be hard links to the current version's): a file with other bytes
  * is removed and written anew.
  *
- * `_catalogue/files.json` lists every file with its size and MD5 (the MD5 is also what S3 reports
- * as the ETag of a single-part upload, so publishing compares against it without rehashing).
+ * `_catalogue/files.json` lists every file with its size, and its key when it was written with one
+ * (a digest of what its bytes are made from), else its MD5. Publishing compares MD5s with what S3
+ * reports as ETags: it takes a keyed file's MD5 from the target's own record of that key, and
+ * hashes only the files it has no record of (publish/digests.ts).
  */
 
 export interface Manifest {
@@ -105,7 +107,7 @@ export class OutputTree extends StagingWriter {
     }
   }
 
-  /** The files of the previous version (path → size and MD5). */
+  /** The files of the previous version (path → size, and key or MD5). */
   previousFiles(): ReadonlyMap<string, FileEntry> {
     return this.previous;
   }
@@ -147,7 +149,7 @@ export class OutputTree extends StagingWriter {
       const files: Manifest["files"] = {};
       for (const rel of [...this.entries.keys()].sort()) {
         const { size, md5, key } = this.entries.get(rel)!;
-        files[rel] = key === undefined ? { size, md5 } : { size, md5, key };
+        files[rel] = md5 === undefined ? { size, key } : key === undefined ? { size, md5 } : { size, md5, key };
       }
       this.ensureDir(MANIFEST_PATH);
       await fs.writeFile(path.join(this.staging, MANIFEST_PATH), JSON.stringify({ files } satisfies Manifest));

@@ -2,14 +2,15 @@ import { z } from "zod";
 import type { Published, PublishedEntry } from "./target.ts";
 
 /**
- * `_catalogue/published.json`, stored in the target after everything else: each file's MD5 and the
- * headers it was stored with, so a change of headers alone is published too. A target may add
+ * `_catalogue/published.json`, stored in the target after everything else: each file's MD5, the
+ * key it was built with (see publish/digests.ts) and the headers it was stored with, so a change of headers alone is published too. A target may add
  * its own fields to an entry (the directory target keeps the file's mtime for its quick check).
  */
 
 const entry = z.object({
   size: z.number(),
   md5: z.string(),
+  key: z.string().optional(),
   contentType: z.string(),
   cacheControl: z.string(),
   contentDisposition: z.string().optional(),

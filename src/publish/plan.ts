@@ -1,6 +1,6 @@
 import { UserError } from "../errors.ts";
 import { sameHeaders } from "./headers.ts";
-import type { Phase, Source } from "./source.ts";
+import type { Phase } from "./source.ts";
 import { PUBLISHED_PATH, type SourceFile, type TargetState } from "./target.ts";
 
 /**
@@ -26,7 +26,7 @@ export interface Plan {
 
 const PHASES: Phase[] = ["media", "pages", "entry"];
 
-export function makePlan(source: Source, state: TargetState): Plan {
+export function makePlan(source: { files: readonly (SourceFile & { phase: Phase })[] }, state: TargetState): Plan {
   const uploads: Upload[] = [];
   let skipped = 0;
   for (const file of source.files) {

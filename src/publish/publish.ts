@@ -1,6 +1,7 @@
+import { completeDigests } from "./digests.ts";
 import { checkDeletes, makePlan, type Plan } from "./plan.ts";
 import { readSource, type Phase, type Source } from "./source.ts";
-import type { Published, PublishedEntry, Target } from "./target.ts";
+import type { Published, PublishedEntry, SourceFile, Target } from "./target.ts";
 
 export interface PublishOptions {
   /** The build output (default `dist`). */
@@ -51,7 +52,8 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
 async function publishSource(source: Source, options: PublishOptions, started: number): Promise<PublishSummary> {
   const { target } = options;
   const state = await target.read();
-  const plan = makePlan(source, state);
+  const built = await completeDigests(source.files, state.published);
+  const plan = makePlan({ files: built }, state);
   const summary = (uploaded: number, deleted: number, bytes: number, dryRun: boolean): PublishSummary => ({
     target: target.name,
     plan,
@@ -71,9 +73,17 @@ async function publishSource(source: Source, options: PublishOptions, started: n
   for (const [rel, entry] of state.published ?? []) {
     if (state.files.get(rel)?.md5 === entry.md5) files.set(rel, entry);
   }
+  // Each entry records the key its file was built with, from which the next publish knows its MD5
+  // (digests.ts); a file that kept its bytes under a new key is recorded with the new one.
+  let rekeyed = 0;
+  for (const file of built) {
+    const entry = files.get(file.path);
+    if (entry !== undefined && entry.md5 === file.md5 && entry.key !== file.key) {
+      files.set(file.path, entryOf(file));
+      rekeyed++;
+    }
+  }
   const published: Published = { date: source.info.date, files };
-  const record = (f: PublishedEntry & { path: string }) =>
-    files.set(f.path, { size: f.size, md5: f.md5, contentType: f.contentType, cacheControl: f.cacheControl, ...(f.contentDisposition ? { contentDisposition: f.contentDisposition } : {}) });
 
   let done = 0;
   let bytes = 0;
@@ -84,7 +94,7 @@ async function publishSource(source: Source, options: PublishOptions, started: n
       await pool(uploads, options.concurrency ?? 8, async ({ file }) => {
         files.delete(file.path);
         await target.put(file);
-        record(file);
+        files.set(file.path, entryOf(file));
         done++;
         bytes += file.size;
         options.onProgress?.({ done, total: plan.uploads.length, bytes });
@@ -98,13 +108,25 @@ async function publishSource(source: Source, options: PublishOptions, started: n
     const wanted = new Set(source.files.map((f) => f.path));
     for (const rel of files.keys()) if (!wanted.has(rel)) files.delete(rel);
     // A publish that changed nothing leaves an exact manifest alone (one request less on S3).
-    const unchanged = done === 0 && plan.deletes.length === 0 && state.published !== null && state.published.size === files.size;
+    const unchanged = done === 0 && rekeyed === 0 && plan.deletes.length === 0 && state.published !== null && state.published.size === files.size;
     if (!unchanged) await target.finish(published);
   } catch (error) {
     await target.abort(published).catch(() => {});
     throw error;
   }
   return summary(done, plan.deletes.length, bytes, false);
+}
+
+/** What the target's manifest records of a file it holds. */
+function entryOf(file: SourceFile): PublishedEntry {
+  return {
+    size: file.size,
+    md5: file.md5,
+    ...(file.key !== undefined ? { key: file.key } : {}),
+    contentType: file.contentType,
+    cacheControl: file.cacheControl,
+    ...(file.contentDisposition ? { contentDisposition: file.contentDisposition } : {}),
+  };
 }
 
 /** Runs `fn` over items, `limit` at a time; after a failure starts nothing new, waits, then throws it. */

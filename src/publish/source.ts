@@ -4,11 +4,11 @@ import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { holdVersion, MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
 import { headersFor, isMedia, type FileHeaders } from "./headers.ts";
-import type { SourceFile } from "./target.ts";
+import type { UndigestedFile } from "./digests.ts";
 
 /**
- * The build to publish, read from its `_catalogue/files.json` (size and MD5 of every file, so
- * nothing is rehashed). `dist` is a link that a concurrent build may swap: it is resolved once,
+ * The build to publish, read from its `_catalogue/files.json` (size, and key or MD5 of every
+ * file; publish/digests.ts completes the MD5s of keyed files). `dist` is a link that a concurrent build may swap: it is resolved once,
  * and every byte is read from that one version.
  */
 
@@ -20,7 +20,7 @@ export interface Source {
   dir: string;
   info: BuildInfo;
   /** Sorted by path. */
-  files: (SourceFile & { phase: Phase })[];
+  files: (UndigestedFile & { phase: Phase })[];
   /** Lets builds recycle the version again (it is held while it is read). */
   release: () => Promise<void>;
 }
@@ -62,7 +62,7 @@ async function readVersion(dir: string, real: string, release: () => Promise<voi
   }
   const files = entries
     .filter(([rel]) => rel !== BUILD_INFO_PATH)
-    .map(([rel, entry]): Omit<SourceFile, keyof FileHeaders> => ({ path: rel, ...entry, abs: path.join(real, rel), bytes: null }));
+    .map(([rel, entry]): Omit<UndigestedFile, keyof FileHeaders> => ({ path: rel, ...entry, abs: path.join(real, rel), bytes: null }));
   if (buildJson !== null) files.push({ path: BUILD_INFO_PATH, size: buildJson.length, md5: md5(buildJson), abs: null, bytes: buildJson });
   else {
     const entry = manifest.files[BUILD_INFO_PATH];

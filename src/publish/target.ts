@@ -11,6 +11,8 @@ export interface SourceFile extends FileHeaders {
   path: string;
   size: number;
   md5: string;
+  /** The key the build wrote it with (see output/staging.ts, FileEntry), if any. */
+  key?: string;
   /** Where its bytes are: a file of the build, or bytes made for this publish (a filtered build.json). */
   abs: string | null;
   bytes: Buffer | null;
@@ -20,6 +22,8 @@ export interface SourceFile extends FileHeaders {
 export interface PublishedEntry extends FileHeaders {
   size: number;
   md5: string;
+  /** The key the file was built with: the same key at the same path means the same bytes, and so this MD5. */
+  key?: string;
 }
 
 export interface Published {

@@ -33,12 +33,13 @@ const MAX_LOOKUPS = 50_000;
 
 /**
  * `immutable`: the root is a committed version (DIR is a link to it), whose files never change,
- * so lookups are remembered and MD5s of the manifest are the validators. A plain folder may be
+ * so lookups are remembered and the manifest's MD5s and keys are the validators (a key changes
+ * whenever the file's bytes do, as an MD5 does). A plain folder may be
  * edited in place: every request looks again, and validators come from size and mtime.
  */
 export async function loadSite(root: string, immutable: boolean): Promise<Site> {
   const info = await readBuildInfo(root);
-  const md5s = immutable ? await readMd5s(root) : new Map<string, string>();
+  const validators = immutable ? await readValidators(root) : new Map<string, string>();
   const inside = async (rel: string): Promise<string | null> => {
     // Links inside the build are followed; a link that leads out of it is treated as absent.
     const real = await fs.realpath(path.join(root, rel)).catch(() => null);
@@ -51,8 +52,8 @@ export async function loadSite(root: string, immutable: boolean): Promise<Site> 
     if (real === null) return null;
     const stat = await fs.stat(real).catch(() => null);
     if (stat === null || !stat.isFile()) return null;
-    const md5 = md5s.get(rel);
-    const etag = md5 !== undefined ? `"${md5}"` : `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+    const validator = validators.get(rel);
+    const etag = validator !== undefined ? `"${validator}"` : `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
     return { rel, real, size: stat.size, etag };
   };
   return {
@@ -76,10 +77,17 @@ export async function loadSite(root: string, immutable: boolean): Promise<Site> 
   };
 }
 
-async function readMd5s(root: string): Promise<Map<string, string>> {
+/** Each file's MD5, else its key (a keyed file has no MD5 in the manifest). */
+async function readValidators(root: string): Promise<Map<string, string>> {
   try {
     const manifest = JSON.parse(await fs.readFile(path.join(root, MANIFEST_PATH), "utf8")) as Manifest;
-    return new Map(Object.entries(manifest.files).map(([rel, entry]) => [rel, entry.md5]));
+    const validators = new Map<string, string>();
+    for (const rel in manifest.files) {
+      const { md5, key } = manifest.files[rel]!;
+      const validator = md5 ?? key;
+      if (validator !== undefined) validators.set(rel, validator);
+    }
+    return validators;
   } catch {
     // Without the manifest, validators come from size and mtime: correct, only less stable.
     return new Map();

@@ -1,13 +1,14 @@
 import { parentPort } from "node:worker_threads";
-import type { SheetSpec } from "../exports/xlsx.ts";
+import type { SheetHead } from "../exports/xlsx.ts";
 import { linkFiles, packResult, unpackFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
 import { threadError } from "./request.ts";
+import { unpackRows, type PackedRows } from "./rows.ts";
 
 /** What the main thread (src/workers/writers.ts) asks: write a batch, link unchanged files, write a spreadsheet. */
 export type WriterRequest =
   | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: PackedFiles }
   | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
-  | { id: number; kind: "sheet"; file: string; spec: SheetSpec };
+  | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows };
 
 const madeDirs = new Set<string>();
 
@@ -21,7 +22,7 @@ async function answer(request: WriterRequest): Promise<object> {
     case "sheet": {
       // exceljs is loaded by the first spreadsheet, here rather than in the main thread.
       const { writeSheet } = await import("../exports/xlsx.ts");
-      await writeSheet(request.file, request.spec);
+      await writeSheet(request.file, { ...request.head, rows: unpackRows(request.rows) });
       return {};
     }
   }

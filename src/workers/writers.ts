@@ -1,6 +1,8 @@
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { packFiles, unpackResult, type BatchFile, type BatchResult, type PackedResult } from "../output/batch.ts";
 import { RequestWorker, type WithoutId } from "./request.ts";
+import { packRows } from "./rows.ts";
+import { workerScript } from "./script.ts";
 import type { WriterRequest } from "./writer.ts";
 
 type Reply = { result?: PackedResult; buffer?: ArrayBuffer };
@@ -28,9 +30,15 @@ export class WriterPool {
     await Promise.all(parts.map((part) => this.request({ kind: "link", staging, previousDir, rels: part })));
   }
 
-  /** Writes one spreadsheet file (exceljs) in a thread: the main thread serialises meanwhile. */
+  /**
+   * Writes one spreadsheet file (exceljs) in a thread: the main thread serialises meanwhile.
+   * Always the first thread, so that exceljs (a quarter of a second to load) is loaded once.
+   */
   async sheet(file: string, spec: SheetSpec): Promise<void> {
-    await this.request({ kind: "sheet", file, spec });
+    const { rows, ...head } = spec;
+    const packed = packRows(rows, spec.rowCount);
+    if (this.workers.length === 0) this.pick();
+    await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, [packed.kinds.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer]);
   }
 
   private request(message: WithoutId<WriterRequest>, transfer: ArrayBuffer[] = []): Promise<Reply> {
@@ -47,7 +55,7 @@ export class WriterPool {
       // A small young generation: the threads allocate little besides a batch's file records, and
       // each default-sized one (whose pages are all touched as allocation cycles through it) added
       // about 17 MB to the build's peak memory.
-      const worker = new RequestWorker<WriterRequest, Reply>(new URL("./writer.mjs", import.meta.url), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
       this.workers.push(worker);
       return worker;
     }

@@ -2,8 +2,7 @@ import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { BuildSummary } from "../../src/build.ts";
-import { MANIFEST_PATH } from "../../src/output/tree.ts";
-import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -15,7 +14,8 @@ beforeEach(async () => {
 afterEach(() => cleanup());
 
 type Files = Record<string, { size: number; md5: string }>;
-const files = async (out: string): Promise<Files> => JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8")).files;
+/** Every file's size and MD5, from disk. */
+const files = (out: string): Promise<Files> => outputFiles(out);
 
 /** Builds, returning the summary and how many domains the build found unchanged and kept. */
 async function build(out: string): Promise<{ summary: BuildSummary; kept: number; written: number }> {

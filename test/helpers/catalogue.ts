@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { build, type BuildOptions, type BuildSummary } from "../../src/build.ts";
+import { hashFile, MANIFEST_PATH } from "../../src/output/tree.ts";
 import { generateCatalogue, type GenerateOptions } from "../../scripts/generate.ts";
 
 /** A fresh temporary folder, removed by the returned cleanup. */
@@ -35,3 +36,17 @@ export const SAMPLE_CONTENT = path.resolve(import.meta.dirname, "../../content")
 /** The repository root, for running the CLI as a user would. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const CLI = path.join(ROOT, "bin/catalogue.js");
+
+/**
+ * Every file of the build `out` (its manifest excepted) with its size and MD5, read from disk:
+ * what tests compare builds by (the manifest has no MD5 for files written with a key).
+ */
+export async function outputFiles(out: string): Promise<Record<string, { size: number; md5: string }>> {
+  const real = await realpath(out);
+  const files: Record<string, { size: number; md5: string }> = {};
+  for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
+    const rel = path.relative(real, path.join(entry.parentPath, entry.name));
+    if (entry.isFile() && rel !== MANIFEST_PATH) files[rel] = await hashFile(path.join(real, rel));
+  }
+  return Object.fromEntries(Object.entries(files).sort(([a], [b]) => (a < b ? -1 : 1)));
+}

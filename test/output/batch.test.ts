@@ -5,9 +5,9 @@ describe("a batch crossing to a writer thread", () => {
   it("arrives with every field of every file, whatever is absent", () => {
     const files: BatchFile[] = [
       { rel: "a.json", segments: [0, 10], size: 10 },
-      { rel: "domain.example/audiovisual-detail/7/título-ñ/index.html", segments: [10, 5, 40, 3], size: 8, key: "k".repeat(32), previous: { size: 8, md5: "p".repeat(32) } },
-      { rel: "x/y.xlsx", segments: [], size: 0, inStaging: { size: 0, md5: "s".repeat(32) } },
-      { rel: "big", segments: [2 ** 33, 3], size: 3, key: "k2", previous: { size: 2 ** 33, md5: "q".repeat(32) }, inStaging: { size: 1, md5: "r".repeat(32) } },
+      { rel: "domain.example/audiovisual-detail/7/título-ñ/index.html", segments: [10, 5, 40, 3], size: 8, key: "k".repeat(32), previous: { size: 8, id: "p".repeat(32) } },
+      { rel: "x/y.xlsx", segments: [], size: 0, inStaging: { size: 0, id: "s".repeat(32) } },
+      { rel: "big", segments: [2 ** 33, 3], size: 3, key: "k2", previous: { size: 2 ** 33, id: "q".repeat(32) }, inStaging: { size: 1, id: "r".repeat(32) } },
     ];
     expect(unpackFiles(packFiles(files))).toEqual(files);
     expect(unpackFiles(packFiles([]))).toEqual([]);
@@ -17,11 +17,16 @@ describe("a batch crossing to a writer thread", () => {
     const files: BatchFile[] = [
       { rel: "a", segments: [0, 1], size: 1, key: "k" },
       { rel: "b", segments: [1, 2], size: 2 },
+      { rel: "c", segments: [3, 1], size: 1, key: "k3" },
+      { rel: "d", segments: [4, 1], size: 1 },
     ];
+    // Keyed files come back without an MD5 (none was computed); the others with theirs.
     const result: BatchResult = {
       entries: [
-        ["a", { size: 1, md5: "0cc175b9c0f1b6a831c399e269772661", key: "k", fresh: true }],
+        ["a", { size: 1, md5: undefined, key: "k", fresh: true }],
         ["b", { size: 2, md5: "187ef4436122d1cc2f40dc2b92f0eba0", key: undefined, fresh: false }],
+        ["c", { size: 1, md5: undefined, key: "k3", fresh: false }],
+        ["d", { size: 1, md5: "8277e0910d750195b448797616e091ad", key: undefined, fresh: true }],
       ],
       bytesWritten: 1,
     };

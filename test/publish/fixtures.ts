@@ -1,11 +1,12 @@
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { buildFixture, generatedContent } from "../helpers/catalogue.ts";
-import { MANIFEST_PATH, type Manifest } from "../../src/output/tree.ts";
+import { buildFixture, generatedContent, outputFiles as readFiles } from "../helpers/catalogue.ts";
+
+export { readFiles };
 
 /**
  * Two builds of one generated catalogue: `before`, and `after` an edit (one title changed, one
- * work withdrawn), with what changed between them computed from their file lists.
+ * work withdrawn), with what changed between them computed from their files' bytes.
  */
 export interface Editions {
   before: string;
@@ -15,10 +16,6 @@ export interface Editions {
   /** Paths of `before` that `after` no longer has. */
   removed: string[];
   retitled: { id: number; title: string };
-}
-
-export async function readFiles(out: string): Promise<Manifest["files"]> {
-  return (JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8")) as Manifest).files;
 }
 
 export async function makeEditions(root: string, works = 120): Promise<Editions> {

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
 import { headersFor } from "../../src/publish/headers.ts";
 import { checkDeletes, makePlan } from "../../src/publish/plan.ts";
-import { phaseOf, type Source } from "../../src/publish/source.ts";
-import type { TargetState } from "../../src/publish/target.ts";
+import { phaseOf, type Phase } from "../../src/publish/source.ts";
+import type { SourceFile, TargetState } from "../../src/publish/target.ts";
 
 const domain = (name: string, extra: Partial<DomainInfo> = {}): DomainInfo => ({
   domain: name,
@@ -27,13 +27,8 @@ const info: BuildInfo = {
   domains: [domain("a.example"), domain("b.example", { base_path: "/cat", media_url: "https://img.example/b", media_folder: "img.example/b" })],
 };
 
-function source(paths: Record<string, string>): Source {
-  return {
-    dir: "/nowhere",
-    info,
-    files: Object.entries(paths).map(([path, md5]) => ({ path, size: md5.length, md5, abs: null, bytes: null, ...headersFor(path, info), phase: phaseOf(path, info) })),
-    release: async () => {},
-  };
+function source(paths: Record<string, string>): { files: (SourceFile & { phase: Phase })[] } {
+  return { files: Object.entries(paths).map(([path, md5]) => ({ path, size: md5.length, md5, abs: null, bytes: null, ...headersFor(path, info), phase: phaseOf(path, info) })) };
 }
 
 describe("headers", () => {

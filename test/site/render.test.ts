@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { apiImages } from "../../src/media/images.ts";
 import { domainView, type DomainView } from "../../src/model/listing.ts";
-import { MANIFEST_PATH } from "../../src/output/tree.ts";
-import { tempDir } from "../helpers/catalogue.ts";
+import { outputFiles, tempDir } from "../helpers/catalogue.ts";
 import { buildSite, SCRIPT_ID, SCRIPT_TITLE, siteContent } from "./fixture.ts";
 
 let dir: string;
@@ -15,8 +14,8 @@ let out: string;
 let views: DomainView[];
 
 const read = (rel: string) => readFile(path.join(out, rel), "utf8");
-const files = async (outDir: string) =>
-  (JSON.parse(await readFile(path.join(outDir, MANIFEST_PATH), "utf8")) as { files: Record<string, { md5: string }> }).files;
+/** Every file's size and MD5, from disk. */
+const files = (outDir: string) => outputFiles(outDir);
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir("catalogue-site-"));

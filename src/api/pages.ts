@@ -28,22 +28,22 @@ const digest = (data: string | Uint8Array) => hash("md5", data, "hex");
 
 export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
 
-/** One listing element as bytes: its pieces and the director's JSON, joined by whoever writes them. */
+/** One listing element as bytes, without its closing brace (a retrieve document adds keys there). */
 interface Element {
-  parts: Uint8Array[];
+  bytes: Buffer;
   /** Hex MD5 of the element's pieces and its director's digest: what page keys are made of. */
   digest: string;
 }
 
 const CLOSE = Buffer.from("}");
-const COMMA = Buffer.from(",");
+const CLOSE_COMMA = Buffer.from("},");
 const NULL = Buffer.from("null");
 
 /**
  * Every API response of one domain. A director's JSON (biographies in seven languages: most of
- * an element's bytes) is serialised and encoded once and shared by every element of their works;
- * each element is encoded once; a page is handed over as parts that the writer copies once into
- * its batch, so no page is ever joined in memory. Pages and retrieve documents are keyed by
+ * an element's bytes) is serialised and encoded once per domain; each element is encoded once,
+ * into one buffer; a page is handed over as parts (its head, then its elements) that the writer
+ * copies once into its batch, so no page is ever joined in memory. Pages and retrieve documents are keyed by
  * digests of what they are made of: an unchanged file costs one small digest.
  */
 export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<OutputFile> {
@@ -65,7 +65,7 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   for (const listed of view.orders.name) {
     const { before, after } = elementPieces(listed, imageUrl);
     const director = directorOf(listed);
-    const element = { parts: [Buffer.from(before), director.bytes, Buffer.from(after), CLOSE], digest: digest(`${before}${director.digest}${after}`) };
+    const element = { bytes: elementBytes(before, director.bytes, after), digest: digest(`${before}${director.digest}${after}`) };
     elements.set(listed.work.id, element);
     const tail = detailTail(listed);
     yield new DetailFile(detailPath(host, listed.work.id), digest(`detail-v1${element.digest}${tail}`), element, tail);
@@ -97,6 +97,17 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   }
 }
 
+/** The element's three pieces in one buffer (one part per element in every page that lists it). */
+function elementBytes(before: string, director: Uint8Array, after: string): Buffer {
+  const start = Buffer.byteLength(before);
+  const end = start + director.length;
+  const bytes = Buffer.allocUnsafe(end + Buffer.byteLength(after));
+  bytes.write(before, 0);
+  bytes.set(director, start);
+  bytes.write(after, end);
+  return bytes;
+}
+
 /*
  * Keyed files are objects of these classes rather than closures: a build yields 70,000 of them,
  * and a closure each (named by the TypeScript loader with a property definition) cost a tenth
@@ -113,8 +124,7 @@ class DetailFile {
   ) {}
 
   produce(): FileData {
-    const [before, director, after] = this.element.parts;
-    return [before!, director!, after!, this.tail];
+    return [this.element.bytes, this.tail];
   }
 }
 
@@ -124,7 +134,13 @@ class PageResults {
   constructor(private readonly members: readonly Element[]) {}
 
   get bytes(): SharedBytes {
-    return (this.shared ??= new SharedBytes(this.members.flatMap((m, i) => (i === 0 ? m.parts : [COMMA, ...m.parts]))));
+    if (this.shared === undefined) {
+      const parts: Uint8Array[] = [];
+      for (const member of this.members) parts.push(member.bytes, CLOSE_COMMA);
+      if (parts.length > 0) parts[parts.length - 1] = CLOSE; // the last element closes without a comma
+      this.shared = new SharedBytes(parts);
+    }
+    return this.shared;
   }
 }
 

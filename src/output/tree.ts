@@ -145,14 +145,8 @@ export class OutputTree extends StagingWriter {
       if (toLink.length > 0) await this.linkFrom(this.previousDir!, toLink);
       await this.close();
       this.removeLeftovers();
-      // Sorted by path (the default sort compares UTF-16 code units, as `<` does, without a callback per comparison).
-      const files: Manifest["files"] = {};
-      for (const rel of [...this.entries.keys()].sort()) {
-        const { size, md5, key } = this.entries.get(rel)!;
-        files[rel] = md5 === undefined ? { size, key } : key === undefined ? { size, md5 } : { size, md5, key };
-      }
       this.ensureDir(MANIFEST_PATH);
-      await fs.writeFile(path.join(this.staging, MANIFEST_PATH), JSON.stringify({ files } satisfies Manifest));
+      await fs.writeFile(path.join(this.staging, MANIFEST_PATH), manifestJson(this.entries));
       const finalDir = path.join(this.versionsDir, this.id);
       await fs.rename(this.staging, finalDir);
       // Nothing changed: the current version stays, and this finished copy of it is the older
@@ -191,6 +185,21 @@ export class OutputTree extends StagingWriter {
     this.released = true;
     await releaseLock(this.versionsDir);
   }
+}
+
+/**
+ * The manifest's text: what `JSON.stringify({ files })` gives for the entries sorted by path
+ * (the default sort compares UTF-16 code units, as `<` does, without a callback per comparison),
+ * written entry by entry: an object of 70,000 properties cost twice as much.
+ */
+export function manifestJson(entries: ReadonlyMap<string, FileEntry>): string {
+  const parts: string[] = [];
+  for (const rel of [...entries.keys()].sort()) {
+    const { size, md5, key } = entries.get(rel)!;
+    const fields = `"size":${JSON.stringify(size)}${md5 === undefined ? "" : `,"md5":${JSON.stringify(md5)}`}${key === undefined ? "" : `,"key":${JSON.stringify(key)}`}`;
+    parts.push(`${JSON.stringify(rel)}:{${fields}}`);
+  }
+  return `{"files":{${parts.join(",")}}}`;
 }
 
 async function isLink(file: string): Promise<boolean> {

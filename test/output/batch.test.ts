@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { packFiles, packResult, unpackFiles, unpackResult, type BatchFile, type BatchResult } from "../../src/output/batch.ts";
+import { manifestJson, type FileEntry } from "../../src/output/tree.ts";
 
 describe("a batch crossing to a writer thread", () => {
   it("arrives with every field of every file, whatever is absent", () => {
@@ -31,5 +33,24 @@ describe("a batch crossing to a writer thread", () => {
       bytesWritten: 1,
     };
     expect(unpackResult(files, packResult(result))).toEqual(result);
+  });
+});
+
+describe("the manifest's text", () => {
+  it("is JSON.stringify's of the entries sorted by path, whatever the paths, keys and MD5s", () => {
+    const entry = fc.record({ size: fc.nat(), md5: fc.option(fc.string(), { nil: undefined }), key: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ["size"] });
+    // Paths hold a slash (as every output path does): no integer-like property names, which objects would reorder.
+    const rel = fc.tuple(fc.string(), fc.string()).map(([a, b]) => `${a}/${b}`);
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(rel, entry), { selector: ([r]) => r, maxLength: 30 }), (pairs) => {
+        const entries = new Map(pairs);
+        const files: Record<string, FileEntry> = {};
+        for (const r of [...entries.keys()].sort()) {
+          const { size, md5, key } = entries.get(r)!;
+          files[r] = { size, ...(md5 === undefined ? {} : { md5 }), ...(key === undefined ? {} : { key }) };
+        }
+        expect(manifestJson(entries)).toBe(JSON.stringify({ files }));
+      }),
+    );
   });
 });

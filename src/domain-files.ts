@@ -36,9 +36,7 @@ export async function writeDomainApi(sink: FileSink, view: DomainView, images: R
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
   for (const file of apiFiles(view, imageUrl)) {
-    if ("key" in file) {
-      if (!sink.reuse(file.path, file.key)) await sink.write(file.path, file.produce(), file.key);
-    }
+    if ("key" in file) await sink.writeKeyed(file.path, file.key, () => file.produce());
     else await sink.write(file.path, file.data);
   }
   await sink.write(...openapiFile(domain));

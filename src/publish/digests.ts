@@ -3,7 +3,7 @@ import { md5 } from "../output/tree.ts";
 import type { PublishedEntry, SourceFile } from "./target.ts";
 
 /** A file of the build as its manifest describes it: a file written with a key has no MD5 there. */
-export type UndigestedFile = Omit<SourceFile, "md5"> & { md5?: string; key?: string };
+export type UndigestedFile = Omit<SourceFile, "md5"> & { md5?: string };
 
 /** Files read and hashed at once. */
 const CONCURRENCY = 8;

@@ -5,11 +5,11 @@ import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
 import { resolveBuildDate } from "./model/dates.ts";
-import { domainView, type DomainView } from "./model/listing.ts";
+import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint, programDigest } from "./output/fingerprint.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
-import { MANIFEST_PATH, OutputTree, type TreeSummary } from "./output/tree.ts";
+import { MANIFEST_PATH, OutputTree, parseManifest, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
@@ -76,7 +76,9 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     // Domains whose inputs are those of the previous build keep their folder as it is.
     const previousKeys = await readDomainKeys(tree);
     const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
-    const domainKeys = Object.fromEntries(views.map((view, i) => [view.domain.domain, domainInputsKey(base, view, infos[i]!, images)]));
+    // Each work's inputs digest, recorded by domainInputsKey: the HTML page keys are made of them.
+    const workDigests = new Map<ListedWork, string>();
+    const domainKeys = Object.fromEntries(views.map((view, i) => [view.domain.domain, domainInputsKey(base, view, infos[i]!, images, workDigests)]));
     const isUnchanged = (view: DomainView) => previousKeys[view.domain.domain] === domainKeys[view.domain.domain];
     const unchanged = views.filter(isUnchanged);
     const changed = views.filter((view) => !isUnchanged(view));
@@ -87,7 +89,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     // The HTML catalogue renders while the domains' files are written (both wait on writes).
     // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built.
     const siteDone = site
-      ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, changed, infos, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart }))
+      ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, changed, infos, workDigests, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart }))
       : Promise.resolve();
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
     if (domainsResult.status === "rejected") throw domainsResult.reason;
@@ -148,7 +150,7 @@ async function unchangedOutput(outDir: string, fingerprint: string): Promise<(Tr
   try {
     const read = async (rel: string) => JSON.parse((await OutputTree.readCurrent(outDir, rel))?.toString("utf8") ?? "null");
     if ((await read(INPUTS_PATH))?.fingerprint !== fingerprint) return null;
-    const files = Object.keys((await read(MANIFEST_PATH)).files).length;
+    const files = parseManifest((await OutputTree.readCurrent(outDir, MANIFEST_PATH))?.toString("utf8") ?? "").size;
     const domains = buildInfo.parse(await read(BUILD_INFO_PATH)).domains.map((d) => d.domain);
     return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };
   } catch {

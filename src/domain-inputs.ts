@@ -1,4 +1,4 @@
-import { createHash, hash as digest } from "node:crypto";
+import { hash as digest } from "node:crypto";
 import type { ProcessedImage } from "./media/images.ts";
 import type { Director } from "./content/schema.ts";
 import type { DomainView, ListedWork } from "./model/listing.ts";
@@ -16,34 +16,42 @@ import type { DomainInfo } from "./output/build-info.ts";
  * and the build options (`base`), the domain's row and build description, and every work the
  * domain lists or lists as withdrawn, whole, with its director, its availability and the
  * content-derived names of its cover and of its director's photo.
+ *
+ * Each work's digest is recorded in `works` (shared by all domains: a ListedWork belongs to one
+ * domain's view): the HTML page keys are made of them (src/site/keys.ts) instead of serialising
+ * every work a second time.
  */
-export function domainInputsKey(base: string, view: DomainView, info: DomainInfo, images: ReadonlyMap<string, ProcessedImage>): string {
-  const hash = createHash("md5").update(JSON.stringify([base, view.date, view.domain, info]));
-  const add = (list: string, works: ListedWork[]) => {
-    let text = `\0${list}:${works.length}`;
-    for (const { work, director, window, isNew } of works) {
-      const photo = director?.photo;
-      const shown = [images.get(work.cover)?.file ?? null, photo ? (images.get(photo)?.file ?? null) : null];
-      text += JSON.stringify([work, director === null ? null : directorDigest(director), window, isNew, shown]);
-      // Hashed in chunks: an update per work costs more than the hashing.
-      if (text.length > 65_536) {
-        hash.update(text);
-        text = "";
-      }
-    }
-    hash.update(text);
-  };
+export function domainInputsKey(
+  base: string,
+  view: DomainView,
+  info: DomainInfo,
+  images: ReadonlyMap<string, ProcessedImage>,
+  works: Map<ListedWork, string>,
+): string {
+  let text = JSON.stringify([base, view.date, view.domain, info]);
   // Every ordering is these works sorted by the program, and the ups are among them.
-  add("listed", view.orders.name);
-  add("ups", view.ups);
-  add("downs", view.downs);
-  return hash.digest("hex");
+  for (const [list, listed] of [["listed", view.orders.name], ["ups", view.ups], ["downs", view.downs]] as const) {
+    text += `\0${list}:${listed.length}`;
+    for (const entry of listed) {
+      let found = works.get(entry);
+      if (found === undefined) {
+        const { work, director, window, isNew } = entry;
+        const photo = director?.photo;
+        const shown = [images.get(work.cover)?.file ?? null, photo ? (images.get(photo)?.file ?? null) : null];
+        works.set(entry, (found = md5(JSON.stringify([work, director === null ? null : directorDigest(director), window, isNew, shown]))));
+      }
+      text += found;
+    }
+  }
+  return md5(text);
 }
+
+const md5 = (text: string) => digest("md5", text, "hex");
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
 const directorDigests = new WeakMap<Director, string>();
-function directorDigest(director: Director): string {
+export function directorDigest(director: Director): string {
   let found = directorDigests.get(director);
-  if (found === undefined) directorDigests.set(director, (found = digest("md5", JSON.stringify(director), "hex")));
+  if (found === undefined) directorDigests.set(director, (found = md5(JSON.stringify(director))));
   return found;
 }

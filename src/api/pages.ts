@@ -28,11 +28,25 @@ const digest = (data: string | Uint8Array) => hash("md5", data, "hex");
 
 export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
 
-/** One listing element as bytes, without its closing brace (a retrieve document adds keys there). */
-interface Element {
-  bytes: Buffer;
-  /** Hex MD5 of the element's pieces and its director's digest: what page keys are made of. */
-  digest: string;
+/**
+ * One listing element, without its closing brace (a retrieve document adds keys there): its
+ * pieces, encoded into one buffer the first time a file that holds it is produced. A rebuild
+ * produces only the files whose key changed, so most elements are never encoded.
+ */
+class Element {
+  private encoded: Buffer | undefined;
+  constructor(
+    /** Hex MD5 of the element's pieces and its director's digest: what page keys are made of. */
+    readonly digest: string,
+    private readonly before: string,
+    private readonly director: Uint8Array,
+    private readonly after: string,
+  ) {}
+
+  get bytes(): Buffer {
+    this.encoded ??= elementBytes(this.before, this.director, this.after);
+    return this.encoded;
+  }
 }
 
 const CLOSE = Buffer.from("}");
@@ -65,7 +79,7 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   for (const listed of view.orders.name) {
     const { before, after } = elementPieces(listed, imageUrl);
     const director = directorOf(listed);
-    const element = { bytes: elementBytes(before, director.bytes, after), digest: digest(`${before}${director.digest}${after}`) };
+    const element = new Element(digest(`${before}${director.digest}${after}`), before, director.bytes, after);
     elements.set(listed.work.id, element);
     const tail = detailTail(listed);
     yield new DetailFile(detailPath(host, listed.work.id), digest(`detail-v1${element.digest}${tail}`), element, tail);

@@ -23,15 +23,11 @@ export { hashFile, MANIFEST_PATH, type FileEntry };
  * never written into (they may be hard links to the current version's): a file with other bytes
  * is removed and written anew.
  *
- * `_catalogue/files.json` lists every file with its size, and its key when it was written with one
+ * `_catalogue/files.tsv` lists every file with its size, and its key when it was written with one
  * (a digest of what its bytes are made from), else its MD5. Publishing compares MD5s with what S3
  * reports as ETags: it takes a keyed file's MD5 from the target's own record of that key, and
  * hashes only the files it has no record of (publish/digests.ts).
  */
-
-export interface Manifest {
-  files: Record<string, FileEntry>;
-}
 
 export interface TreeSummary {
   files: number;
@@ -89,7 +85,7 @@ export class OutputTree extends StagingWriter {
     }
     try {
       const previousDir = await currentVersion(out, versionsDir);
-      const previous = previousDir === null ? new Map<string, FileEntry>() : await readManifest(previousDir);
+      const previous = previousDir === null ? new Map<string, FileEntry>() : await previousManifest(previousDir);
       const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
       const recycled = await recycleOldVersion(versionsDir, previousDir, path.join(versionsDir, `${id}.tmp`));
       // One writer thread per core: they hash and write while this thread serialises.
@@ -124,6 +120,7 @@ export class OutputTree extends StagingWriter {
       if (this.has(rel) || !keep(rel)) continue;
       this.claim(rel);
       this.entries.set(rel, { ...entry, fresh: false });
+      this.queueLink(rel);
     }
   }
 
@@ -146,7 +143,7 @@ export class OutputTree extends StagingWriter {
       await this.close();
       this.removeLeftovers();
       this.ensureDir(MANIFEST_PATH);
-      await fs.writeFile(path.join(this.staging, MANIFEST_PATH), manifestJson(this.entries));
+      await fs.writeFile(path.join(this.staging, MANIFEST_PATH), manifestText(this.entries));
       const finalDir = path.join(this.versionsDir, this.id);
       await fs.rename(this.staging, finalDir);
       // Nothing changed: the current version stays, and this finished copy of it is the older
@@ -187,19 +184,53 @@ export class OutputTree extends StagingWriter {
   }
 }
 
+/** The manifest's first line, its columns: a file that does not start with it is not read as one. */
+const MANIFEST_HEADER = "path\tsize\tmd5\tkey\n";
+
 /**
- * The manifest's text: what `JSON.stringify({ files })` gives for the entries sorted by path
- * (the default sort compares UTF-16 code units, as `<` does, without a callback per comparison),
- * written entry by entry: an object of 70,000 properties cost twice as much.
+ * The manifest's text: a header, then a line per file sorted by path (the default sort compares
+ * UTF-16 code units, without a callback per comparison) with its size, MD5 and key separated by
+ * tabs (an empty field: none). Tab-separated rather than JSON: a rebuild reads two manifests of
+ * 130,000 files and writes one, and JSON cost three times as much both ways. Paths never hold a
+ * tab or a line break (StagingWriter.claim refuses them).
  */
-export function manifestJson(entries: ReadonlyMap<string, FileEntry>): string {
-  const parts: string[] = [];
+export function manifestText(entries: ReadonlyMap<string, FileEntry>): string {
+  const lines: string[] = [MANIFEST_HEADER];
   for (const rel of [...entries.keys()].sort()) {
     const { size, md5, key } = entries.get(rel)!;
-    const fields = `"size":${JSON.stringify(size)}${md5 === undefined ? "" : `,"md5":${JSON.stringify(md5)}`}${key === undefined ? "" : `,"key":${JSON.stringify(key)}`}`;
-    parts.push(`${JSON.stringify(rel)}:{${fields}}`);
+    lines.push(`${rel}\t${size}\t${md5 ?? ""}\t${key ?? ""}\n`);
   }
-  return `{"files":{${parts.join(",")}}}`;
+  return lines.join("");
+}
+
+/** The files a manifest lists; throws on a text that is not a manifest (naming the line). */
+export function parseManifest(text: string): Map<string, FileEntry> {
+  if (!text.startsWith(MANIFEST_HEADER)) throw new Error(`not a catalogue manifest (its first line is not ${JSON.stringify(MANIFEST_HEADER)})`);
+  const entries = new Map<string, FileEntry>();
+  // Scanned with indexOf: split() would make an array per line.
+  let line = 2;
+  for (let start = MANIFEST_HEADER.length; start < text.length; line++) {
+    const end = text.indexOf("\n", start);
+    const a = text.indexOf("\t", start);
+    const b = a < 0 ? -1 : text.indexOf("\t", a + 1);
+    const c = b < 0 ? -1 : text.indexOf("\t", b + 1);
+    const d = c < 0 ? -1 : text.indexOf("\t", c + 1);
+    const size = Number(text.slice(a + 1, b));
+    if (end < 0 || a <= start || c < 0 || c > end || (d >= 0 && d < end) || b === a + 1 || !Number.isSafeInteger(size) || size < 0) {
+      throw new Error(`the manifest's line ${line} is not "path<TAB>size<TAB>md5<TAB>key"`);
+    }
+    const entry: FileEntry = { size };
+    if (c > b + 1) entry.md5 = text.slice(b + 1, c);
+    if (end > c + 1) entry.key = text.slice(c + 1, end);
+    entries.set(text.slice(start, a), entry);
+    start = end + 1;
+  }
+  return entries;
+}
+
+/** The files of the build in `dir`, from its manifest; throws when it has none or it is unreadable. */
+export async function readManifest(dir: string): Promise<Map<string, FileEntry>> {
+  return parseManifest(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8"));
 }
 
 async function isLink(file: string): Promise<boolean> {
@@ -274,7 +305,7 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
   }
   if (newestOld === undefined) return null;
   const dir = path.join(versionsDir, newestOld);
-  const files = await readManifest(dir);
+  const files = await previousManifest(dir);
   if (files.size === 0) {
     // No manifest to say what it holds: not worth trusting.
     await fs.rm(dir, { recursive: true, force: true });
@@ -287,18 +318,8 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
   return files;
 }
 
-async function readManifest(dir: string): Promise<Map<string, FileEntry>> {
-  try {
-    const { files } = JSON.parse(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8")) as Manifest;
-    // Not Object.entries: a pair array per file costs as much as the parsing.
-    const entries = new Map<string, FileEntry>();
-    for (const rel in files) entries.set(rel, files[rel]!);
-    return entries;
-  } catch {
-    // Without a manifest every file counts as changed: correct, only slower.
-    return new Map();
-  }
-}
+/** The previous files, or none when the manifest is missing or unreadable: every file then counts as changed (correct, only slower). */
+const previousManifest = (dir: string) => readManifest(dir).catch(() => new Map<string, FileEntry>());
 
 /** One build at a time per output folder; a lock left by a dead process is taken over. */
 async function takeLock(versionsDir: string) {

@@ -5,7 +5,7 @@ import { pipeline } from "node:stream/promises";
 import archiver from "archiver";
 import { UserError } from "../errors.ts";
 import { readFile } from "node:fs/promises";
-import { MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
+import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
 import { offlineHtml } from "./offline.ts";
 import type { Published, SourceFile, Target, TargetState } from "./target.ts";
 
@@ -13,7 +13,7 @@ import type { Published, SourceFile, Target, TargetState } from "./target.ts";
  * A `.zip` or `.tar.gz` offline copy: always written whole (there is nothing to compare with),
  * deterministically (entries sorted by path, every time the build date at midnight UTC, mode
  * 0644, owner 0), into a temporary file renamed over the archive once complete. It unpacks into a
- * build folder (with its own `_catalogue/files.json`) that `catalogue serve --dir` serves, and
+ * build folder (with its own `_catalogue/files.tsv`) that `catalogue serve --dir` serves, and
  * its HTML navigates from file:// (see offline.ts).
  */
 
@@ -74,14 +74,14 @@ export class ArchiveTarget implements Target {
       const html = entry.bytes !== null ? Buffer.from(entry.bytes).toString("utf8") : await readFile(entry.abs!, "utf8");
       pages.set(rel, Buffer.from(offlineHtml(html)));
     }
-    const files: Manifest["files"] = {};
+    const files = new Map<string, FileEntry>();
     for (const rel of names) {
       const page = pages.get(rel);
       const entry = this.entries.get(rel)!;
-      files[rel] = page === undefined ? { size: entry.size, md5: entry.md5 } : { size: page.length, md5: md5(page) };
+      files.set(rel, page === undefined ? { size: entry.size, md5: entry.md5 } : { size: page.length, md5: md5(page) });
     }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
-    const list = Buffer.from(JSON.stringify({ files } satisfies Manifest));
+    const list = Buffer.from(manifestText(files));
     for (const rel of [...names, MANIFEST_PATH].sort()) {
       const data = { name: rel, date, mode: 0o644, store: COMPRESSED.test(rel) };
       const entry = this.entries.get(rel);

@@ -2,12 +2,12 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
-import { holdVersion, MANIFEST_PATH, md5, type Manifest } from "../output/tree.ts";
+import { holdVersion, MANIFEST_PATH, md5, readManifest, type FileEntry } from "../output/tree.ts";
 import { headersFor, isMedia, type FileHeaders } from "./headers.ts";
 import type { UndigestedFile } from "./digests.ts";
 
 /**
- * The build to publish, read from its `_catalogue/files.json` (size, and key or MD5 of every
+ * The build to publish, read from its `_catalogue/files.tsv` (size, and key or MD5 of every
  * file; publish/digests.ts completes the MD5s of keyed files). `dist` is a link that a concurrent build may swap: it is resolved once,
  * and every byte is read from that one version.
  */
@@ -41,13 +41,13 @@ export async function readSource(dir: string, domain?: string): Promise<Source> 
 
 async function readVersion(dir: string, real: string, release: () => Promise<void>, domain?: string): Promise<Source> {
   let info = await readBuildInfo(real);
-  let manifest: Manifest;
+  let manifest: Map<string, FileEntry>;
   try {
-    manifest = JSON.parse(await readFile(path.join(real, MANIFEST_PATH), "utf8")) as Manifest;
+    manifest = await readManifest(real);
   } catch {
     throw new UserError(`${dir} has no readable ${MANIFEST_PATH}: rebuild it with "catalogue build --out ${dir}"`);
   }
-  let entries = Object.entries(manifest.files);
+  let entries = [...manifest];
   let buildJson: Buffer | null = null;
   if (domain !== undefined) {
     const chosen = info.domains.find((d) => d.domain === domain);
@@ -65,7 +65,7 @@ async function readVersion(dir: string, real: string, release: () => Promise<voi
     .map(([rel, entry]): Omit<UndigestedFile, keyof FileHeaders> => ({ path: rel, ...entry, abs: path.join(real, rel), bytes: null }));
   if (buildJson !== null) files.push({ path: BUILD_INFO_PATH, size: buildJson.length, md5: md5(buildJson), abs: null, bytes: buildJson });
   else {
-    const entry = manifest.files[BUILD_INFO_PATH];
+    const entry = manifest.get(BUILD_INFO_PATH);
     if (entry !== undefined) files.push({ path: BUILD_INFO_PATH, ...entry, abs: path.join(real, BUILD_INFO_PATH), bytes: null });
   }
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

@@ -1,7 +1,7 @@
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { readBuildInfo, type BuildInfo } from "../output/build-info.ts";
-import { MANIFEST_PATH, type Manifest } from "../output/tree.ts";
+import { readManifest } from "../output/tree.ts";
 import { CompressCache } from "./compress.ts";
 import { hostTable, type HostRoutes } from "./routes.ts";
 
@@ -12,7 +12,7 @@ export interface ServedFile {
   /** The real path on disk. */
   real: string;
   size: number;
-  /** Strong validator: the MD5 of `_catalogue/files.json` (what S3 reports too), else size and mtime. */
+  /** Strong validator: the MD5 of `_catalogue/files.tsv` (what S3 reports too), else size and mtime. */
   etag: string;
 }
 
@@ -80,10 +80,8 @@ export async function loadSite(root: string, immutable: boolean): Promise<Site> 
 /** Each file's MD5, else its key (a keyed file has no MD5 in the manifest). */
 async function readValidators(root: string): Promise<Map<string, string>> {
   try {
-    const manifest = JSON.parse(await fs.readFile(path.join(root, MANIFEST_PATH), "utf8")) as Manifest;
     const validators = new Map<string, string>();
-    for (const rel in manifest.files) {
-      const { md5, key } = manifest.files[rel]!;
+    for (const [rel, { md5, key }] of await readManifest(root)) {
       const validator = md5 ?? key;
       if (validator !== undefined) validators.set(rel, validator);
     }

@@ -1,6 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/listing.ts";
+import { directorDigest } from "../domain-inputs.ts";
 import { md5 } from "../output/tree.ts";
 import type { Variants } from "./images.ts";
 import { pagePath, type DomainSite, type SitePage } from "./model.ts";
@@ -60,31 +62,44 @@ export async function sourceFiles(root: string, entries: string[]): Promise<stri
 
 /**
  * The key function of one domain's pages: md5 of the version, the shared DomainSite, the page's
- * path and its data. Directors and works are hashed once each (a listing page shows 20 works)
- * and stand in pages as their digest; images as the variants the markup shows (file names are
- * content hashes; width and height are in the markup), not where they lie in the cache.
+ * path and its data. Works stand in pages as their inputs digest (`workDigests`, from
+ * src/domain-inputs.ts: the work, its director, window and novelty, whole) with the image
+ * variants the markup shows (file names are content hashes; width and height are in the markup),
+ * not where they lie in the cache. Directors stand as their digest with their photo's variants.
+ *
+ * Plain JSON.stringify of shallow copies, not a replacer: a replacer is called for every value
+ * of every work, which made keying two domains' pages cost a second.
  */
-export function pageKeys(site: DomainSite, listed: ListedWork[], version: string): (page: SitePage) => string {
+export function pageKeys(site: DomainSite, version: string, workDigests: ReadonlyMap<ListedWork, string>): (page: SitePage) => string {
   const { images, strings: _strings, ...shared } = site;
-  const variants = new Map<string, unknown>();
-  const digests = new Map<unknown, string>();
-  const replacer = (key: string, value: unknown) => {
-    if (key === "site") return undefined; // in siteKey
-    const digest = digests.get(value);
-    if (digest !== undefined) return digest;
-    if ((key === "cover" || key === "photo") && typeof value === "string") {
-      let shown = variants.get(value);
-      if (shown === undefined) variants.set(value, (shown = [value, imageVariants(images.get(value))]));
-      return shown;
-    }
-    // Sets and maps serialise as "{}": as sorted lists, so their content is in the key.
-    return value instanceof Set ? [...value].sort() : value instanceof Map ? [...value] : value;
+  // Sets serialise as "{}": as sorted lists, so that their content is in the key.
+  const siteKey = md5(JSON.stringify({ version, shared: { ...shared, categories: [...shared.categories].sort() } }));
+  const variants = new Map<string, string>();
+  const shown = (rel: string | null | undefined) => {
+    if (rel === null || rel === undefined) return "";
+    let found = variants.get(rel);
+    if (found === undefined) variants.set(rel, (found = md5(JSON.stringify([rel, imageVariants(images.get(rel))]))));
+    return found;
   };
-  const hash = (value: unknown) => md5(JSON.stringify(value, replacer));
-  const siteKey = hash({ version, shared });
-  for (const { director } of listed) if (director !== null && !digests.has(director)) digests.set(director, hash(director));
-  for (const work of listed) digests.set(work, hash(work));
-  return (page) => md5(`${siteKey}\0${pagePath(page)}\0${JSON.stringify(page, replacer)}`);
+  const directorKey = (director: Director) => `${directorDigest(director)}${shown(director.photo)}`;
+  const works = new Map<ListedWork, string>();
+  const workKey = (listed: ListedWork) => {
+    let found = works.get(listed);
+    if (found === undefined) {
+      const digest = workDigests.get(listed);
+      if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
+      // One digest per work: a listing page's key then hashes 20 short digests, not their variants.
+      works.set(listed, (found = md5(`${digest}${shown(listed.work.cover)}${shown(listed.director?.photo)}`)));
+    }
+    return found;
+  };
+  return (page) => {
+    const { site: _site, ...fields } = page as SitePage & Record<string, unknown>;
+    if ("listed" in page) fields.listed = workKey(page.listed);
+    if ("works" in page) fields.works = page.works.map(workKey);
+    if ("director" in page) fields.director = directorKey(page.director);
+    return md5(`${siteKey}\0${pagePath(page)}\0${JSON.stringify(fields)}`);
+  };
 }
 
 const imageVariants = (v: Variants | undefined) => v && [...v.webp, ...v.jpeg].map(({ file, width, height }) => [file, width, height]);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { Reporter } from "../build.ts";
 import type { Catalogue } from "../content/load.ts";
 import type { ImageSource } from "../content/images.ts";
-import type { DomainView } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { renderPages } from "./eleventy.ts";
@@ -20,6 +20,8 @@ export interface SiteInput {
   /** The domains whose pages are planned (the others are kept whole, see src/domain-inputs.ts). */
   changed: DomainView[];
   infos: DomainInfo[];
+  /** The inputs digest of every listed work of the changed domains (src/domain-inputs.ts). */
+  workDigests: ReadonlyMap<ListedWork, string>;
   date: string;
   cacheDir: string;
   reporter: Reporter;
@@ -84,7 +86,7 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
     for (const [i, site] of sites.entries()) {
       const view = views[i]!;
       const planned = [...sitePages(site, view)];
-      const keyOf = pageKeys(site, view.orders.name, version);
+      const keyOf = pageKeys(site, version, input.workDigests);
       const keyed: string[] = new Array(planned.length);
       pages += planned.length;
       const parts = partCount(view.orders.name.length, input.searchDocsPerPart);

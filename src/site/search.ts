@@ -6,6 +6,7 @@ import path from "node:path";
 import * as pagefind from "pagefind";
 import type { FileEntry, OutputTree } from "../output/tree.ts";
 import { RequestWorker } from "../workers/request.ts";
+import { threadExecArgv, workerScript } from "../workers/script.ts";
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
@@ -167,7 +168,8 @@ let second: RequestWorker<SearchRequest, { files: IndexFile[] }> | null = null;
 
 /** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
 async function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
-  second ??= new RequestWorker(new URL("./search-worker.mjs", import.meta.url), "the search index worker");
+  // A bundle of its modules, as the writer threads run (src/workers/script.ts): registering tsx there cost half a CPU-second.
+  second ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), "the search index worker", { execArgv: threadExecArgv() });
   return (await second.request({ options: indexOptions, documents })).files;
 }
 

@@ -36,6 +36,30 @@ export function workerScript(entry: URL, where: Where = { root: ROOT, cache: CAC
   }
 }
 
+/**
+ * The Node options of a thread that runs a script of workerScript: the process's own, without
+ * those that load tsx (`tsx src/cli/main.ts` passes them, and threads inherit them). The bundle
+ * needs no loader and the fallback script registers its own, while an inherited loader starts a
+ * hooks thread in every thread and routes each of its module loads through it (a tenth to a
+ * quarter of a CPU-second per thread).
+ */
+export function threadExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const joined = /^--(?:import|require|loader|experimental-loader)=(.*)$/.exec(arg);
+    if (joined !== null && isTsx(joined[1]!)) continue;
+    if (/^(?:--import|--require|-r|--loader|--experimental-loader)$/.test(arg) && i + 1 < execArgv.length && isTsx(execArgv[i + 1]!)) {
+      i++;
+      continue;
+    }
+    kept.push(arg);
+  }
+  return kept;
+}
+
+const isTsx = (specifier: string) => /(^|[\\/])tsx([\\/]|$)/.test(specifier);
+
 /** The sources' folder (the paths of a record are relative to it) and the cache folder. */
 export interface Where {
   root: string;

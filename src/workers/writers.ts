@@ -2,7 +2,7 @@ import type { SheetSpec } from "../exports/xlsx.ts";
 import { packFiles, unpackResult, type BatchFile, type BatchResult, type PackedResult } from "../output/batch.ts";
 import { RequestWorker, type WithoutId } from "./request.ts";
 import { packRows } from "./rows.ts";
-import { workerScript } from "./script.ts";
+import { threadExecArgv, workerScript } from "./script.ts";
 import type { WriterRequest } from "./writer.ts";
 
 type Reply = { result?: PackedResult; buffer?: ArrayBuffer };
@@ -55,7 +55,7 @@ export class WriterPool {
       // A small young generation: the threads allocate little besides a batch's file records, and
       // each default-sized one (whose pages are all touched as allocation cycles through it) added
       // about 17 MB to the build's peak memory.
-      const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+      const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 }, execArgv: threadExecArgv() });
       this.workers.push(worker);
       return worker;
     }

@@ -75,7 +75,7 @@ describe("catalogue build and validate (CLI)", () => {
     const changed = Object.keys(after).filter((f) => after[f] !== before[f]);
     const written = Number(/(\d+) written/.exec(result.stderr)![1]);
     // The summary counts exactly the files whose bytes changed (the manifest is not counted).
-    expect(written).toBe(changed.filter((f) => f !== "_catalogue/files.json").length);
+    expect(written).toBe(changed.filter((f) => f !== "_catalogue/files.tsv").length);
     expect(written).toBeGreaterThan(0);
     expect(written).toBeLessThan(Object.keys(after).length / 2);
   });

@@ -1,3 +1,4 @@
+import { MANIFEST_PATH, parseManifest } from "../../src/output/tree.ts";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ beforeAll(async () => {
   dist = path.join(root.dir, "dist");
   await buildFixture(await generatedContent(root.dir, { works: 45, domains: 1 }), dist);
   info = JSON.parse(await readFile(path.join(dist, "_catalogue/build.json"), "utf8"));
-  files = new Set(Object.keys(JSON.parse(await readFile(path.join(dist, "_catalogue/files.json"), "utf8")).files));
+  files = new Set(parseManifest(await readFile(path.join(dist, MANIFEST_PATH), "utf8")).keys());
 });
 afterAll(() => root?.cleanup());
 

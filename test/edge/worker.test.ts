@@ -1,3 +1,4 @@
+import { MANIFEST_PATH, parseManifest } from "../../src/output/tree.ts";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -69,7 +70,7 @@ describe("edge function", () => {
 
   it("retrieves listed works and 404s the others", async () => {
     const d = info.domains[0]!;
-    const files = Object.keys(JSON.parse(await file("_catalogue/files.json")).files as Record<string, unknown>);
+    const files = [...parseManifest(await file(MANIFEST_PATH)).keys()];
     const listed = files.map((rel) => new RegExp(`^${d.domain}/_api/detail/(\\d+)\\.json$`).exec(rel)?.[1]).filter(Boolean) as string[];
     await expectApi(await call(d.domain, `${API}${listed[0]}/`), 200, await file(`${d.domain}/_api/detail/${listed[0]}.json`));
     const unlisted = Array.from({ length: 100 }, (_, i) => String(i + 1)).find((id) => !listed.includes(id))!;
@@ -123,7 +124,7 @@ describe("edge function", () => {
 
   it("serves media with a long, immutable cache", async () => {
     const d = info.domains[0]!;
-    const files = Object.keys(JSON.parse(await file("_catalogue/files.json")).files as Record<string, unknown>);
+    const files = [...parseManifest(await file(MANIFEST_PATH)).keys()];
     const media = files.find((rel) => rel.startsWith(`${d.media_folder}/`))!;
     const response = await call(d.domain, `/${media.slice(d.domain.length + 1)}`);
     expect(response.status).toBe(200);

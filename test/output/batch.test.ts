@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { packFiles, packResult, unpackFiles, unpackResult, type BatchFile, type BatchResult } from "../../src/output/batch.ts";
-import { manifestJson, type FileEntry } from "../../src/output/tree.ts";
+import { manifestText, parseManifest, type FileEntry } from "../../src/output/tree.ts";
 
 describe("a batch crossing to a writer thread", () => {
   it("arrives with every field of every file, whatever is absent", () => {
@@ -37,20 +37,33 @@ describe("a batch crossing to a writer thread", () => {
 });
 
 describe("the manifest's text", () => {
-  it("is JSON.stringify's of the entries sorted by path, whatever the paths, keys and MD5s", () => {
-    const entry = fc.record({ size: fc.nat(), md5: fc.option(fc.string(), { nil: undefined }), key: fc.option(fc.string(), { nil: undefined }) }, { requiredKeys: ["size"] });
-    // Paths hold a slash (as every output path does): no integer-like property names, which objects would reorder.
-    const rel = fc.tuple(fc.string(), fc.string()).map(([a, b]) => `${a}/${b}`);
+  // What can be in the manifest: any path without a tab or line break (the writer refuses those), hex digests.
+  const text = (min: number) => fc.string({ unit: fc.constantFrom("a", "/", ".", "é", "日", " ", "-", "_", "😀", '"', "\\"), minLength: min, maxLength: 12 });
+  const digest = fc.option(fc.stringMatching(/^[0-9a-f]{32}$/), { nil: undefined });
+  const entry = fc.record({ size: fc.nat(), md5: digest, key: digest }, { requiredKeys: ["size"] });
+  const entries = fc.uniqueArray(fc.tuple(text(1), entry), { selector: ([r]) => r, maxLength: 30 }).map((pairs) => new Map(pairs));
+  const plain = (map: Map<string, FileEntry>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([r, { size, md5, key }]) => [r, size, md5, key]);
+
+  it("reads back as the entries it was written from, sorted by path, whatever the paths, keys and MD5s", () => {
     fc.assert(
-      fc.property(fc.uniqueArray(fc.tuple(rel, entry), { selector: ([r]) => r, maxLength: 30 }), (pairs) => {
-        const entries = new Map(pairs);
-        const files: Record<string, FileEntry> = {};
-        for (const r of [...entries.keys()].sort()) {
-          const { size, md5, key } = entries.get(r)!;
-          files[r] = { size, ...(md5 === undefined ? {} : { md5 }), ...(key === undefined ? {} : { key }) };
-        }
-        expect(manifestJson(entries)).toBe(JSON.stringify({ files }));
+      fc.property(entries, (map) => {
+        const written = manifestText(map);
+        const read = parseManifest(written);
+        expect([...read.keys()]).toEqual([...map.keys()].sort());
+        expect(plain(read)).toEqual(plain(map));
+        // The same entries in another order give the same bytes.
+        expect(manifestText(new Map([...map].reverse()))).toBe(written);
       }),
     );
+  });
+
+  it("is refused when it is not a manifest, naming the line", () => {
+    const valid = manifestText(new Map([["a/b.json", { size: 3, key: "k" }]]));
+    expect(() => parseManifest('{"files":{}}')).toThrow(/not a catalogue manifest/);
+    expect(() => parseManifest(valid.replace("\t3\t", "\tthree\t"))).toThrow(/line 2/);
+    expect(() => parseManifest(valid.replace("\tk\n", "\tk\textra\n"))).toThrow(/line 2/);
+    expect(() => parseManifest(valid.replace("\tk\n", "\tk"))).toThrow(/line 2/);
+    expect(() => parseManifest(`${valid}\t5\t\t\n`)).toThrow(/line 3/);
+    expect(parseManifest(valid).get("a/b.json")).toEqual({ size: 3, key: "k" });
   });
 });

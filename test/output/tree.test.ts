@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { SharedBytes } from "../../src/output/staging.ts";
-import { holdVersion, OutputTree, MANIFEST_PATH } from "../../src/output/tree.ts";
+import { holdVersion, OutputTree, MANIFEST_PATH, readManifest } from "../../src/output/tree.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 
 let dir: string;
@@ -25,11 +25,10 @@ describe("OutputTree", () => {
     expect((await lstat(out)).isSymbolicLink()).toBe(true);
     expect(await readlink(out)).toMatch(/^\.dist\.versions\//);
     expect(await readFile(path.join(out, "c.txt"), "utf8")).toBe("hello");
-    const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
-    expect(manifest.files).toEqual({
-      "a/b.json": { size: 2, md5: "99914b932bd37a50b983c5e7c90ae93b" },
-      "c.txt": { size: 5, md5: "5d41402abc4b2a76b9719d911017c592" },
-    });
+    // A header, then path, size, MD5 and key (none here) of each file, sorted, separated by tabs.
+    expect(await readFile(path.join(out, MANIFEST_PATH), "utf8")).toBe(
+      "path\tsize\tmd5\tkey\na/b.json\t2\t99914b932bd37a50b983c5e7c90ae93b\t\nc.txt\t5\t5d41402abc4b2a76b9719d911017c592\t\n",
+    );
   });
 
   it("does not rewrite unchanged files and swaps nothing when nothing changed", async () => {
@@ -92,11 +91,13 @@ describe("OutputTree", () => {
     await expect(OutputTree.open(dist).then((t) => t.abort())).resolves.toBeUndefined();
   });
 
-  it("refuses paths that would leave the output", async () => {
+  it("refuses paths that would leave the output or break the manifest's lines", async () => {
     const tree = await OutputTree.open(path.join(dir, "dist"));
     await expect(tree.write("../x", "a")).rejects.toThrow(/refusing/);
     await expect(tree.write("/etc/x", "a")).rejects.toThrow(/refusing/);
     await expect(tree.write("a/./b", "a")).rejects.toThrow(/refusing/);
+    await expect(tree.write("a/b\tc", "a")).rejects.toThrow(/refusing/);
+    await expect(tree.write("a/b\nc", "a")).rejects.toThrow(/refusing/);
     await tree.abort();
   });
 });
@@ -127,8 +128,8 @@ describe("write batches and writer threads", () => {
     const summary = await tree.commit();
     expect(summary.files).toBe(600);
     for (const [rel, text] of expected) expect(await readFile(path.join(out, rel), "utf8")).toBe(text);
-    const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
-    expect(manifest.files["site/3.txt"]).toEqual({ size: Buffer.byteLength(expected.get("site/3.txt")!), md5: createHash("md5").update(expected.get("site/3.txt")!).digest("hex") });
+    const manifest = await readManifest(out);
+    expect(manifest.get("site/3.txt")).toEqual({ size: Buffer.byteLength(expected.get("site/3.txt")!), md5: createHash("md5").update(expected.get("site/3.txt")!).digest("hex") });
   });
 
   it("reports a write that fails in a writer thread as a UserError naming the path", async () => {
@@ -208,8 +209,8 @@ describe("the version before the current one", () => {
     // The second version (a server may still read it) is whole, shared.txt included.
     expect(await filesUnder(secondDir)).toEqual({ ...v2, [MANIFEST_PATH]: expect.any(String) });
     expect(await versionsOf(out)).toEqual([path.basename(secondDir), path.basename(await realpath(out))].sort());
-    const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
-    expect(Object.keys(manifest.files).sort()).toEqual(Object.keys(v3).sort());
+    const manifest = await readManifest(out);
+    expect([...manifest.keys()].sort()).toEqual(Object.keys(v3).sort());
   });
 
   it("is finished as a copy of the current version when nothing changed, and recycled by the next build", async () => {
@@ -253,7 +254,7 @@ describe("a version being read (catalogue publish)", () => {
     await writeTree(out, { "a.txt": "2" });
     await writeTree(out, { "a.txt": "3" });
     expect(await readFile(path.join(read, "a.txt"), "utf8")).toBe("1");
-    expect(JSON.parse(await readFile(path.join(read, MANIFEST_PATH), "utf8")).files["a.txt"].size).toBe(1);
+    expect((await readManifest(read)).get("a.txt")!.size).toBe(1);
     await release();
     await writeTree(out, { "a.txt": "4" });
     await writeTree(out, { "a.txt": "5" });

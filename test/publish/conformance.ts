@@ -1,3 +1,4 @@
+import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, it } from "vitest";
@@ -79,7 +80,7 @@ export function targetConformance(getDriver: () => Driver, getEditions: () => Ed
     // build.json is published (the edge function reads it); the build's own file list is not.
     const held = await getDriver().contents();
     expect(held.get("_catalogue/build.json")?.bytes.toString()).toBe(await readFile(path.join(before, "_catalogue/build.json"), "utf8"));
-    expect(held.has("_catalogue/files.json")).toBe(false);
+    expect(held.has(MANIFEST_PATH)).toBe(false);
   });
 
   it("a second publish of the same build changes nothing", async () => {

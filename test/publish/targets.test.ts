@@ -1,3 +1,4 @@
+import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
@@ -118,7 +119,7 @@ for (const format of ["zip", "tar.gz"] as const) {
         else execFileSync("tar", ["-xzf", file, "-C", unpacked]);
         const files = await walk(unpacked);
         // The archive's own file list (checked in archive.test.ts), like the build's, is bookkeeping.
-        files.delete("_catalogue/files.json");
+        files.delete(MANIFEST_PATH);
         // No temporary file is ever left beside the archive.
         const beside = await readdir(path.dirname(file));
         if (beside.some((n) => n.endsWith(".tmp"))) throw new Error(`temporary file left: ${beside.join(", ")}`);

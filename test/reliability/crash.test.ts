@@ -3,7 +3,7 @@ import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashFile } from "../../src/output/tree.ts";
+import { hashFile, MANIFEST_PATH } from "../../src/output/tree.ts";
 import { CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
 
 const run = promisify(execFile);
@@ -17,7 +17,7 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
     const rel = path.relative(real, path.join(entry.parentPath, entry.name));
-    if (rel === "_catalogue/inputs.json" || rel === "_catalogue/files.json") continue;
+    if (rel === "_catalogue/inputs.json" || rel === MANIFEST_PATH) continue;
     if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
   }
   return result;

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { run } from "../../src/cli/run.ts";
-import { hashFile, type Manifest } from "../../src/output/tree.ts";
+import { hashFile, MANIFEST_PATH, readManifest } from "../../src/output/tree.ts";
 import { CLI } from "../helpers/catalogue.ts";
 
 /** Every file of the output version `out` points at, by path, with its MD5: equal snapshots, equal bytes. */
@@ -21,14 +21,14 @@ export async function snapshot(out: string): Promise<Record<string, string>> {
  */
 export async function manifestMatches(out: string): Promise<boolean> {
   const files = await snapshot(out);
-  delete files["_catalogue/files.json"];
-  const manifest = JSON.parse(await readFile(path.join(out, "_catalogue/files.json"), "utf8")) as Manifest;
+  delete files[MANIFEST_PATH];
   const real = await realpath(out);
-  for (const [rel, entry] of Object.entries(manifest.files)) {
+  const manifest = await readManifest(real);
+  for (const [rel, entry] of manifest) {
     if (files[rel] === undefined) return false;
     if (entry.md5 !== undefined ? entry.md5 !== files[rel] : entry.size !== (await stat(path.join(real, rel))).size) return false;
   }
-  return Object.keys(files).length === Object.keys(manifest.files).length;
+  return Object.keys(files).length === manifest.size;
 }
 
 export interface CliResult {

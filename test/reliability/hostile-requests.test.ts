@@ -91,7 +91,7 @@ function raw(request: Buffer | string, options: { deadline?: number; drip?: numb
 
 const SEGMENTS = [
   "api", "v1", "videos", "audiovisuals", "export_excel", "export_up_movies", "_api", "_catalogue", "list", "detail", "media",
-  "..", ".", "%2e%2e", "%2E%2e%2f", "%2f", "%5c", "%00", "%", "%zz", "%c3%28", "%ff", "", "~", "index.html", "files.json",
+  "..", ".", "%2e%2e", "%2E%2e%2f", "%2f", "%5c", "%00", "%", "%zz", "%c3%28", "%ff", "", "~", "index.html", "files.tsv",
   "1", "0", "-1", "007", "99999999999", "ü", "%C3%BC", "\u202e", "<script>", "'", "\"", ";", "*", "a".repeat(300), "🎬",
 ];
 const QUERY_NAMES = ["format", "ordering", "page", "FORMAT", "Page", "x", "", "page[]", "format%00", "&", "="];

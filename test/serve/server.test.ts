@@ -6,7 +6,7 @@ import net from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../../src/cli/run.ts";
-import type { Manifest } from "../../src/output/tree.ts";
+import { MANIFEST_PATH, parseManifest } from "../../src/output/tree.ts";
 import { UserError } from "../../src/errors.ts";
 import { startServer, type RunningServer } from "../../src/serve/server.ts";
 import { CLI } from "../helpers/catalogue.ts";
@@ -59,15 +59,15 @@ describe("catalogue serve", () => {
     const plain = await ask(port, { host: "domain-1.example", path: target });
     expect(plain.headers["content-encoding"]).toBeUndefined();
     expect(plain.headers.etag).toMatch(/^"[0-9a-f]{32}"$/);
-    // The validator is the page's key in _catalogue/files.json (pages are keyed, not hashed, by the build).
-    const manifest = JSON.parse((await fx.read("_catalogue/files.json")).toString()) as Manifest;
-    const page = manifest.files["domain-1.example/_api/list/plain/default/3.json"]!;
+    // The validator is the page's key in the manifest (pages are keyed, not hashed, by the build).
+    const manifest = parseManifest((await fx.read(MANIFEST_PATH)).toString());
+    const page = manifest.get("domain-1.example/_api/list/plain/default/3.json")!;
     expect(page.md5).toBeUndefined();
     expect(plain.headers.etag).toBe(`"${page.key}"`);
     // A file without a key (the OpenAPI description) has its MD5 as validator.
-    const openapi = Object.keys(manifest.files).find((rel) => rel.startsWith("domain-1.example/") && rel.endsWith("openapi.json"))!;
+    const openapi = [...manifest.keys()].find((rel) => rel.startsWith("domain-1.example/") && rel.endsWith("openapi.json"))!;
     const described = await ask(port, { host: "domain-1.example", path: `/${openapi.slice("domain-1.example/".length)}` });
-    expect(described.headers.etag).toBe(`"${manifest.files[openapi]!.md5}"`);
+    expect(described.headers.etag).toBe(`"${manifest.get(openapi)!.md5}"`);
   });
 
   it("keeps connections alive", async () => {

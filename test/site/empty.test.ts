@@ -1,3 +1,4 @@
+import { MANIFEST_PATH, parseManifest } from "../../src/output/tree.ts";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -15,8 +16,8 @@ it("renders a domain with no listed work: one empty listing page, no work, direc
   const content = await writeContent(path.join(dir, "content"), { domains: MINIMAL.domains + "tres.example,Tres,en,year\n" });
   const out = path.join(dir, "out");
   await buildSite(content, out);
-  const manifest = JSON.parse(await readFile(path.join(out, "_catalogue/files.json"), "utf8")) as { files: Record<string, unknown> };
-  const tres = Object.keys(manifest.files).filter((f) => f.startsWith("tres.example/") && f.endsWith(".html")).sort();
+  const manifest = parseManifest(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
+  const tres = [...manifest.keys()].filter((f) => f.startsWith("tres.example/") && f.endsWith(".html")).sort();
   expect(tres).toEqual([
     "tres.example/404.html",
     "tres.example/index.html",
@@ -27,5 +28,5 @@ it("renders a domain with no listed work: one empty listing page, no work, direc
   const home = await readFile(path.join(out, "tres.example/index.html"), "utf8");
   expect(home).toContain("<p>No works available.</p>");
   expect(home).not.toContain('rel="next"');
-  expect(manifest.files["tres.example/pagefind/pagefind.js"]).toBeDefined();
+  expect(manifest.get("tres.example/pagefind/pagefind.js")).toBeDefined();
 });

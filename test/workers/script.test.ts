@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { workerScript } from "../../src/workers/script.ts";
+import { threadExecArgv, workerScript } from "../../src/workers/script.ts";
 
 let root: string;
 beforeAll(async () => {
@@ -50,5 +50,14 @@ describe("a worker thread's script", () => {
     await writeFile(path.join(root, "not-a-folder"), "");
     const url = workerScript(entry(), { root, cache: path.join(root, "not-a-folder", "cache") });
     expect(url.href).toBe(pathToFileURL(path.join(root, "entry.mjs")).href);
+  });
+
+  it("runs without the tsx loader the process was started with, keeping its other options", () => {
+    // What `tsx src/cli/main.ts` gives node, in both spellings.
+    const tsx = ["--require", "/app/node_modules/tsx/dist/preflight.cjs", "--import", "file:///app/node_modules/tsx/dist/loader.mjs"];
+    expect(threadExecArgv([...tsx, "--max-old-space-size=2048"])).toEqual(["--max-old-space-size=2048"]);
+    expect(threadExecArgv(["--import=tsx", "--enable-source-maps", "--import", "./other.mjs"])).toEqual(["--enable-source-maps", "--import", "./other.mjs"]);
+    expect(threadExecArgv(["--import", "tsx/esm", "--require", "tsx-like-but-not/x.cjs"])).toEqual(["--require", "tsx-like-but-not/x.cjs"]);
+    expect(threadExecArgv([])).toEqual([]);
   });
 });

@@ -65,14 +65,16 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const domains = selectDomains(catalogue, options.domains);
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
 
-  reporter.stage("processing images");
-  const images = await apiImages(catalogue.images.values(), cacheDir);
-
-  const views = domains.map((domain) => domainView(catalogue, domain, date));
-  const infos = views.map((view) => domainInfo(view, site));
-
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   try {
+    // A large build starts its writer threads now, on the core this one leaves idle while it
+    // orders the works and keys the domains (they start and load exceljs in a few tenths of a second).
+    if (catalogue.works.length * domains.length >= EARLY_THREADS_WORKS) tree.startThreads();
+    reporter.stage("processing images");
+    const images = await apiImages(catalogue.images.values(), cacheDir);
+    const views = domains.map((domain) => domainView(catalogue, domain, date));
+    const infos = views.map((view) => domainInfo(view, site));
+
     // Domains whose inputs are those of the previous build keep their folder as it is.
     const previousKeys = await readDomainKeys(tree);
     const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
@@ -115,6 +117,9 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     throw error;
   }
 }
+
+/** Works × domains from which the writer threads start before the first batch fills (below, a build may need none). */
+const EARLY_THREADS_WORKS = 5000;
 
 /** Where a build records the fingerprint of its inputs, and each domain's inputs key. */
 const INPUTS_PATH = "_catalogue/inputs.json";

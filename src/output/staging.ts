@@ -130,6 +130,12 @@ export class StagingWriter implements FileSink {
   private batch: Batch;
   private readonly spare: Buffer[] = [];
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * Link requests in the writer threads. Apart from the batches: flush() and the backpressure of
+   * serialising do not wait for them (a rebuild links a hundred thousand kept files, which only
+   * the commit needs), and the threads do them between batches (src/workers/writer.ts).
+   */
+  private readonly linking = new Set<Promise<void>>();
   private writers: WriterPool | null = null;
   private failure: unknown = null;
   private readonly linkSource: string | undefined;
@@ -255,24 +261,39 @@ export class StagingWriter implements FileSink {
     await (this.writers ??= new WriterPool(this.threads)).sheet(file, spec);
   }
 
+  /** Starts the writer threads before the first batch fills (a build that knows it is large). */
+  startThreads(): void {
+    if (this.writers === null) {
+      this.writers = new WriterPool(this.threads);
+      this.writers.start();
+    }
+  }
+
   /** Whether the writer threads are running (a build large enough to fill a batch). */
   get threadsStarted(): boolean {
     return this.writers !== null;
   }
 
-  /** Waits for this work with the batches (flush waits for both); its failure is the build's. */
-  private track(work: Promise<unknown>) {
+  /** Waits for this work with the batches or links (`into`); its failure is the build's. */
+  private track(work: Promise<unknown>, into = this.inFlight) {
     const done = work.then(
       () => {},
       (error: unknown) => void (this.failure ??= error),
     );
-    this.inFlight.add(done);
-    void done.finally(() => this.inFlight.delete(done));
+    into.add(done);
+    void done.finally(() => into.delete(done));
   }
 
-  /** Stops the writer threads (after flush, or when the build is abandoned). */
+  /** Waits for everything handed over, links included (the commit); throws the first failure. */
+  protected async settle(): Promise<void> {
+    await this.flush();
+    await Promise.all(this.linking);
+    this.throwFailure();
+  }
+
+  /** Stops the writer threads (after settle, or when the build is abandoned). */
   async close(): Promise<void> {
-    await Promise.allSettled(this.inFlight);
+    await Promise.allSettled([...this.inFlight, ...this.linking]);
     await this.writers?.close();
     this.writers = null;
   }
@@ -342,7 +363,7 @@ export class StagingWriter implements FileSink {
     if (this.pendingLinks.length < LINKS_PER_REQUEST || this.writers === null) return;
     const rels = this.pendingLinks.splice(0);
     for (const linked of rels) this.placed.add(linked);
-    this.track(this.writers.link(this.linkSource, this.staging, rels));
+    this.track(this.writers.link(this.linkSource, this.staging, rels), this.linking);
   }
 
   /** Kept files not linked yet (commit links them). */

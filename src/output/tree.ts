@@ -127,7 +127,7 @@ export class OutputTree extends StagingWriter {
   /** Makes the new version current in one rename. */
   async commit(): Promise<TreeSummary> {
     try {
-      await this.flush();
+      await this.settle();
       let written = 0;
       for (const entry of this.entries.values()) if (entry.fresh) written++;
       const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;

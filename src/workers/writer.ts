@@ -8,7 +8,8 @@ import { unpackRows, type PackedRows } from "./rows.ts";
 export type WriterRequest =
   | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: PackedFiles }
   | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
-  | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows };
+  | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows }
+  | { id: number; kind: "warm" };
 
 const madeDirs = new Set<string>();
 
@@ -17,7 +18,10 @@ async function answer(request: WriterRequest): Promise<object> {
     case "write":
       return packResult(writeBatch(request.staging, new Uint8Array(request.buffer), unpackFiles(request.files), madeDirs));
     case "link":
-      linkFiles(request.previousDir, request.staging, request.rels, madeDirs);
+      return link(request);
+    case "warm":
+      // Loads exceljs before the first spreadsheet comes (see WriterPool.start).
+      await import("../exports/xlsx.ts");
       return {};
     case "sheet": {
       // exceljs is loaded by the first spreadsheet, here rather than in the main thread.
@@ -26,6 +30,44 @@ async function answer(request: WriterRequest): Promise<object> {
       return {};
     }
   }
+}
+
+type LinkRequest = Extract<WriterRequest, { kind: "link" }>;
+
+/** Links per turn of the event loop: a batch that arrives meanwhile waits about a millisecond. */
+const LINK_SLICE = 200;
+const linkJobs: { request: LinkRequest; done: number; resolve: (reply: object) => void; reject: (error: unknown) => void }[] = [];
+
+/**
+ * Link requests are done a slice at a time, between the batches: the main thread waits for its
+ * batches (it serialises only so far ahead of them), and for the links only at the commit. A
+ * rebuild sends a hundred thousand links, which would otherwise hold every batch behind them.
+ */
+function link(request: LinkRequest): Promise<object> {
+  return new Promise((resolve, reject) => {
+    linkJobs.push({ request, done: 0, resolve, reject });
+    if (linkJobs.length === 1) setImmediate(linkSlice);
+  });
+}
+
+function linkSlice() {
+  const job = linkJobs[0];
+  if (job === undefined) return;
+  const { previousDir, staging, rels } = job.request;
+  const end = Math.min(rels.length, job.done + LINK_SLICE);
+  try {
+    linkFiles(previousDir, staging, rels.slice(job.done, end), madeDirs);
+    job.done = end;
+    if (end === rels.length) {
+      linkJobs.shift();
+      job.resolve({});
+    }
+  } catch (error) {
+    linkJobs.shift();
+    job.reject(error);
+  }
+  // Messages (batches) that arrived are handled before the next slice: they come in the poll phase, this runs in the check phase.
+  if (linkJobs.length > 0) setImmediate(linkSlice);
 }
 
 parentPort!.on("message", (request: WriterRequest) => {

@@ -41,6 +41,17 @@ export class WriterPool {
     await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, [packed.kinds.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer]);
   }
 
+  /**
+   * Starts every thread now, and has the first one load exceljs: a large build calls this before
+   * its first batch, so that the threads start on the core the main thread leaves idle while it
+   * reads the content and orders the works.
+   */
+  start(): void {
+    while (this.workers.length < this.threads) this.pick();
+    // A failure to load is reported by the first spreadsheet, with its file.
+    this.workers[0]!.request({ kind: "warm" }).catch(() => {});
+  }
+
   private request(message: WithoutId<WriterRequest>, transfer: ArrayBuffer[] = []): Promise<Reply> {
     return this.pick().request(message, transfer);
   }

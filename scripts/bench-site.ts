@@ -26,7 +26,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { build } from "../src/build.ts";
-import { MANIFEST_PATH } from "../src/output/tree.ts";
+import { readManifest } from "../src/output/tree.ts";
 import { reportRows } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";
 
@@ -84,8 +84,7 @@ await timedBuild(path.join(dir, "warm-up"));
 await rm(path.join(dir, "warm-up"), { recursive: true, force: true });
 await rm(path.join(dir, ".warm-up.versions"), { recursive: true, force: true });
 const full = await timedBuild();
-const manifest = JSON.parse(await readFile(path.join(out, MANIFEST_PATH), "utf8")) as { files: Record<string, unknown> };
-const pages = Object.keys(manifest.files).filter((f) => f.endsWith(".html")).length;
+const pages = [...(await readManifest(out)).keys()].filter((f) => f.endsWith(".html")).length;
 const siteSeconds = full.seconds("processing the site's images", "switching to the new output");
 const eleventySeconds = full.seconds("rendering ", "building the search index");
 // On a shared machine wall time depends on the neighbours; CPU time of this process does not

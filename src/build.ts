@@ -9,7 +9,7 @@ import { domainView, type DomainView, type ListedWork } from "./model/listing.ts
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint, programDigest } from "./output/fingerprint.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
-import { MANIFEST_PATH, OutputTree, parseManifest, type TreeSummary } from "./output/tree.ts";
+import { OutputTree, readManifest, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
@@ -155,7 +155,7 @@ async function unchangedOutput(outDir: string, fingerprint: string): Promise<(Tr
   try {
     const read = async (rel: string) => JSON.parse((await OutputTree.readCurrent(outDir, rel))?.toString("utf8") ?? "null");
     if ((await read(INPUTS_PATH))?.fingerprint !== fingerprint) return null;
-    const files = parseManifest((await OutputTree.readCurrent(outDir, MANIFEST_PATH))?.toString("utf8") ?? "").size;
+    const files = (await readManifest(path.resolve(outDir))).size;
     const domains = buildInfo.parse(await read(BUILD_INFO_PATH)).domains.map((d) => d.domain);
     return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };
   } catch {

@@ -1,8 +1,8 @@
-import { hash as digest } from "node:crypto";
 import type { ProcessedImage } from "./media/images.ts";
 import type { Director } from "./content/schema.ts";
 import type { DomainView, ListedWork } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
+import { md5 } from "./output/tree.ts";
 
 /**
  * A domain's inputs key: a digest of everything the files in its folder are made of. When the
@@ -45,8 +45,6 @@ export function domainInputsKey(
   }
   return md5(text);
 }
-
-const md5 = (text: string) => digest("md5", text, "hex");
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
 const directorDigests = new WeakMap<Director, string>();

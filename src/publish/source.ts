@@ -1,4 +1,4 @@
-import { readFile, realpath } from "node:fs/promises";
+import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";

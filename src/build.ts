@@ -9,7 +9,7 @@ import { domainView, type DomainView, type ListedWork } from "./model/listing.ts
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
 import { inputFingerprint, programDigest } from "./output/fingerprint.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
-import { OutputTree, readManifest, type TreeSummary } from "./output/tree.ts";
+import { OutputTree, readManifest, type FileEntry, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
@@ -44,6 +44,8 @@ export interface BuildSummary extends TreeSummary {
   seconds: number;
   /** True when the inputs were those of the current output, so nothing was done. */
   skipped: boolean;
+  /** Every file of the new output (size, key or MD5), for a publish that follows (deploy); absent when skipped. */
+  manifest?: ReadonlyMap<string, FileEntry>;
 }
 
 const silent: Reporter = { stage() {}, warning() {} };
@@ -111,7 +113,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
-    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false };
+    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries };
   } catch (error) {
     await tree.abort();
     throw error;

@@ -7,7 +7,7 @@ import { UserError } from "../errors.ts";
 import { readFile } from "node:fs/promises";
 import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
 import { offlineHtml } from "./offline.ts";
-import type { Published, SourceFile, Target, TargetState } from "./target.ts";
+import type { Published, SourceFile, Target } from "./target.ts";
 
 /**
  * A `.zip` or `.tar.gz` offline copy: always written whole (there is nothing to compare with),
@@ -43,10 +43,6 @@ export class ArchiveTarget implements Target {
     this.temp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
   }
 
-  async read(): Promise<TargetState> {
-    return { files: new Map(), published: null };
-  }
-
   async begin(): Promise<void> {
     await mkdir(path.dirname(this.file), { recursive: true }).catch((error: Error) => {
       throw new UserError(`cannot create the folder of ${this.file}: ${error.message}`);
@@ -55,10 +51,6 @@ export class ArchiveTarget implements Target {
 
   async put(file: SourceFile): Promise<void> {
     this.entries.set(file.path, file);
-  }
-
-  async remove(): Promise<void> {
-    // Never planned: an archive starts empty every time.
   }
 
   async finish(published: Published): Promise<void> {

@@ -1,10 +1,11 @@
 import { z } from "zod";
-import type { Published, PublishedEntry } from "./target.ts";
+import type { PublishedEntry } from "./target.ts";
 
 /**
- * `_catalogue/published.json`, stored in the target after everything else: each file's MD5, the
- * key it was built with (see publish/digests.ts) and the headers it was stored with, so a change of headers alone is published too. A target may add
- * its own fields to an entry (the directory target keeps the file's mtime for its quick check).
+ * `_catalogue/published.json`, the whole-target manifest of publishers before per-domain records
+ * (records.ts). A target that still has one is read through it once: its entries say which files
+ * were published (so their deletes are routine) and with which keys and headers; the first
+ * publish of the whole target then removes it.
  */
 
 const entry = z.object({
@@ -18,16 +19,8 @@ const entry = z.object({
 });
 const manifest = z.object({ generator: z.literal("catalogue"), date: z.string(), files: z.record(z.string(), entry) });
 
-export type StoredEntry = z.infer<typeof entry>;
-
-export function encodeManifest(published: Published, extra?: (rel: string) => Partial<StoredEntry>): Buffer {
-  const files: Record<string, StoredEntry> = {};
-  for (const rel of [...published.files.keys()].sort()) files[rel] = { ...published.files.get(rel)!, ...extra?.(rel) };
-  return Buffer.from(JSON.stringify({ generator: "catalogue", date: published.date, files }));
-}
-
-/** Null when the bytes are not a manifest of ours: the target is then treated as unrecorded. */
-export function decodeManifest(bytes: Buffer | string): Map<string, StoredEntry & PublishedEntry> | null {
+/** Null when the bytes are not a manifest of ours. */
+export function decodeManifest(bytes: Buffer | string): Map<string, PublishedEntry> | null {
   let json: unknown;
   try {
     json = JSON.parse(bytes.toString());

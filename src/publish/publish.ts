@@ -1,20 +1,35 @@
+import { BUILD_INFO_PATH, buildInfo, type BuildInfo } from "../output/build-info.ts";
+import { md5, type FileEntry } from "../output/tree.ts";
+import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
-import { checkDeletes, makePlan, type Plan } from "./plan.ts";
-import { readSource, type Phase, type Source } from "./source.ts";
-import type { Published, PublishedEntry, SourceFile, Target } from "./target.ts";
+import { isMedia } from "./headers.ts";
+import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
+import { checkDeletes, makePlan, phaseIndex, type Plan } from "./plan.ts";
+import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
+import { buildInfoBytes, chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
+import { readState, type TargetState } from "./state.ts";
+import { LEGACY_PUBLISHED_PATH, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
 
 export interface PublishOptions {
   /** The build output (default `dist`). */
   dir: string;
-  target: Target;
-  /** Publish only this domain (its folder, its media folder, a filtered build.json). */
-  domain?: string;
+  target: Store | Target;
+  /**
+   * Publish only these domains. On a store the publish owns their folders and records only
+   * (others publishing other domains to the same target may run at once); an archive holds them only.
+   */
+  domains?: string[];
   dryRun?: boolean;
-  /** Refuse, before any change, to delete more files than this. */
+  /** An explicit delete limit; without it the routine rule of plan.ts applies. */
   maxDeletes?: number;
+  /** List the whole target instead of trusting its records, and repair what differs. */
+  verify?: boolean;
   /** Uploads in flight at once. */
   concurrency?: number;
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
+  /** The build's file list, when the caller just built it (deploy): files.tsv is not read again. */
+  manifest?: ReadonlyMap<string, FileEntry>;
+  lease?: LeaseOptions;
 }
 
 export interface PublishSummary {
@@ -30,95 +45,242 @@ export interface PublishSummary {
   dryRun: boolean;
 }
 
-export const DEFAULT_MAX_DELETES = 500;
-const PHASES: Phase[] = ["media", "pages", "entry"];
+const isStore = (target: Store | Target): target is Store => (target as Store).kind === "store";
 
 /**
- * Publishes a build: reads it and the target, plans, checks the delete guard, then uploads media,
- * pages and entry documents (each phase complete before the next), deletes, and records the
- * manifest last. A failure stops new uploads, waits for those in flight and records what they
- * stored, so a re-run uploads only the rest.
+ * Publishes a build. On a store: reads the records of the domains it owns (listing only what no
+ * complete record describes), plans, checks the delete guard, takes the lease of those domains,
+ * marks their records `updating`, uploads media, new files, changed files and entry documents
+ * (each phase complete before the next), deletes, and records them `complete`. A failure stops
+ * new uploads, waits for those in flight and records what they stored, so a re-run uploads only
+ * the rest. An archive is written whole.
  */
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
-  const source = await readSource(options.dir, options.domain);
+  const source = await readSource(options.dir, options.manifest);
   try {
-    return await publishSource(source, options, started);
+    const { target } = options;
+    return isStore(target) ? await publishToStore(source, target, options, started) : await publishArchive(source, target, options, started);
   } finally {
     await source.release();
   }
 }
 
-async function publishSource(source: Source, options: PublishOptions, started: number): Promise<PublishSummary> {
-  const { target } = options;
-  const state = await target.read();
-  const built = await completeDigests(source.files, state.published);
-  const plan = makePlan({ files: built }, state);
+/** Everything a store publish decided before changing anything. */
+interface Decision {
+  state: TargetState;
+  files: (SourceFile & { phase: BuildFile["phase"] })[];
+  plan: Plan;
+  /** The complete record each owned domain should end with (null: a domain the build no longer has). */
+  records: Map<string, { owned: string[]; old: Set<string> } | null>;
+  /** Domains whose stored record must be rewritten. */
+  touched: string[];
+}
+
+async function decide(source: Source, store: Store, options: PublishOptions): Promise<Decision> {
+  const whole = options.domains === undefined;
+  const scope = whole ? source.info.domains : chooseDomains(source.info, options.domains!);
+  const names = scope.map((d) => d.domain);
+  const state = await readState(store, source.info, { domains: names, whole, verify: options.verify ?? false, readBuildJson: !whole });
+  const inScope = (f: BuildFile) => ownersOf(f.path, source.info).some((d) => names.includes(d));
+  const chosen = whole ? source.files : [...source.files.filter(inScope), mergedBuildJson(source.info, names, state.buildJson?.bytes ?? null)];
+  const files = await completeDigests(chosen, state.published);
+  const buildJson = files.find((f) => f.path === BUILD_INFO_PATH);
+  if (state.buildJson !== null && buildJson !== undefined) {
+    // A listing gives build.json's MD5 (not in any record): the same MD5 is the same file, stored with its fixed headers.
+    const same = state.buildJson.md5 === buildJson.md5;
+    state.held.set(BUILD_INFO_PATH, { size: same ? buildJson.size : -1, md5: state.buildJson.md5 });
+    if (same) state.published.set(BUILD_INFO_PATH, entryOf(buildJson));
+  }
+  // Shards own their domains' folders; media are shared, and only a whole publish removes them.
+  const deletable = (rel: string) =>
+    !rel.startsWith("_catalogue/") && (whole || (names.includes(rel.slice(0, rel.indexOf("/"))) && !isMedia(rel, source.info)));
+  const plan = makePlan(files, state, deletable);
+
+  const records = new Map<string, { owned: string[]; old: Set<string> } | null>();
+  for (const [domain, stored] of state.records) {
+    const old = new Set<string>([...(stored?.files.keys() ?? []), ...(stored?.pending ?? [])]);
+    for (const rel of plan.deletes) if (rel.startsWith(`${domain}/`)) old.add(rel);
+    records.set(domain, names.includes(domain) ? { owned: [], old } : null);
+  }
+  for (const file of files) for (const domain of ownersOf(file.path, source.info)) records.get(domain)?.owned.push(file.path);
+  // A record is rewritten when anything of its domain changes, or when it is not already the one it would be.
+  const entries = new Map<string, PublishedEntry>();
+  for (const file of files) entries.set(file.path, entryOf(file, state.published.get(file.path)?.mtimeMs));
+  const changing = new Set([...plan.uploads.map((u) => u.file.path), ...plan.deletes]);
+  const touched = [...records].flatMap(([domain, r]) => {
+    if (r === null || options.verify) return [domain];
+    if (r.owned.some((rel) => changing.has(rel)) || [...r.old].some((rel) => changing.has(rel))) return [domain];
+    const bytes = encodeRecord({ domain, state: "complete", date: source.info.date, files: pick(entries, r.owned), pending: new Set() });
+    return md5(bytes) === state.recordTags.get(domain) ? [] : [domain];
+  });
+  return { state, files, plan, records, touched };
+}
+
+async function publishToStore(source: Source, store: Store, options: PublishOptions, started: number): Promise<PublishSummary> {
+  let decision = await decide(source, store, options);
   const summary = (uploaded: number, deleted: number, bytes: number, dryRun: boolean): PublishSummary => ({
-    target: target.name,
-    plan,
+    target: store.name,
+    plan: decision.plan,
     uploaded,
-    skipped: plan.skipped,
+    skipped: decision.plan.skipped,
     deleted,
     bytes,
     seconds: (performance.now() - started) / 1000,
-    requests: target.requests,
+    requests: store.requests,
     dryRun,
   });
   if (options.dryRun) return summary(0, 0, 0, true);
-  checkDeletes(plan, options.maxDeletes ?? DEFAULT_MAX_DELETES, target.name);
+  checkDeletes(decision.plan, options.maxDeletes, store.name);
+  const whole = options.domains === undefined;
+  const removeLegacy = whole && decision.state.legacy;
+  // Nothing to do: no lease taken, nothing written (a night with no change costs the reads).
+  if (decision.touched.length === 0 && decision.plan.uploads.length === 0 && !removeLegacy) return summary(0, 0, 0, false);
 
-  // What the target holds with known headers: the last manifest's still-valid entries, then each upload.
-  const files = new Map<string, PublishedEntry>();
-  for (const [rel, entry] of state.published ?? []) {
-    if (state.files.get(rel)?.md5 === entry.md5) files.set(rel, entry);
-  }
-  // Each entry records the key its file was built with, from which the next publish knows its MD5
-  // (digests.ts); a file that kept its bytes under a new key is recorded with the new one.
-  let rekeyed = 0;
-  for (const file of built) {
-    const entry = files.get(file.path);
-    if (entry !== undefined && entry.md5 === file.md5 && entry.key !== file.key) {
-      files.set(file.path, entryOf(file));
-      rekeyed++;
+  const lease = await acquireLease(store, whole ? ["*"] : [...decision.records.keys()], options.lease);
+  try {
+    // Another publisher may have finished between the reads and the lease: then read again.
+    const tags = await store.list(RECORDS_FOLDER);
+    const moved = [...decision.records.keys()].some((d) => tags.get(recordPath(d))?.md5 !== decision.state.recordTags.get(d));
+    if (moved) {
+      decision = await decide(source, store, options);
+      checkDeletes(decision.plan, options.maxDeletes, store.name);
     }
+    const { uploaded, bytes } = await execute(source, store, decision, lease, options);
+    if (removeLegacy) await store.remove([LEGACY_PUBLISHED_PATH]);
+    return summary(uploaded, decision.plan.deletes.length, bytes, false);
+  } finally {
+    await lease.release().catch(() => {});
   }
-  const published: Published = { date: source.info.date, files };
+}
+
+async function execute(source: Source, store: Store, decision: Decision, lease: Lease, options: PublishOptions) {
+  const { plan, records, files, state } = decision;
+  const uploading = new Set(plan.uploads.map((u) => u.file.path));
+  // What the target holds with known headers: skipped files now, each upload once it is stored.
+  const confirmed = new Map<string, PublishedEntry>();
+  for (const file of files) if (!uploading.has(file.path)) confirmed.set(file.path, entryOf(file, state.published.get(file.path)?.mtimeMs));
+  const deleted = new Set<string>();
+  const recordOf = (domain: string, complete: boolean): DomainRecord => {
+    const r = records.get(domain);
+    const pending = new Set<string>();
+    for (const rel of r?.old ?? []) if (!deleted.has(rel) && !confirmed.has(rel)) pending.add(rel);
+    for (const rel of r?.owned ?? []) if (!confirmed.has(rel)) pending.add(rel);
+    return { domain, state: complete && pending.size === 0 ? "complete" : "updating", date: source.info.date, files: pick(confirmed, r?.owned ?? []), pending };
+  };
+  const writeRecords = (complete: boolean) =>
+    mapLimit(decision.touched, 8, (domain) => store.put(madeFile(recordPath(domain), encodeRecord(recordOf(domain, complete)), source.info)));
 
   let done = 0;
   let bytes = 0;
   try {
-    await target.begin();
-    for (const phase of PHASES) {
-      const uploads = plan.uploads.filter((u) => u.file.phase === phase);
+    // Before the first change: the records claim only what stays as it is.
+    await writeRecords(false);
+    const phases = groupBy(plan.uploads, (u) => phaseIndex(u));
+    for (const uploads of phases) {
+      lease.check();
       await pool(uploads, options.concurrency ?? 8, async ({ file }) => {
-        files.delete(file.path);
-        await target.put(file);
-        files.set(file.path, entryOf(file));
+        if (file.path === BUILD_INFO_PATH && options.domains !== undefined) await remerge(source, store, options);
+        else confirmed.set(file.path, entryOf(file, await store.put(file)));
         done++;
         bytes += file.size;
         options.onProgress?.({ done, total: plan.uploads.length, bytes });
       });
     }
+    lease.check();
     if (plan.deletes.length > 0) {
-      await target.remove(plan.deletes);
-      for (const rel of plan.deletes) files.delete(rel);
+      await store.remove(plan.deletes);
+      for (const rel of plan.deletes) deleted.add(rel);
     }
-    // Exactly the build now: entries of files the build no longer has are gone with them.
-    const wanted = new Set(source.files.map((f) => f.path));
-    for (const rel of files.keys()) if (!wanted.has(rel)) files.delete(rel);
-    // A publish that changed nothing leaves an exact manifest alone (one request less on S3).
-    const unchanged = done === 0 && rekeyed === 0 && plan.deletes.length === 0 && state.published !== null && state.published.size === files.size;
-    if (!unchanged) await target.finish(published);
+    lease.check();
+    await writeRecords(true);
+    const gone = [...records].filter(([, r]) => r === null).map(([domain]) => recordPath(domain));
+    if (gone.length > 0) await store.remove(gone);
+  } catch (error) {
+    // Record what is known to be stored, so a re-run sends only the rest (best effort).
+    if (!lease.lost) await writeRecords(false).catch(() => {});
+    throw error;
+  }
+  return { uploaded: done, bytes };
+}
+
+/**
+ * build.json of a publish that owns some domains: the target's, with those domains' entries
+ * replaced (in place) or added (after the others), so that shards publishing other domains to
+ * the same target keep theirs.
+ */
+function mergedBuildJson(info: BuildInfo, names: string[], stored: Buffer | null): BuildFile & { md5: string } {
+  let current: BuildInfo | null = null;
+  if (stored !== null) {
+    try {
+      const parsed = buildInfo.safeParse(JSON.parse(stored.toString("utf8")));
+      if (parsed.success) current = parsed.data;
+    } catch {
+      current = null;
+    }
+  }
+  const ours = info.domains.filter((d) => names.includes(d.domain));
+  const domains = current === null ? ours : [...current.domains.map((d) => ours.find((o) => o.domain === d.domain) ?? d), ...ours.filter((o) => !current!.domains.some((d) => d.domain === o.domain))];
+  const merged: BuildInfo = { ...info, domains };
+  return madeFile(BUILD_INFO_PATH, buildInfoBytes(merged), merged);
+}
+
+/** Stores build.json merged again from the target's latest copy, under a short lease of its own: shards never lose each other's domains. */
+async function remerge(source: Source, store: Store, options: PublishOptions): Promise<void> {
+  const lease = await acquireLease(store, [BUILD_INFO_PATH], { ...options.lease, wait: true, patienceMs: 120_000 });
+  try {
+    const names = chooseDomains(source.info, options.domains!).map((d) => d.domain);
+    await store.put(mergedBuildJson(source.info, names, await store.get(BUILD_INFO_PATH)));
+  } finally {
+    await lease.release().catch(() => {});
+  }
+}
+
+async function publishArchive(source: Source, target: Target, options: PublishOptions, started: number): Promise<PublishSummary> {
+  const files = await completeDigests(options.domains === undefined ? source.files : domainsOnly(source, options.domains), null);
+  const plan: Plan = { uploads: files.map((file) => ({ file, reason: "new" })), deletes: [], recordedDeletes: 0, recorded: 0, skipped: 0, bytes: files.reduce((s, f) => s + f.size, 0) };
+  const summary = (uploaded: number, dryRun: boolean): PublishSummary => ({
+    target: target.name,
+    plan,
+    uploaded,
+    skipped: 0,
+    deleted: 0,
+    bytes: uploaded === 0 ? 0 : plan.bytes,
+    seconds: (performance.now() - started) / 1000,
+    requests: target.requests,
+    dryRun,
+  });
+  if (options.dryRun) return summary(0, true);
+  const published = { date: source.info.date, files: new Map(files.map((f) => [f.path, entryOf(f)])) };
+  try {
+    await target.begin();
+    for (const file of files) await target.put(file);
+    await target.finish(published);
   } catch (error) {
     await target.abort(published).catch(() => {});
     throw error;
   }
-  return summary(done, plan.deletes.length, bytes, false);
+  options.onProgress?.({ done: files.length, total: files.length, bytes: plan.bytes });
+  return summary(files.length, false);
 }
 
-/** What the target's manifest records of a file it holds. */
-function entryOf(file: SourceFile): PublishedEntry {
+function groupBy<T>(items: readonly T[], key: (item: T) => number): T[][] {
+  const groups: T[][] = [];
+  for (const item of items) (groups[key(item)] ??= []).push(item);
+  return groups.filter((g) => g !== undefined);
+}
+
+const pick = (entries: ReadonlyMap<string, PublishedEntry>, paths: readonly string[]) => {
+  const out = new Map<string, PublishedEntry>();
+  for (const rel of paths) {
+    const e = entries.get(rel);
+    if (e !== undefined) out.set(rel, e);
+  }
+  return out;
+};
+
+/** What a record says of a file the target holds. */
+function entryOf(file: SourceFile, mtimeMs?: number): PublishedEntry {
   return {
     size: file.size,
     md5: file.md5,
@@ -126,6 +288,7 @@ function entryOf(file: SourceFile): PublishedEntry {
     contentType: file.contentType,
     cacheControl: file.cacheControl,
     ...(file.contentDisposition ? { contentDisposition: file.contentDisposition } : {}),
+    ...(mtimeMs !== undefined ? { mtimeMs } : {}),
   };
 }
 

@@ -8,9 +8,8 @@ import {
   S3ServiceException,
 } from "@aws-sdk/client-s3";
 import { UserError } from "../errors.ts";
-import { decodeManifest, encodeManifest } from "./manifest.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
-import { PUBLISHED_PATH, type Published, type SourceFile, type Target, type TargetState } from "./target.ts";
+import type { Listed, SourceFile, Store } from "./target.ts";
 
 /**
  * An S3 bucket (or an S3-compatible store with `--endpoint`). Every object is stored with one
@@ -24,6 +23,13 @@ export interface S3Options {
   endpoint?: string;
   env: NodeJS.ProcessEnv;
   retry?: RetryPolicy;
+  /** A request that receives nothing for this long is abandoned and retried (default 60 s, or CATALOGUE_S3_TIMEOUT seconds). */
+  timeoutMs?: number;
+}
+
+function requestTimeout(env: NodeJS.ProcessEnv): number {
+  const seconds = Number(env.CATALOGUE_S3_TIMEOUT);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 60_000;
 }
 
 export function parseS3Url(url: string): { bucket: string; prefix: string } {
@@ -32,7 +38,8 @@ export function parseS3Url(url: string): { bucket: string; prefix: string } {
   return { bucket: match[1]!, prefix: match[2]!.replace(/^\/+|\/+$/g, "") };
 }
 
-export class S3Target implements Target {
+export class S3Target implements Store {
+  readonly kind = "store";
   readonly name: string;
   requests = 0;
   private readonly bucket: string;
@@ -40,6 +47,7 @@ export class S3Target implements Target {
   private readonly endpoint: string | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly retry: RetryPolicy;
+  private readonly timeoutMs: number;
   private client: S3Client | null = null;
 
   constructor(options: S3Options) {
@@ -50,36 +58,56 @@ export class S3Target implements Target {
     this.endpoint = options.endpoint;
     this.env = options.env;
     this.retry = options.retry ?? DEFAULT_RETRY;
+    this.timeoutMs = options.timeoutMs ?? requestTimeout(options.env);
   }
 
   private key = (rel: string) => (this.prefix === "" ? rel : `${this.prefix}/${rel}`);
+  private strip = (key: string) => (this.prefix === "" ? key : key.slice(this.prefix.length + 1));
 
-  async read(): Promise<TargetState> {
-    const files = new Map<string, { size: number; md5: string }>();
-    const strip = this.prefix === "" ? 0 : this.prefix.length + 1;
+  async list(prefix: string): Promise<Map<string, Listed>> {
+    const files = new Map<string, Listed>();
+    const full = this.key(prefix);
     let token: string | undefined;
     do {
       const page = await this.send("list", (c) =>
-        c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === "" ? undefined : `${this.prefix}/`, ContinuationToken: token })),
+        c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full === "" ? undefined : full, ContinuationToken: token })),
       );
       for (const object of page.Contents ?? []) {
         if (object.Key === undefined) continue;
-        files.set(object.Key.slice(strip), { size: object.Size ?? -1, md5: (object.ETag ?? "").replace(/"/g, "") });
+        files.set(this.strip(object.Key), { size: object.Size ?? -1, md5: (object.ETag ?? "").replace(/"/g, ""), modified: object.LastModified?.getTime() ?? 0 });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
-    let published: TargetState["published"] = null;
-    if (files.has(PUBLISHED_PATH)) {
-      const object = await this.send("read the manifest", (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(PUBLISHED_PATH) })));
-      published = decodeManifest(Buffer.from(await object.Body!.transformToByteArray()));
-      files.delete(PUBLISHED_PATH);
-    }
-    return { files, published };
+    return files;
   }
 
-  async begin(): Promise<void> {}
+  async top(): Promise<string[]> {
+    const names: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.send("list", (c) =>
+        c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === "" ? undefined : `${this.prefix}/`, Delimiter: "/", ContinuationToken: token })),
+      );
+      for (const p of page.CommonPrefixes ?? []) if (p.Prefix !== undefined) names.push(this.strip(p.Prefix));
+      for (const o of page.Contents ?? []) if (o.Key !== undefined) names.push(this.strip(o.Key));
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token !== undefined);
+    return names.sort();
+  }
 
-  async put(file: SourceFile): Promise<void> {
+  async get(rel: string): Promise<Buffer | null> {
+    try {
+      const object = await this.send(`read ${rel}`, (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel) })), true);
+      return Buffer.from(await object.Body!.transformToByteArray());
+    } catch (error) {
+      if ((error as { name?: string }).name === "NoSuchKey") return null;
+      throw error;
+    }
+  }
+
+  async claimable(): Promise<void> {}
+
+  async put(file: SourceFile): Promise<undefined> {
     // Bytes in memory, not a stream: a request can be retried as it is (files of a build are
     // small; the largest are spreadsheets of a few MB, and at most `concurrency` are held).
     const body = file.bytes ?? (await readFile(file.abs!));
@@ -100,6 +128,7 @@ export class S3Target implements Target {
     );
     const etag = (result.ETag ?? "").replace(/"/g, "");
     if (etag !== file.md5) throw new Error(`bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`);
+    return undefined;
   }
 
   async remove(paths: string[]): Promise<void> {
@@ -116,31 +145,8 @@ export class S3Target implements Target {
     }
   }
 
-  async finish(published: Published): Promise<void> {
-    await this.putManifest(published);
-  }
-
-  async abort(published: Published): Promise<void> {
-    if (this.client !== null) await this.putManifest(published);
-  }
-
-  private async putManifest(published: Published) {
-    const body = encodeManifest(published);
-    await this.send("record the manifest", (c) =>
-      c.send(
-        new PutObjectCommand({
-          Bucket: this.bucket,
-          Key: this.key(PUBLISHED_PATH),
-          Body: body,
-          ContentType: "application/json",
-          CacheControl: "no-cache",
-        }),
-      ),
-    );
-  }
-
   /** One request, retried when transient; failures become messages that say what to fix. */
-  private async send<T>(action: string, request: (client: S3Client) => Promise<T>): Promise<T> {
+  private async send<T>(action: string, request: (client: S3Client) => Promise<T>, quiet = false): Promise<T> {
     const client = await this.connect();
     try {
       return await withRetry(
@@ -152,6 +158,7 @@ export class S3Target implements Target {
         this.retry,
       );
     } catch (error) {
+      if (quiet && (error as { name?: string }).name === "NoSuchKey") throw error;
       throw this.explain(error, action);
     }
   }
@@ -171,6 +178,8 @@ export class S3Target implements Target {
         forcePathStyle: this.endpoint !== undefined,
         // Our own retries (withRetry) count and classify every attempt.
         maxAttempts: 1,
+        // A stalled request (no byte for this long) fails and is retried like a dropped connection.
+        requestHandler: { requestTimeout: this.timeoutMs, connectionTimeout: this.timeoutMs },
         // Without these the SDK adds CRC32 checksums (trailers on streamed bodies) that some
         // S3-compatible stores keep as part of the object; Content-MD5 already checks every upload.
         requestChecksumCalculation: "WHEN_REQUIRED",

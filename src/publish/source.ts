@@ -3,78 +3,98 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { holdVersion, MANIFEST_PATH, md5, readManifest, type FileEntry } from "../output/tree.ts";
-import { headersFor, isMedia, type FileHeaders } from "./headers.ts";
+import { headersFor, isMedia } from "./headers.ts";
 import type { UndigestedFile } from "./digests.ts";
 
 /**
  * The build to publish, read from its `_catalogue/files.tsv` (size, and key or MD5 of every
- * file; publish/digests.ts completes the MD5s of keyed files). `dist` is a link that a concurrent build may swap: it is resolved once,
+ * file; publish/digests.ts completes the MD5s of keyed files), or handed over by the build that
+ * just wrote it (deploy). `dist` is a link that a concurrent build may swap: it is resolved once,
  * and every byte is read from that one version.
  */
 
-/** The three upload phases, in order: a page never links to a file the target does not hold yet. */
+/** The upload phases, in order: a page never links to a file the target does not hold yet. */
 export type Phase = "media" | "pages" | "entry";
+
+export type BuildFile = UndigestedFile & { phase: Phase };
 
 export interface Source {
   /** The resolved build version. */
   dir: string;
   info: BuildInfo;
-  /** Sorted by path. */
-  files: (UndigestedFile & { phase: Phase })[];
+  /** Every published file, sorted by path (the build's own bookkeeping, but build.json, is not published). */
+  files: BuildFile[];
   /** Lets builds recycle the version again (it is held while it is read). */
   release: () => Promise<void>;
 }
 
-export async function readSource(dir: string, domain?: string): Promise<Source> {
+/** Build files that stay in the output: what the build knows of its inputs, and its file list. */
+const UNPUBLISHED = new Set([MANIFEST_PATH, "_catalogue/inputs.json"]);
+
+export async function readSource(dir: string, manifest?: ReadonlyMap<string, FileEntry>): Promise<Source> {
   const real = await realpath(dir).catch(() => {
     throw new UserError(`${dir} does not exist: run "catalogue build --out ${dir}" first, or pass --dir`);
   });
   // Builds finishing meanwhile must not recycle this version while its files are uploaded.
   const release = await holdVersion(real);
   try {
-    return await readVersion(dir, real, release, domain);
+    const info = await readBuildInfo(real);
+    let entries = manifest;
+    if (entries === undefined) {
+      try {
+        entries = await readManifest(real);
+      } catch {
+        throw new UserError(`${dir} has no readable ${MANIFEST_PATH}: rebuild it with "catalogue build --out ${dir}"`);
+      }
+    }
+    const files: BuildFile[] = [];
+    for (const [rel, entry] of entries) {
+      if (UNPUBLISHED.has(rel)) continue;
+      files.push({ path: rel, size: entry.size, md5: entry.md5, key: entry.key, abs: path.join(real, rel), bytes: null, ...headersFor(rel, info), phase: phaseOf(rel, info) });
+    }
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    return { dir: real, info, files, release };
   } catch (error) {
     await release();
     throw error;
   }
 }
 
-async function readVersion(dir: string, real: string, release: () => Promise<void>, domain?: string): Promise<Source> {
-  let info = await readBuildInfo(real);
-  let manifest: Map<string, FileEntry>;
-  try {
-    manifest = await readManifest(real);
-  } catch {
-    throw new UserError(`${dir} has no readable ${MANIFEST_PATH}: rebuild it with "catalogue build --out ${dir}"`);
+/** The domains of the build among `names`, with a message naming the ones it lacks. */
+export function chooseDomains(info: BuildInfo, names: readonly string[]): BuildInfo["domains"] {
+  const unknown = names.filter((n) => !info.domains.some((d) => d.domain === n));
+  if (unknown.length > 0) {
+    throw new UserError(`--domain: the build has no domain ${unknown.join(", ")}; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`);
   }
-  let entries = [...manifest];
-  let buildJson: Buffer | null = null;
-  if (domain !== undefined) {
-    const chosen = info.domains.find((d) => d.domain === domain);
-    if (chosen === undefined) {
-      throw new UserError(`--domain: the build has no domain ${domain}; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`);
-    }
-    info = { ...info, domains: [chosen] };
-    // The domain's URL space, its media (possibly on another host) and the build description.
-    const keep = (rel: string) => rel.startsWith(`${chosen.domain}/`) || rel.startsWith(`${chosen.media_folder}/`);
-    entries = entries.filter(([rel]) => keep(rel));
-    buildJson = Buffer.from(JSON.stringify(info, null, 2) + "\n");
-  }
-  const files = entries
-    .filter(([rel]) => rel !== BUILD_INFO_PATH)
-    .map(([rel, entry]): Omit<UndigestedFile, keyof FileHeaders> => ({ path: rel, ...entry, abs: path.join(real, rel), bytes: null }));
-  if (buildJson !== null) files.push({ path: BUILD_INFO_PATH, size: buildJson.length, md5: md5(buildJson), abs: null, bytes: buildJson });
-  else {
-    const entry = manifest.get(BUILD_INFO_PATH);
-    if (entry !== undefined) files.push({ path: BUILD_INFO_PATH, ...entry, abs: path.join(real, BUILD_INFO_PATH), bytes: null });
-  }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return {
-    dir: real,
-    info,
-    files: files.map((f) => ({ ...f, ...headersFor(f.path, info), phase: phaseOf(f.path, info) })),
-    release,
-  };
+  return info.domains.filter((d) => names.includes(d.domain));
+}
+
+/** The domains a file belongs to: its domain's folder, or the media folder of each domain that shares it. */
+export function ownersOf(rel: string, info: BuildInfo): string[] {
+  if (isMedia(rel, info)) return info.domains.filter((d) => rel.startsWith(`${d.media_folder}/`)).map((d) => d.domain);
+  const top = rel.slice(0, rel.indexOf("/"));
+  return info.domains.some((d) => d.domain === top) ? [top] : [];
+}
+
+/** The build description as bytes, in the build's format. */
+export const buildInfoBytes = (info: BuildInfo) => Buffer.from(JSON.stringify(info, null, 2) + "\n");
+
+/** A file made for this publish (a merged or filtered build.json). */
+export function madeFile(rel: string, bytes: Buffer, info: BuildInfo): BuildFile & { md5: string } {
+  return { path: rel, size: bytes.length, md5: md5(bytes), abs: null, bytes, ...headersFor(rel, info), phase: phaseOf(rel, info) };
+}
+
+/**
+ * An archive of some domains: their folders, their media (possibly on other hosts) and a
+ * build.json that lists them only.
+ */
+export function domainsOnly(source: Source, names: readonly string[]): BuildFile[] {
+  const chosen = chooseDomains(source.info, names);
+  const info = { ...source.info, domains: chosen };
+  const keep = (rel: string) => chosen.some((d) => rel.startsWith(`${d.domain}/`) || rel.startsWith(`${d.media_folder}/`));
+  return [...source.files.filter((f) => keep(f.path)), madeFile(BUILD_INFO_PATH, buildInfoBytes(info), info)].sort((a, b) =>
+    a.path < b.path ? -1 : a.path > b.path ? 1 : 0,
+  );
 }
 
 /** Entry documents: what a visitor or client starts from, published after everything they link to. */

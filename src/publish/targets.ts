@@ -4,7 +4,7 @@ import { UserError } from "../errors.ts";
 import { ArchiveTarget, archiveFormat } from "./archive.ts";
 import { DirectoryTarget } from "./directory.ts";
 import type { RetryPolicy } from "./retry.ts";
-import type { Target } from "./target.ts";
+import type { Store, Target } from "./target.ts";
 
 export interface TargetOptions {
   /** The build folder, which a target must neither be nor contain. */
@@ -15,7 +15,7 @@ export interface TargetOptions {
 }
 
 /** `s3://bucket/prefix`, a `.zip` / `.tar.gz` (`.tgz`) file, or else a folder. */
-export async function openTarget(to: string, options: TargetOptions): Promise<Target> {
+export async function openTarget(to: string, options: TargetOptions): Promise<Store | Target> {
   if (to === "") throw new UserError("--to: give an s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   if (to.startsWith("s3://")) {
     if (options.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(options.endpoint)) {

@@ -60,7 +60,7 @@ describe("archive target", () => {
 
   it("--domain holds one domain, its media and a build description of that domain only", async () => {
     const archive = file("one.zip");
-    await publish({ dir: editions.before, target: new ArchiveTarget(archive, "zip"), domain: "domain-2.example" });
+    await publish({ dir: editions.before, target: new ArchiveTarget(archive, "zip"), domains: ["domain-2.example"] });
     const dir = await unpack(archive);
     const list = await readFiles(dir);
     const all = await readFiles(editions.before);
@@ -73,14 +73,14 @@ describe("archive target", () => {
   });
 
   it("an unknown --domain names the domains there are", async () => {
-    await expect(publish({ dir: editions.before, target: new ArchiveTarget(file("x.zip"), "zip"), domain: "nope.example" })).rejects.toThrow(
+    await expect(publish({ dir: editions.before, target: new ArchiveTarget(file("x.zip"), "zip"), domains: ["nope.example"] })).rejects.toThrow(
       "--domain: the build has no domain nope.example; its domains are: domain-1.example, domain-2.example",
     );
   });
 
   it("unpacked, catalogue serve serves it", async () => {
     const archive = file("serve.tar.gz");
-    await publish({ dir: editions.before, target: new ArchiveTarget(archive, "tar.gz"), domain: "domain-1.example" });
+    await publish({ dir: editions.before, target: new ArchiveTarget(archive, "tar.gz"), domains: ["domain-1.example"] });
     const dir = await unpack(archive);
     const server = await startServer({ dir, port: 0, host: "127.0.0.1" });
     try {
@@ -103,7 +103,7 @@ describe("archive target", () => {
     const out = path.join(root.dir, "site", "out");
     await buildFixture(content, out, { site: true });
     const archive = file("site.zip");
-    await publish({ dir: out, target: new ArchiveTarget(archive, "zip"), domain: "domain-1.example" });
+    await publish({ dir: out, target: new ArchiveTarget(archive, "zip"), domains: ["domain-1.example"] });
     const dir = await unpack(archive);
     const exists = (abs: string) => stat(abs).then((s) => (s.isDirectory() ? stat(path.join(abs, "index.html")).then(() => true, () => false) : true), () => false);
     const pages = (await readdir(path.join(dir, "domain-1.example"), { recursive: true })).filter((rel) => rel.endsWith(".html") && rel !== "404.html");

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { DirectoryTarget } from "../../src/publish/directory.ts";
 import { publish } from "../../src/publish/publish.ts";
+import { recordPath } from "../../src/publish/records.ts";
 import { openTarget } from "../../src/publish/targets.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
@@ -30,7 +31,7 @@ describe("directory target", () => {
     expect(await readdir(place)).toEqual(["notes.txt"]);
   });
 
-  it("repairs a file changed in the mirror behind its back", async () => {
+  it("trusts its records; --verify repairs a file changed in the mirror behind its back", async () => {
     const place = mirror("tampered");
     await publish({ dir: editions.before, target: new DirectoryTarget(place) });
     const rel = `domain-1.example/_api/detail/${editions.retitled.id}.json`;
@@ -40,7 +41,9 @@ describe("directory target", () => {
     await writeFile(file, Buffer.alloc(original.length, 32));
     const later = new Date(Date.now() + 5000);
     await utimes(file, later, later);
-    const summary = await publish({ dir: editions.before, target: new DirectoryTarget(place) });
+    // A publish trusts what it recorded: it reads no file of the mirror.
+    expect((await publish({ dir: editions.before, target: new DirectoryTarget(place) })).plan.uploads).toEqual([]);
+    const summary = await publish({ dir: editions.before, target: new DirectoryTarget(place), verify: true });
     expect(summary.plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([[rel, "changed"]]);
     expect((await readFile(file)).equals(original)).toBe(true);
   });
@@ -48,10 +51,13 @@ describe("directory target", () => {
   it("deletes the temporary files of a killed run and the folders left empty", async () => {
     const place = mirror("leftovers");
     await publish({ dir: editions.before, target: new DirectoryTarget(place) });
+    // A run killed while writing: a temporary file, and its domain's record left updating.
     const temp = path.join(place, "domain-1.example/_api/detail/.1.json.99999.tmp");
     await writeFile(temp, "half");
+    const record = path.join(place, recordPath("domain-1.example"));
+    await writeFile(record, (await readFile(record, "utf8")).replace('"state":"complete"', '"state":"updating"'));
     const summary = await publish({ dir: editions.after, target: new DirectoryTarget(place) });
-    expect(summary.plan.deletes).toContain("domain-1.example/_api/detail/.1.json.99999.tmp");
+    expect(summary.plan.deletes).toEqual(editions.removed);
     await expect(stat(temp)).rejects.toThrow();
     const emptyFolders: string[] = [];
     for (const d of await readdir(place, { recursive: true, withFileTypes: true })) {

@@ -4,6 +4,11 @@ import { buildFixture, generatedContent, outputFiles as readFiles } from "../hel
 
 export { readFiles };
 
+/** How many files of the build `out` a publish stores (its bookkeeping of inputs stays in the output). */
+export async function publishedCount(out: string): Promise<number> {
+  return Object.keys(await readFiles(out)).filter((rel) => rel !== "_catalogue/inputs.json").length;
+}
+
 /**
  * Two builds of one generated catalogue: `before`, and `after` an edit (one title changed, one
  * work withdrawn), with what changed between them computed from their files' bytes.
@@ -43,7 +48,8 @@ export async function makeEditions(root: string, works = 120): Promise<Editions>
   const after = path.join(root, "after");
   await buildFixture(edited, after);
   const afterFiles = await readFiles(after);
-  const changed = Object.keys(afterFiles).filter((rel) => beforeFiles[rel]?.md5 !== afterFiles[rel]!.md5);
+  // What the build knows of its inputs stays in the output folder: never published.
+  const changed = Object.keys(afterFiles).filter((rel) => beforeFiles[rel]?.md5 !== afterFiles[rel]!.md5 && rel !== "_catalogue/inputs.json");
   const removed = Object.keys(beforeFiles).filter((rel) => afterFiles[rel] === undefined);
   return { before, after, changed: changed.sort(), removed: removed.sort(), retitled: { id: retitle, title } };
 }

@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { S3Target, transient } from "../../src/publish/s3.ts";
-import { PUBLISHED_PATH } from "../../src/publish/target.ts";
+import { recordPath } from "../../src/publish/records.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
-import { makeEditions, readFiles, type Editions } from "./fixtures.ts";
+import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
 import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
 
 const exec = promisify(execFile);
@@ -51,19 +51,19 @@ const target = (url: string, endpoint = s3.endpoint) => new S3Target({ url, endp
 // Each case starts the command line (tsx compiles on start): slow on a busy machine.
 describe("catalogue publish to S3 (command line)", { timeout: 180_000 }, () => {
   it("publishes, then finds nothing to do, with a one-line summary", async () => {
-    const count = Object.keys(await readFiles(editions.before)).length;
+    const count = await publishedCount(editions.before);
     const first = await cli(["--to", "s3://site/cli", "--dir", editions.before, "--endpoint", s3.endpoint]);
     expect(first.code).toBe(0);
     expect(first.stderr).toMatch(new RegExp(`^published to s3://site/cli: ${count} uploaded, 0 skipped, 0 deleted, [\\d.]+ [kM]?B in [\\d.]+ s \\(\\d+ requests\\)\\n$`, "m"));
-    expect(await keys("site", "cli/")).toHaveLength(count + 1); // and the manifest
+    expect(await keys("site", "cli/")).toHaveLength(count + 2); // and a record per domain
     const second = await cli(["--to", "s3://site/cli", "--dir", editions.before, "--endpoint", s3.endpoint]);
-    // A no-change publish lists the bucket and reads the manifest: two requests for this size.
+    // A no-change publish trusts the records: one listing of _catalogue/ and a read per domain's record.
     expect(second.stderr).toContain(`: 0 uploaded, ${count} skipped, 0 deleted, 0 B in `);
-    expect(second.stderr).toContain("(2 requests)");
+    expect(second.stderr).toContain("(3 requests)");
   });
 
   it("--dry-run prints every planned upload and changes nothing", async () => {
-    const count = Object.keys(await readFiles(editions.before)).length;
+    const count = await publishedCount(editions.before);
     const result = await cli(["--to", "s3://site/dry", "--dir", editions.before, "--endpoint", s3.endpoint, "--dry-run"]);
     expect(result.code).toBe(0);
     const lines = result.stdout.trim().split("\n");
@@ -119,18 +119,19 @@ describe("catalogue publish to S3 (command line)", { timeout: 180_000 }, () => {
 describe("S3 target", () => {
   it("publishes at the bucket's root when the URL has no prefix", async () => {
     await publish({ dir: editions.before, target: target("s3://bare") });
-    const files = Object.keys(await readFiles(editions.before));
-    expect(await keys("bare")).toEqual([...files, PUBLISHED_PATH].sort());
+    const files = Object.keys(await readFiles(editions.before)).filter((rel) => rel !== "_catalogue/inputs.json");
+    expect(await keys("bare")).toEqual([...files, recordPath("domain-1.example"), recordPath("domain-2.example")].sort());
   });
 
   it("re-uploads a file whose recorded headers differ (a header-only change)", async () => {
     await publish({ dir: editions.before, target: target("s3://site/headers") });
-    const key = `headers/${PUBLISHED_PATH}`;
-    const manifest = JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))).Body!.transformToString());
-    const rel = Object.keys(manifest.files).find((r: string) => r.endsWith("/_api/detail/" + editions.retitled.id + ".json"))!;
+    const key = `headers/${recordPath("domain-1.example")}`;
+    const record = await (await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))).Body!.transformToString();
+    const rel = `domain-1.example/_api/detail/${editions.retitled.id}.json`;
     // As if the previous publish had used other caching rules for this file.
-    manifest.files[rel].cacheControl = "no-store";
-    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: JSON.stringify(manifest) }));
+    const edited = record.replace(new RegExp(`^(${rel.replace(/\./g, "\\.")}\t.*)public, max-age=300`, "m"), "$1no-store");
+    expect(edited).not.toBe(record);
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: edited }));
     const summary = await publish({ dir: editions.before, target: target("s3://site/headers") });
     expect(summary.plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([[rel, "headers"]]);
     const object = await client.send(new GetObjectCommand({ Bucket: "site", Key: `headers/${rel}` }));
@@ -152,13 +153,16 @@ describe("S3 target", () => {
   describe("through a proxy that fails some requests", () => {
     let proxy: Server;
     let endpoint = "";
-    /** Status to answer instead of forwarding, per PUT attempt (undefined: forward). */
+    /** Status to answer instead of forwarding, per PUT attempt of a build's file (undefined: forward). */
     let failPuts: (attempt: number) => number | undefined = () => undefined;
     let puts = 0;
+    /** PUTs of the publisher's records and leases. */
+    let bookkeeping = 0;
     beforeAll(async () => {
       const upstream = new URL(s3.endpoint);
       proxy = createServer((req, res) => {
-        if (req.method === "PUT") {
+        if (req.method === "PUT" && /\/_catalogue\/(records|leases)\//.test(req.url!)) bookkeeping++;
+        else if (req.method === "PUT") {
           const status = failPuts(++puts);
           if (status !== undefined) {
             req.resume();
@@ -180,25 +184,31 @@ describe("S3 target", () => {
 
     it("retries 5xx answers with backoff and succeeds", async () => {
       puts = 0;
+      bookkeeping = 0;
       failPuts = (attempt) => (attempt <= 2 ? 503 : undefined);
       const t = target("s3://site/retry", endpoint);
       const summary = await publish({ dir: editions.before, target: t, concurrency: 1 });
-      const count = Object.keys(await readFiles(editions.before)).length;
+      const count = await publishedCount(editions.before);
       expect(summary.uploaded).toBe(count);
-      // Every file, the manifest, and the two refused attempts.
-      expect(puts).toBe(count + 1 + 2);
-      expect(t.requests).toBe(1 + count + 1 + 2);
+      // Every file and the two refused attempts.
+      expect(puts).toBe(count + 2);
+      // The lease, and each domain's record before (updating) and after (complete).
+      expect(bookkeeping).toBe(1 + 2 + 2);
+      // Lists: _catalogue/, the whole (new) target, the leases, the records; the lease's release.
+      expect(t.requests).toBe(4 + puts + bookkeeping + 1);
     });
 
     it("does not retry a 4xx answer", async () => {
       puts = 0;
+      bookkeeping = 0;
       failPuts = (attempt) => (attempt === 2 ? 400 : undefined);
       const t = target("s3://site/no-retry", endpoint);
       const failure = publish({ dir: editions.before, target: t, concurrency: 1 });
       await expect(failure).rejects.toThrow(UserError);
       await expect(failure).rejects.toThrow(/could not upload .*BadRequest 400/);
-      // One upload, the refused one, then the manifest of what was stored.
-      expect(puts).toBe(3);
+      // One upload and the refused one; then the records of what was stored (updating), besides the lease and the first records.
+      expect(puts).toBe(2);
+      expect(bookkeeping).toBe(1 + 2 + 2);
     });
   });
 

@@ -1,57 +1,90 @@
 import { UserError } from "../../errors.ts";
-import { checkDeletes } from "../../publish/plan.ts";
-import { DEFAULT_MAX_DELETES, publish, type PublishSummary } from "../../publish/publish.ts";
+import { checkDeletes, ROUTINE_DELETE_SHARE, UNRECORDED_DELETES } from "../../publish/plan.ts";
+import type { PublishOptions, PublishSummary } from "../../publish/publish.ts";
 import { openTarget } from "../../publish/targets.ts";
-import type { CliIO, Command } from "../command.ts";
+import type { CliIO, Command, OptionValues } from "../command.ts";
+
+/** The options `publish` and `deploy` share, and their help lines. */
+export const publishOptions = {
+  to: { type: "string" },
+  endpoint: { type: "string" },
+  "dry-run": { type: "boolean", default: false },
+  "max-deletes": { type: "string" },
+  verify: { type: "boolean", default: false },
+  domain: { type: "string", multiple: true },
+} as const;
+
+export const targetHelp = `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
+  --endpoint URL       an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000`;
+
+export const guardHelp = `  --max-deletes N      allow at most N deletes. Without it, deletes of files the target's records
+                       list pass up to ${ROUTINE_DELETE_SHARE * 100} % of them (a day's churn), and at most ${UNRECORDED_DELETES} files no record
+                       lists: a wrong --dir or --to stops before any change
+  --verify             list the whole target instead of trusting its records; repair what is
+                       missing or differs, remove what neither the build nor a record knows`;
 
 export const publishCommand: Command = {
   name: "publish",
   summary: "upload the built output to S3, a folder or an archive, changing only what changed",
-  usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--domain HOST]",
-  help: `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
+  usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]...",
+  help: `${targetHelp}
   --dir DIR            the built output to publish (default: dist)
-  --endpoint URL       an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000
   --dry-run            list every planned upload (new, changed, headers) and delete; change nothing
-  --max-deletes N      refuse, before any change, to delete more than N files (default: ${DEFAULT_MAX_DELETES})
-  --domain HOST        publish one domain only: its folder, its media and _catalogue/ (for offline archives)`,
-  options: {
-    to: { type: "string" },
-    dir: { type: "string", default: "dist" },
-    endpoint: { type: "string" },
-    "dry-run": { type: "boolean", default: false },
-    "max-deletes": { type: "string" },
-    domain: { type: "string" },
-  },
+${guardHelp}
+  --domain HOST        publish only this domain (repeatable): on S3 or a folder, its folder and its
+                       entry in build.json, beside what others publish there; an archive holds it only`,
+  options: { ...publishOptions, dir: { type: "string", default: "dist" } },
   async run(values, _positionals, io) {
-    const to = values.to as string | undefined;
-    if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
-    const maxDeletes = parseCount(values["max-deletes"] as string | undefined);
     const dir = values.dir as string;
-    const dryRun = values["dry-run"] as boolean;
-    const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
-    const progress = progressLine(io);
-    let summary: PublishSummary;
-    try {
-      summary = await publish({ dir, target, domain: values.domain as string | undefined, dryRun, maxDeletes, onProgress: progress.update });
-    } finally {
-      progress.clear();
-    }
-    if (dryRun) {
-      printPlan(summary, io);
-      // The dry run foretells the real one, refusal included.
-      checkDeletes(summary.plan, maxDeletes, summary.target);
-      return;
-    }
-    const requests = summary.requests === null ? "" : ` (${summary.requests} requests)`;
-    io.stderr.write(
-      `published to ${summary.target}: ${summary.uploaded} uploaded, ${summary.skipped} skipped, ${summary.deleted} deleted, ` +
-        `${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(2)} s${requests}\n`,
-    );
+    const options = await publishRequest(values, dir, io);
+    await runPublish({ ...options, dir }, io);
   },
 };
 
-function parseCount(text: string | undefined): number {
-  if (text === undefined) return DEFAULT_MAX_DELETES;
+/** The target and guard options of `publish` and `deploy`, checked. */
+export async function publishRequest(values: OptionValues, dir: string, io: CliIO): Promise<Omit<PublishOptions, "dir">> {
+  const to = values.to as string | undefined;
+  if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
+  const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
+  return {
+    target,
+    domains: values.domain as string[] | undefined,
+    dryRun: values["dry-run"] as boolean,
+    maxDeletes: parseCount(values["max-deletes"] as string | undefined),
+    verify: values.verify as boolean,
+  };
+}
+
+/** Publishes with a progress line on a terminal, then prints the plan (dry run) or one summary line. */
+export async function runPublish(options: PublishOptions, io: CliIO, printSummary = true): Promise<PublishSummary> {
+  const { publish } = await import("../../publish/publish.ts");
+  const progress = progressLine(io);
+  let summary: PublishSummary;
+  try {
+    summary = await publish({ ...options, onProgress: progress.update });
+  } finally {
+    progress.clear();
+  }
+  if (summary.dryRun) {
+    printPlan(summary, io);
+    // The dry run foretells the real one, refusal included.
+    checkDeletes(summary.plan, options.maxDeletes, summary.target);
+    return summary;
+  }
+  if (printSummary) io.stderr.write(`published to ${summaryLine(summary)}\n`);
+  return summary;
+}
+
+export function summaryLine(summary: PublishSummary): string {
+  const requests = summary.requests === null ? "" : ` (${summary.requests} requests)`;
+  return (
+    `${summary.target}: ${summary.uploaded} uploaded, ${summary.skipped} skipped, ${summary.deleted} deleted, ` +
+    `${formatBytes(summary.bytes)} in ${summary.seconds.toFixed(2)} s${requests}`
+  );
+}
+
+function parseCount(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
   if (!/^\d+$/.test(text)) throw new UserError(`--max-deletes ${text}: expected a whole number (0 forbids any delete)`);
   return Number(text);
 }

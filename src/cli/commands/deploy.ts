@@ -1,0 +1,60 @@
+import { formatProblem } from "../../errors.ts";
+import type { Command } from "../command.ts";
+import { stageReporter } from "../progress.ts";
+import { guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
+
+export const deployCommand: Command = {
+  name: "deploy",
+  summary: "build, then publish what changed, in one process (the build hands over its file list)",
+  usage:
+    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify]",
+  help: `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
+  --content DIR        the content folder with the four CSV files (default: content)
+  --out DIR            the output folder (default: dist), kept between deploys: a deploy rebuilds
+                       and uploads only what changed since
+  --date YYYY-MM-DD    the build date (default: SOURCE_DATE_EPOCH, else today in UTC)
+  --domain HOST        build and publish only this domain (repeatable): the others keep their output,
+                       and on the target their folders and build.json entries (shards of a network)
+  --no-site            API, exports and server files only: no HTML catalogue
+  --cache DIR          the processed-image cache (default: .cache/catalogue)
+  --endpoint URL       an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000
+  --dry-run            build into --out as "catalogue build" does (the output folder is updated,
+                       atomically), then list what publishing would upload and delete; the target
+                       is not changed
+${guardHelp}`,
+  options: {
+    ...publishOptions,
+    content: { type: "string", default: "content" },
+    out: { type: "string", default: "dist" },
+    date: { type: "string" },
+    "no-site": { type: "boolean", default: false },
+    cache: { type: "string" },
+  },
+  async run(values, _positionals, io) {
+    const out = values.out as string;
+    // The target is checked before the build: a wrong --to costs nothing.
+    const request = await publishRequest(values, out, io);
+    const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    const { build } = await import("../../build.ts");
+    // A failed build throws here: nothing is published.
+    const built = await build({
+      contentDir: values.content as string,
+      outDir: out,
+      date: values.date as string | undefined,
+      domains: request.domains,
+      site: !values["no-site"],
+      cacheDir: values.cache as string | undefined,
+      reporter,
+    });
+    reporter.stage("publishing");
+    reporter.done();
+    const published = await runPublish({ ...request, dir: out, manifest: built.manifest }, io, false);
+    if (published.dryRun) return;
+    io.stderr.write(
+      `deployed ${built.date} to ${summaryLine(published)}; ` +
+        `built ${built.domains.length} domain(s), ${built.files} files, ${built.written} written in ${built.seconds.toFixed(2)} s` +
+        (built.skipped ? " (inputs unchanged)" : "") +
+        "\n",
+    );
+  },
+};

@@ -1,67 +1,210 @@
 /**
- * Publishing benchmark: a generated catalogue (20,000 works, 3 domains by default) built with
- * --no-site, published to s3rver on loopback three times: first (everything), again (nothing
- * changed), and after a one-title edit and rebuild. Prints time, requests and files per run.
+ * Publishing benchmark: a generated catalogue (20,000 works, 3 domains by default) on one s3rver
+ * on loopback, behind a counting proxy. `catalogue deploy` / `publish` (the real command line,
+ * end to end with start-up) beside `aws s3 sync --delete` and `rclone sync --checksum` (Debian's
+ * awscli and rclone) for: the first publish, a deploy with no change, one work renamed (its new
+ * title moves it in name order), and the next day (`--date` + 1). Seconds (medians of --runs for
+ * all but the first publish) and requests. With --site, the same for a deploy with the HTML
+ * catalogue (the catalogue only), and the rename's build part against a full build.
  *
- *   npx tsx scripts/bench-publish.ts [--works 20000] [--domains 3] [--root /tmp/bench-publish]
+ *   npx tsx scripts/bench-publish.ts [--works 20000] [--domains 3] [--runs 3] [--site] [--root DIR]
  */
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseArgs } from "node:util";
-import { build } from "../src/build.ts";
-import { publish, type PublishSummary } from "../src/publish/publish.ts";
-import { S3Target } from "../src/publish/s3.ts";
+import { parseArgs, promisify } from "node:util";
+import { startFaultProxy, type FaultProxy } from "../test/publish/fault-proxy.ts";
 import { startS3rver } from "../test/publish/s3rver.ts";
+import { reportRows, type BenchRow } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";
+
+const exec = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "..");
+const CLI = path.join(ROOT, "bin/catalogue.js");
 
 const { values } = parseArgs({
   options: {
     works: { type: "string", default: "20000" },
     domains: { type: "string", default: "3" },
-    root: { type: "string", default: "/tmp/bench-publish" },
+    runs: { type: "string", default: "3" },
+    site: { type: "boolean", default: false },
+    root: { type: "string" },
   },
 });
-const root = path.resolve(values.root!);
+const runs = Number(values.runs);
+const base = values.root ?? path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "catalogue-bench-publish");
+const root = path.resolve(base);
 const content = path.join(root, "content");
-const out = path.join(root, "out");
-const date = "2026-11-20";
+const DATE = new Date("2026-11-20T00:00:00Z");
+const day = (n: number) => new Date(DATE.getTime() + n * 86_400_000).toISOString().slice(0, 10);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** A peer tool, or why it is missing (the bench says so and goes on). */
+function tool(name: string, args: string[]): string | null {
+  for (const candidate of [`/usr/bin/${name}`, name]) if (spawnSync(candidate, args).status === 0) return candidate;
+  return null;
+}
+const AWS = tool("aws", ["--version"]);
+const RCLONE = tool("rclone", ["version"]);
 
 await rm(root, { recursive: true, force: true });
-console.error(`generating ${values.works} works in ${values.domains} domains…`);
+await mkdir(root, { recursive: true });
+console.error(`generating ${values.works} works in ${values.domains} domains in ${root}…`);
 await generateCatalogue(content, { works: Number(values.works), domains: Number(values.domains) });
-const buildOnce = () => build({ contentDir: content, outDir: out, date, site: false, cacheDir: path.join(root, "cache") });
-console.error("building (--no-site)…");
-const built = await buildOnce();
-
 const s3 = await startS3rver(["bench"]);
-const rows: { run: string; summary: PublishSummary }[] = [];
+const proxy: FaultProxy = await startFaultProxy(s3.endpoint, 1);
+const env = { ...process.env, ...s3.env, AWS_EC2_METADATA_DISABLED: "true", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+
+interface Timed {
+  seconds: number;
+  requests: number;
+  line: string;
+}
+
+/** Runs a command, timing it end to end and counting its requests at the proxy. */
+async function timed(command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Timed> {
+  const before = proxy.forwarded;
+  const started = performance.now();
+  const { stderr } = await exec(command, args, { env: { ...env, ...extraEnv }, maxBuffer: 1 << 28, cwd: root });
+  return { seconds: (performance.now() - started) / 1000, requests: proxy.forwarded - before, line: stderr.trim().split("\n").at(-1) ?? "" };
+}
+
+const out = (name: string) => path.join(root, name);
+const deploy = (name: string, date: string, extra: string[] = []) =>
+  timed(process.execPath, [CLI, "deploy", "--content", content, "--out", out(name), "--date", date, "--cache", path.join(root, "cache"), "--to", `s3://bench/${name}`, "--endpoint", proxy.endpoint, ...extra]);
+const publish = (name: string, dir: string) => timed(process.execPath, [CLI, "publish", "--dir", dir, "--to", `s3://bench/${name}`, "--endpoint", proxy.endpoint]);
+const awsSync = (dir: string, prefix: string) =>
+  timed(AWS!, ["s3", "sync", `${dir}/`, `s3://bench/${prefix}`, "--delete", "--endpoint-url", proxy.endpoint, "--only-show-errors"], { AWS_REQUEST_CHECKSUM_CALCULATION: "when_required" });
+const rcloneSync = (dir: string, prefix: string) =>
+  timed(RCLONE!, ["sync", "--checksum", "--s3-no-check-bucket", `${dir}/`, `bench:bench/${prefix}`], {
+    RCLONE_CONFIG_BENCH_TYPE: "s3",
+    RCLONE_CONFIG_BENCH_PROVIDER: "Other",
+    RCLONE_CONFIG_BENCH_ENDPOINT: proxy.endpoint,
+    RCLONE_CONFIG_BENCH_ACCESS_KEY_ID: "S3RVER",
+    RCLONE_CONFIG_BENCH_SECRET_ACCESS_KEY: "S3RVER",
+    RCLONE_CONFIG_BENCH_FORCE_PATH_STYLE: "true",
+  });
+
+const csv = path.join(content, "audiovisuals.csv");
+const original = await readFile(csv, "utf8");
+// Work 1 gets a title that moves it in name order; every other run puts it back (same pages each time).
+const renamed = original.replace(/\n1,[^,]+,/, "\n1,Zzz título renombrado,");
+let renames = 0;
+const rename = () => writeFile(csv, ++renames % 2 === 1 ? renamed : original);
+
+const rows: BenchRow[] = [];
+const fmt = (t: Timed) => `${t.seconds.toFixed(2)} s, ${t.requests} requests`;
+const med = (ts: Timed[]) => ({ seconds: median(ts.map((t) => t.seconds)), requests: median(ts.map((t) => t.requests)), line: ts[0]!.line });
+const peers = (label: string, aws: Timed | null, rclone: Timed | null) =>
+  [aws ? `aws s3 sync ${fmt(aws)}` : "aws: missing", rclone ? `rclone ${fmt(rclone)}` : "rclone: missing"].join("; ") + (label ? ` (${label})` : "");
+
 try {
-  const run = async (name: string) => {
-    console.error(`publishing: ${name}…`);
-    const target = new S3Target({ url: "s3://bench/site", endpoint: s3.endpoint, env: s3.env });
-    rows.push({ run: name, summary: await publish({ dir: out, target }) });
-  };
-  await run("first publish");
-  await run("no change");
-  // One title changes: its detail file, the pages that list it, the exports.
-  const csv = path.join(content, "audiovisuals.csv");
-  const lines = (await readFile(csv, "utf8")).split("\n");
-  const cells = lines[1]!.split(",");
-  cells[1] = `${cells[1]} (restaurada)`;
-  lines[1] = cells.join(",");
-  await writeFile(csv, lines.join("\n"));
-  const rebuilt = await buildOnce();
-  console.error(`rebuilt: ${rebuilt.written} files written, ${rebuilt.removed} removed`);
-  await run("one-title edit");
+  // The build the peers sync: the same output the catalogue deploys (built by its first deploy).
+  console.error("first publish (catalogue: deploy of a fresh build; peers: sync of that build)…");
+  const first = await deploy("cat", day(0), ["--no-site"]);
+  const built = out("cat");
+  const firstPublish = await publish("cat-publish", built);
+  const awsFirst = AWS ? await awsSync(built, "aws") : null;
+  const rcloneFirst = RCLONE ? await rcloneSync(built, "rclone") : null;
+  rows.push({
+    measure: "first publish, --no-site (publish of the build)",
+    ours: fmt(firstPublish),
+    peer: peers("", awsFirst, rcloneFirst),
+    ratio: awsFirst ? `${(awsFirst.seconds / firstPublish.seconds).toFixed(2)}x faster than aws` : "",
+    target: ">= 2x faster than aws s3 sync",
+  });
+  console.error(`  ${first.line}`);
+
+  console.error("no change…");
+  const noChange = med(await repeat(() => deploy("cat", day(0), ["--no-site"])));
+  const awsNoChange = AWS ? med(await repeat(() => awsSync(built, "aws"))) : null;
+  const rcloneNoChange = RCLONE ? med(await repeat(() => rcloneSync(built, "rclone"))) : null;
+  rows.push({ measure: "no-change deploy --no-site, end to end", ours: fmt(noChange), peer: peers("sync alone", awsNoChange, rcloneNoChange), target: `<= 1.5 s, <= ${2 + Number(values.domains)} requests` });
+
+  console.error("one work renamed…");
+  const renamedRuns: Timed[] = [];
+  const awsRenamed: Timed[] = [];
+  const rcloneRenamed: Timed[] = [];
+  for (let i = 0; i < runs; i++) {
+    await rename();
+    renamedRuns.push(await deploy("cat", day(0), ["--no-site"]));
+    if (AWS) awsRenamed.push(await awsSync(built, "aws"));
+    if (RCLONE) rcloneRenamed.push(await rcloneSync(built, "rclone"));
+  }
+  const r = med(renamedRuns);
+  rows.push({
+    measure: "one work renamed, deploy --no-site, end to end (build and publish)",
+    ours: fmt(r),
+    peer: peers("sync alone, after our build", AWS ? med(awsRenamed) : null, RCLONE ? med(rcloneRenamed) : null),
+    target: "<= 5 s",
+  });
+  console.error(`  ${renamedRuns.at(-1)!.line}`);
+  if (renames % 2 === 1) {
+    await rename();
+    await deploy("cat", day(0), ["--no-site"]);
+    if (AWS) await awsSync(built, "aws");
+    if (RCLONE) await rcloneSync(built, "rclone");
+  }
+
+  console.error("next day…");
+  const nextDays: Timed[] = [];
+  const awsNext: Timed[] = [];
+  const rcloneNext: Timed[] = [];
+  for (let i = 1; i <= runs; i++) {
+    nextDays.push(await deploy("cat", day(i), ["--no-site"]));
+    if (AWS) awsNext.push(await awsSync(built, "aws"));
+    if (RCLONE) rcloneNext.push(await rcloneSync(built, "rclone"));
+  }
+  const n = med(nextDays);
+  rows.push({
+    measure: "next-day deploy --no-site (date + 1, default guard), end to end",
+    ours: fmt(n),
+    peer: peers("sync alone, after our build", AWS ? med(awsNext) : null, RCLONE ? med(rcloneNext) : null),
+    ratio: AWS ? `${(med(awsNext).seconds / n.seconds).toFixed(2)}x faster than aws (which builds nothing)` : "",
+    target: "succeeds; faster than aws s3 sync",
+  });
+  console.error(`  ${nextDays.at(-1)!.line}`);
+
+  if (values.site) {
+    console.error("with the site: first deploy…");
+    const siteFirst = await deploy("site", day(0));
+    const siteNoChange = med(await repeat(() => deploy("site", day(0))));
+    const siteRenames: Timed[] = [];
+    for (let i = 0; i < runs; i++) {
+      await rename();
+      siteRenames.push(await deploy("site", day(0)));
+    }
+    // A full build of the same content, for the build part's share.
+    const full = await timed(process.execPath, [CLI, "build", "--content", content, "--out", out("site-full"), "--date", day(0), "--cache", path.join(root, "cache")]);
+    const s = med(siteRenames);
+    const buildPart = median(siteRenames.map((t) => Number(/in ([\d.]+) s(?: \(inputs unchanged\))?$/.exec(t.line)?.[1] ?? NaN)));
+    rows.push({ measure: "first deploy with the site", ours: fmt(siteFirst) });
+    rows.push({ measure: "no-change deploy with the site, end to end", ours: fmt(siteNoChange), target: "<= 1.5 s" });
+    rows.push({
+      measure: "one work renamed, deploy with the site, end to end",
+      ours: `${fmt(s)}; build part ${buildPart.toFixed(2)} s`,
+      peer: `full build ${full.seconds.toFixed(2)} s`,
+      ratio: `build part ${((buildPart / full.seconds) * 100).toFixed(0)} % of a full build`,
+      target: "<= 12 s; build part <= 25 %",
+    });
+    console.error(`  ${siteRenames.at(-1)!.line}`);
+  }
 } finally {
+  await writeFile(csv, original);
+  await proxy.stop();
   await s3.stop();
 }
 
-const table = [
-  ["run", "seconds", "requests", "uploaded", "skipped", "deleted", "bytes"],
-  ...rows.map(({ run, summary: s }) => [run, s.seconds.toFixed(2), String(s.requests), String(s.uploaded), String(s.skipped), String(s.deleted), String(s.bytes)]),
-];
-const widths = table[0]!.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-console.log(`${values.works} works, ${values.domains} domains, ${built.files} files (--no-site), s3rver on 127.0.0.1, concurrency 8`);
-for (const row of table) console.log(row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  "));
+async function repeat(fn: () => Promise<Timed>): Promise<Timed[]> {
+  const results: Timed[] = [];
+  for (let i = 0; i < runs; i++) results.push(await fn());
+  return results;
+}
+
+console.log(`${values.works} works, ${values.domains} domains, s3rver on 127.0.0.1 behind a counting proxy, medians of ${runs}`);
+console.log("| measure | catalogue | peers | ratio | target |\n|---|---|---|---|---|");
+for (const row of rows) console.log(`| ${row.measure} | ${row.ours} | ${row.peer ?? ""} | ${row.ratio ?? ""} | ${row.target ?? ""} |`);
+await reportRows(rows);
 await rm(root, { recursive: true, force: true });

@@ -344,7 +344,8 @@ async function releaseLock(versionsDir: string) {
   await fs.rm(path.join(versionsDir, "lock"), { force: true });
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine is still running (a lock or lease of a dead one is free). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

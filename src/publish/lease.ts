@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { UserError } from "../errors.ts";
-import { md5 } from "../output/tree.ts";
+import { isAlive, md5 } from "../output/tree.ts";
 import type { Store } from "./target.ts";
 
 /**
@@ -16,7 +16,8 @@ import type { Store } from "./target.ts";
  * their first seconds both withdraw and retry after a random pause; a lease older than that is a
  * holder, and the newcomer stops with a message naming it. The holder rewrites its lease every
  * quarter of the time-to-live; a lease not rewritten for the time-to-live (a killed publisher) is
- * stale, deleted and taken over. Ages are measured by the store's own clock (each lease's last
+ * stale, deleted and taken over, and so at once is the lease of a process of this machine that is
+ * gone (a publish killed and run again). Ages are measured by the store's own clock (each lease's last
  * write against the newcomer's), never by comparing two machines' clocks.
  */
 
@@ -35,6 +36,8 @@ export interface LeaseOptions {
 
 interface LeaseBody {
   owner: string;
+  host?: string;
+  pid?: number;
   started: string;
   scope: string[];
 }
@@ -53,7 +56,7 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
   const ttl = options.ttlMs ?? 120_000;
   const contend = options.contendMs ?? 10_000;
   const deadline = Date.now() + (options.patienceMs ?? 30_000);
-  const body: LeaseBody = { owner: `${hostname()} pid ${process.pid}`, started: new Date().toISOString(), scope: [...scope].sort() };
+  const body: LeaseBody = { owner: `${hostname()} pid ${process.pid}`, host: hostname(), pid: process.pid, started: new Date().toISOString(), scope: [...scope].sort() };
   const rel = `${LEASES_FOLDER}${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.json`;
   const bytes = Buffer.from(JSON.stringify(body) + "\n");
   const write = () => store.put({ path: rel, size: bytes.length, md5: md5(bytes), abs: null, bytes, contentType: "application/json", cacheControl: "no-store" });
@@ -76,8 +79,10 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
         theirs = { owner: "unknown", started: new Date(listed.modified).toISOString(), scope: ["*"] };
       }
       if (!overlaps(body.scope, theirs.scope ?? ["*"])) continue;
-      if (age > ttl) {
-        // Its publisher stopped rewriting it: killed. Taken over (other newcomers may delete it too).
+      const dead = theirs.host === hostname() && typeof theirs.pid === "number" && theirs.pid !== process.pid && !isAlive(theirs.pid);
+      if (age > ttl || dead) {
+        // Its publisher stopped rewriting it, or is a process of this machine that is gone: killed.
+        // Taken over (other newcomers may delete it too).
         await store.remove([other]);
         continue;
       }

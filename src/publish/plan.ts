@@ -18,8 +18,8 @@ export interface Upload {
 
 export interface Plan {
   /**
-   * In publishing order: media; new files (nothing links to them yet); changed files (they may
-   * link to the new ones); entry documents (build.json last). By path within each.
+   * In publishing order (phaseIndex): media; new files (nothing links to them yet); changed files
+   * (they may link to the new ones); entry documents (build.json last). By path within each.
    */
   uploads: Upload[];
   /** Files the target holds that the build does not; removed after every upload. Sorted. */
@@ -37,10 +37,14 @@ export const ROUTINE_DELETE_SHARE = 0.5;
 /** Deletes of files no record lists: a target not made by this publisher, or a wrong --to. */
 export const UNRECORDED_DELETES = 500;
 
-/** Upload phases in order: media, new files, changed files, entry documents, build.json. */
+/**
+ * Upload phases in order: media, new files, changed files, then the entry documents: first pages,
+ * then last pages and home pages (a last page links back towards the first: with two pages, to
+ * it), then build.json.
+ */
 export function phaseIndex(u: Upload): number {
   if (u.file.phase === "media") return 0;
-  if (u.file.phase === "entry") return u.file.path === "_catalogue/build.json" ? 4 : 3;
+  if (u.file.phase === "entry") return u.file.path === "_catalogue/build.json" ? 5 : u.file.path.endsWith("/1.json") ? 3 : 4;
   return u.reason === "new" ? 1 : 2;
 }
 

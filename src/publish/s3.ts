@@ -179,7 +179,7 @@ export class S3Target implements Store {
         // Our own retries (withRetry) count and classify every attempt.
         maxAttempts: 1,
         // A stalled request (no byte for this long) fails and is retried like a dropped connection.
-        requestHandler: { requestTimeout: this.timeoutMs, connectionTimeout: this.timeoutMs },
+        requestHandler: { requestTimeout: this.timeoutMs, connectionTimeout: this.timeoutMs, throwOnRequestTimeout: true },
         // Without these the SDK adds CRC32 checksums (trailers on streamed bodies) that some
         // S3-compatible stores keep as part of the object; Content-MD5 already checks every upload.
         requestChecksumCalculation: "WHEN_REQUIRED",

@@ -100,6 +100,7 @@ export async function startFaultProxy(upstream: string, seed: number, rates: Par
       // Cut in the middle of the request (an upload half sent): no answer at all.
       req.once("data", () => req.socket.destroy());
       req.once("end", () => req.socket.destroy());
+      req.resume();
       return;
     }
     const body = await readBody(req);

@@ -111,7 +111,7 @@ async function expectReadersNeverStranded(startingFrom: string | null, firstWrit
   expect(model.checked).toBe(writes.length);
 }
 
-const target = () => new S3Target({ url: `s3://faults/${PREFIX}`, endpoint: proxy.endpoint, env: s3.env, retry: { attempts: 4, baseMs: 20 }, timeoutMs: 1000 });
+const target = () => new S3Target({ url: `s3://faults/${PREFIX}`, endpoint: proxy.endpoint, env: s3.env, retry: { attempts: 3, baseMs: 20 }, timeoutMs: 1000 });
 
 /** Publishes until a run succeeds, checking the records after each failed one. */
 async function converge(out: string) {

@@ -92,9 +92,7 @@ async function decide(source: Source, store: Store, options: PublishOptions): Pr
     state.held.set(BUILD_INFO_PATH, { size: same ? buildJson.size : -1, md5: state.buildJson.md5 });
     if (same) state.published.set(BUILD_INFO_PATH, entryOf(buildJson));
   }
-  // Shards own their domains' folders; media are shared, and only a whole publish removes them.
-  const deletable = (rel: string) =>
-    !rel.startsWith("_catalogue/") && (whole || (names.includes(rel.slice(0, rel.indexOf("/"))) && !isMedia(rel, source.info)));
+  const deletable = whole ? (rel: string) => !rel.startsWith("_catalogue/") : scopedDeletes(source.info, names, parseBuildInfo(state.buildJson?.bytes ?? null));
   const plan = makePlan(files, state, deletable);
 
   const records = new Map<string, { owned: string[]; old: Set<string> } | null>();
@@ -205,20 +203,37 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
 }
 
 /**
+ * What a scoped publish may delete: files of its domains' folders, and media of media folders
+ * that only its domains use (per the target's build.json and the build's): a folder shared with
+ * another domain keeps its images until a whole publish.
+ */
+function scopedDeletes(info: BuildInfo, names: string[], stored: BuildInfo | null) {
+  const all = [...info.domains, ...(stored?.domains ?? [])];
+  const ours = (folder: string) => all.every((d) => d.media_folder !== folder || names.includes(d.domain));
+  return (rel: string) => {
+    if (rel.startsWith("_catalogue/")) return false;
+    if (!isMedia(rel, info)) return names.includes(rel.slice(0, rel.indexOf("/")));
+    return all.some((d) => rel.startsWith(`${d.media_folder}/`)) && all.filter((d) => rel.startsWith(`${d.media_folder}/`)).every((d) => ours(d.media_folder));
+  };
+}
+
+function parseBuildInfo(bytes: Buffer | null): BuildInfo | null {
+  if (bytes === null) return null;
+  try {
+    const parsed = buildInfo.safeParse(JSON.parse(bytes.toString("utf8")));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * build.json of a publish that owns some domains: the target's, with those domains' entries
  * replaced (in place) or added (after the others), so that shards publishing other domains to
  * the same target keep theirs.
  */
 function mergedBuildJson(info: BuildInfo, names: string[], stored: Buffer | null): BuildFile & { md5: string } {
-  let current: BuildInfo | null = null;
-  if (stored !== null) {
-    try {
-      const parsed = buildInfo.safeParse(JSON.parse(stored.toString("utf8")));
-      if (parsed.success) current = parsed.data;
-    } catch {
-      current = null;
-    }
-  }
+  const current = parseBuildInfo(stored);
   const ours = info.domains.filter((d) => names.includes(d.domain));
   const domains = current === null ? ours : [...current.domains.map((d) => ours.find((o) => o.domain === d.domain) ?? d), ...ours.filter((o) => !current!.domains.some((d) => d.domain === o.domain))];
   const merged: BuildInfo = { ...info, domains };

@@ -83,7 +83,16 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
   // folders of the owned domains that have no complete record.
   const untrusted = [...owned].filter((d) => records.get(d)?.state !== "complete");
   let prefixes: string[] = [];
-  if (options.verify) prefixes = (await store.top()).filter((p) => p !== "_catalogue/");
+  if (options.verify) {
+    // The target's top-level folders, and those the build and the records name (some stores'
+    // listings by delimiter miss folders that hold no object directly, as s3rver's does).
+    const tops = new Set(await store.top());
+    const top = (rel: string) => (rel.includes("/") ? rel.slice(0, rel.indexOf("/") + 1) : rel);
+    for (const d of info.domains) tops.add(top(`${d.domain}/`)).add(top(`${d.media_folder}/`));
+    for (const rel of known) tops.add(top(rel));
+    tops.delete("_catalogue/");
+    prefixes = [...tops].sort();
+  }
   else if (options.whole && !hasRecords) prefixes = [""];
   else {
     const folders = new Set<string>();

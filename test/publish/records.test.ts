@@ -1,0 +1,153 @@
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publish } from "../../src/publish/publish.ts";
+import { decodeRecord, recordPath } from "../../src/publish/records.ts";
+import { S3Target } from "../../src/publish/s3.ts";
+import type { Store } from "../../src/publish/target.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { expectHolds, type Driver } from "./conformance.ts";
+import { makeEditions, type Editions } from "./fixtures.ts";
+import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { GetObjectCommand as Get, ListObjectsV2Command } from "@aws-sdk/client-s3";
+
+let root: { dir: string; cleanup: () => Promise<void> };
+let editions: Editions;
+let s3: S3rver;
+let client: S3Client;
+
+beforeAll(async () => {
+  root = await tempDir("catalogue-records-");
+  [editions, s3] = await Promise.all([makeEditions(root.dir, 40), startS3rver(["site"])]);
+  client = s3Client(s3.endpoint);
+});
+afterAll(async () => {
+  client?.destroy();
+  await s3?.stop();
+  await root?.cleanup();
+});
+
+/** An S3 target whose listings are noted: which prefixes a publish had to list. */
+function spied(prefix: string): Store & { listed: string[] } {
+  const target = new S3Target({ url: `s3://site/${prefix}`, endpoint: s3.endpoint, env: s3.env, retry: { attempts: 2, baseMs: 5 } });
+  const listed: string[] = [];
+  const list = target.list.bind(target);
+  return Object.assign(target, {
+    listed,
+    list: (p: string) => {
+      listed.push(p);
+      return list(p);
+    },
+  });
+}
+
+/** What a prefix of the bucket holds, records and leases aside, as the conformance suite reads it. */
+function driverOf(prefix: string): Driver {
+  return {
+    incremental: true,
+    open: async () => spied(prefix),
+    next: async () => {},
+    async contents() {
+      const found = new Map<string, { bytes: Buffer; headers: { contentType: string; cacheControl: string; contentDisposition?: string } }>();
+      const page = await client.send(new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/` }));
+      for (const o of page.Contents ?? []) {
+        const rel = o.Key!.slice(prefix.length + 1);
+        if (rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/")) continue;
+        const object = await client.send(new Get({ Bucket: "site", Key: o.Key! }));
+        const headers: { contentType: string; cacheControl: string; contentDisposition?: string } = { contentType: object.ContentType!, cacheControl: object.CacheControl! };
+        if (object.ContentDisposition !== undefined) headers.contentDisposition = object.ContentDisposition;
+        found.set(rel, { bytes: Buffer.from(await object.Body!.transformToByteArray()), headers });
+      }
+      return found;
+    },
+  };
+}
+
+const BOOKKEEPING = ["_catalogue/", "_catalogue/leases/", "_catalogue/records/"];
+
+describe("records", { timeout: 120_000 }, () => {
+  it("a publish after a complete one lists no folder of the site: the records say what the target holds", async () => {
+    await publish({ dir: editions.before, target: spied("trust") });
+    const target = spied("trust");
+    const summary = await publish({ dir: editions.after, target });
+    expect(summary.plan.uploads.map((u) => u.file.path).sort()).toEqual(editions.changed);
+    expect(summary.plan.deletes).toEqual(editions.removed);
+    expect(target.listed.every((p) => BOOKKEEPING.includes(p)), target.listed.join(", ")).toBe(true);
+    await expectHolds(driverOf("trust"), editions.after);
+    const record = decodeRecord(Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: `trust/${recordPath("domain-1.example")}` }))).Body!.transformToByteArray()));
+    expect(record?.state).toBe("complete");
+    expect(record?.pending.size).toBe(0);
+    expect([...record!.files.keys()].every((rel) => rel.startsWith("domain-1.example/"))).toBe(true);
+  });
+
+  it("lists only the domain whose record a killed run left updating", async () => {
+    await publish({ dir: editions.before, target: spied("updating") });
+    const key = `updating/${recordPath("domain-1.example")}`;
+    const text = await (await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))).Body!.transformToString();
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: text.replace('"state":"complete"', '"state":"updating"') }));
+    const target = spied("updating");
+    await publish({ dir: editions.after, target });
+    expect(target.listed).toContain("domain-1.example/");
+    expect(target.listed).not.toContain("domain-2.example/");
+    await expectHolds(driverOf("updating"), editions.after);
+  });
+
+  it("--verify repairs what changed behind the publisher's back; a plain publish trusts the records", async () => {
+    await publish({ dir: editions.before, target: spied("verify") });
+    const missing = `domain-1.example/_api/detail/${editions.retitled.id}.json`;
+    const tampered = "domain-2.example/_api/list/plain/default/1.json";
+    await client.send(new DeleteObjectCommand({ Bucket: "site", Key: `verify/${missing}` }));
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: `verify/${tampered}`, Body: "{}" }));
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: "verify/domain-1.example/_api/detail/stray.json", Body: "{}" }));
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: "verify/stray.txt", Body: "?" }));
+    expect((await publish({ dir: editions.before, target: spied("verify") })).uploaded).toBe(0);
+    const target = spied("verify");
+    const summary = await publish({ dir: editions.before, target, verify: true });
+    expect(summary.plan.uploads.map((u) => [u.file.path, u.reason]).sort()).toEqual([
+      [missing, "new"],
+      [tampered, "changed"],
+    ]);
+    expect(summary.plan.deletes).toEqual(["domain-1.example/_api/detail/stray.json", "stray.txt"]);
+    // One listing per top-level folder, besides the bookkeeping.
+    expect(target.listed.filter((p) => !BOOKKEEPING.includes(p)).sort()).toEqual(["domain-1.example/", "domain-2.example/", "stray.txt"]);
+    await expectHolds(driverOf("verify"), editions.before);
+  });
+});
+
+describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
+  it("own their domains' folders and build.json entries only; disjoint ones run at once", async () => {
+    await publish({ dir: editions.before, target: spied("shards") });
+    // One shard publishes domain-1 of the edited build: domain-2 stays as it was.
+    const one = await publish({ dir: editions.after, target: spied("shards"), domains: ["domain-1.example"] });
+    expect(one.plan.uploads.every((u) => u.file.path.startsWith("domain-1.example/") || u.file.path === "_catalogue/build.json")).toBe(true);
+    expect(one.plan.deletes.every((rel) => rel.startsWith("domain-1.example/"))).toBe(true);
+    const info = JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: "shards/_catalogue/build.json" }))).Body!.transformToString());
+    expect(info.domains.map((d: { domain: string }) => d.domain)).toEqual(["domain-1.example", "domain-2.example"]);
+    // Both shards at once, each with its own domain: together they make the whole edited build.
+    const [a, b] = await Promise.all([
+      publish({ dir: editions.after, target: spied("shards"), domains: ["domain-1.example"] }),
+      publish({ dir: editions.after, target: spied("shards"), domains: ["domain-2.example"] }),
+    ]);
+    expect(a.uploaded).toBe(0);
+    expect(b.plan.uploads.every((u) => u.file.path.startsWith("domain-2.example/") || u.file.path === "_catalogue/build.json")).toBe(true);
+    await expectHolds(driverOf("shards"), editions.after);
+    // A whole publish of the same build then has nothing to do.
+    const whole = await publish({ dir: editions.after, target: spied("shards") });
+    expect([whole.uploaded, whole.deleted]).toEqual([0, 0]);
+  });
+
+  it("a scoped publish deletes media only from a media folder no other domain uses", async () => {
+    await publish({ dir: editions.before, target: spied("media") });
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: "media/domain-1.example/media/unused-480.jpeg", Body: "x" }));
+    // domain-2 keeps its images in domain-1's media folder, as the target's build.json says.
+    const key = "media/_catalogue/build.json";
+    const info = JSON.parse(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))).Body!.transformToString());
+    const original = JSON.stringify(info, null, 2) + "\n";
+    info.domains[1].media_folder = "domain-1.example/media";
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: JSON.stringify(info, null, 2) + "\n" }));
+    const shared = await publish({ dir: editions.before, target: spied("media"), domains: ["domain-1.example"], verify: true });
+    expect(shared.plan.deletes).toEqual([]);
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: original }));
+    const own = await publish({ dir: editions.before, target: spied("media"), domains: ["domain-1.example"], verify: true });
+    expect(own.plan.deletes).toEqual(["domain-1.example/media/unused-480.jpeg"]);
+  });
+});

@@ -72,6 +72,7 @@ export class S3Target implements Store {
       const page = await this.send("list", (c) =>
         c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full === "" ? undefined : full, ContinuationToken: token })),
       );
+      this.expectS3(page.Name !== undefined || page.MaxKeys !== undefined, "list");
       for (const object of page.Contents ?? []) {
         if (object.Key === undefined) continue;
         files.set(this.strip(object.Key), { size: object.Size ?? -1, md5: (object.ETag ?? "").replace(/"/g, ""), modified: object.LastModified?.getTime() ?? 0 });
@@ -127,6 +128,7 @@ export class S3Target implements Store {
       ),
     );
     const etag = (result.ETag ?? "").replace(/"/g, "");
+    this.expectS3(etag !== "", `upload ${file.path}`);
     if (etag !== file.md5) throw new Error(`bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`);
     return undefined;
   }
@@ -143,6 +145,11 @@ export class S3Target implements Store {
         throw new UserError(`${this.name}: could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ""}`);
       }
     }
+  }
+
+  /** An answer that lacks what S3 always sends (a web page answered 200): a wrong --endpoint. */
+  private expectS3(ok: boolean, action: string) {
+    if (!ok) throw new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP 200 to ${action}): check --endpoint`);
   }
 
   /** One request, retried when transient; failures become messages that say what to fix. */
@@ -212,6 +219,10 @@ export class S3Target implements Store {
       return new UserError(
         `${where} refused the credentials (${name || status}): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions`,
       );
+    }
+    if (status !== undefined && (status < 300 || !(error instanceof S3ServiceException) || name === "UnknownError")) {
+      // An answer the SDK could not read as S3's (a web page, another API): a wrong --endpoint.
+      return new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP ${status} to ${action}): check --endpoint`);
     }
     if (error instanceof S3ServiceException || status !== undefined) {
       return new UserError(`${where}: could not ${action}: ${name} ${status ?? ""} ${e.message ?? ""}`.trim());

@@ -113,6 +113,28 @@ describe("records", { timeout: 120_000 }, () => {
   });
 });
 
+describe("a target published by an older version", { timeout: 120_000 }, () => {
+  it("is read through its whole-target manifest once, then has records and no manifest", async () => {
+    await publish({ dir: editions.before, target: spied("legacy") });
+    // As the previous version left it: one _catalogue/published.json, no records.
+    const files: Record<string, unknown> = {};
+    for (const domain of ["domain-1.example", "domain-2.example"]) {
+      const key = `legacy/${recordPath(domain)}`;
+      const record = decodeRecord(Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))).Body!.transformToByteArray()))!;
+      for (const [rel, entry] of record.files) files[rel] = entry;
+      await client.send(new DeleteObjectCommand({ Bucket: "site", Key: key }));
+    }
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: "legacy/_catalogue/published.json", Body: JSON.stringify({ generator: "catalogue", date: "2026-11-20", files }) }));
+    const summary = await publish({ dir: editions.after, target: spied("legacy") });
+    // Its entries said how every file was stored: only what changed goes, and its deletes are routine.
+    expect(summary.plan.uploads.map((u) => u.file.path).sort()).toEqual(editions.changed);
+    expect(summary.plan.recordedDeletes).toBe(editions.removed.length);
+    const page = await client.send(new ListObjectsV2Command({ Bucket: "site", Prefix: "legacy/_catalogue/" }));
+    expect((page.Contents ?? []).map((o) => o.Key).sort()).toEqual(["legacy/_catalogue/build.json", `legacy/${recordPath("domain-1.example")}`, `legacy/${recordPath("domain-2.example")}`]);
+    await expectHolds(driverOf("legacy"), editions.after);
+  });
+});
+
 describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
   it("own their domains' folders and build.json entries only; disjoint ones run at once", async () => {
     await publish({ dir: editions.before, target: spied("shards") });

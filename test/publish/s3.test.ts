@@ -103,6 +103,22 @@ describe("catalogue publish to S3 (command line)", { timeout: 180_000 }, () => {
     expect(result.stderr).not.toContain("    at ");
   });
 
+  it("an endpoint that is not S3 is a clear error, exit 1", async () => {
+    const web = createServer((_req, res) => {
+      res.writeHead(200, { "content-type": "text/html" });
+      res.end("<!doctype html><title>Welcome</title><p>Hello");
+    });
+    await new Promise<void>((resolve) => web.listen(0, "127.0.0.1", resolve));
+    const endpoint = `http://127.0.0.1:${(web.address() as AddressInfo).port}`;
+    try {
+      const result = await cli(["--to", "s3://site/x", "--dir", editions.before, "--endpoint", endpoint]);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`catalogue publish: ${endpoint} did not answer as an S3 store does (HTTP 200 to list): check --endpoint\n`);
+    } finally {
+      await new Promise((resolve) => web.close(resolve));
+    }
+  });
+
   it("an unreachable endpoint is a clear error, exit 1", async () => {
     const closed = await new Promise<number>((resolve) => {
       const server = createServer().listen(0, "127.0.0.1", () => {

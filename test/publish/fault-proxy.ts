@@ -36,17 +36,8 @@ export interface FaultProxy {
   stop(): Promise<void>;
 }
 
-/** mulberry32: a small seeded generator. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator the test data is made with (mulberry32). */
+export { random as seeded } from "../../scripts/generate.ts";
 
 const readBody = (req: IncomingMessage) =>
   new Promise<Buffer>((resolve, reject) => {

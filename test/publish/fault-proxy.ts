@@ -1,5 +1,6 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { random } from "../../scripts/generate.ts";
 
 /**
  * A proxy on loopback in front of an S3 server that injects faults, chosen by a seeded
@@ -37,7 +38,7 @@ export interface FaultProxy {
 }
 
 /** The seeded generator the test data is made with (mulberry32). */
-export { random as seeded } from "../../scripts/generate.ts";
+export const seeded = random;
 
 const readBody = (req: IncomingMessage) =>
   new Promise<Buffer>((resolve, reject) => {

@@ -1,12 +1,12 @@
-import { BUILD_INFO_PATH, buildInfo, type BuildInfo } from "../output/build-info.ts";
+import { BUILD_INFO_PATH } from "../output/build-info.ts";
 import { md5, type FileEntry } from "../output/tree.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
-import { isMedia } from "./headers.ts";
 import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
 import { checkDeletes, makePlan, phaseIndex, type Plan } from "./plan.ts";
 import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
-import { buildInfoBytes, chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
+import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
+import { mergedBuildJson, parseBuildInfo, remerge, scopedDeletes } from "./scope.ts";
 import { readState, type TargetState } from "./state.ts";
 import { LEGACY_PUBLISHED_PATH, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
 
@@ -133,7 +133,8 @@ async function publishToStore(source: Source, store: Store, options: PublishOpti
   const whole = options.domains === undefined;
   const removeLegacy = whole && decision.state.legacy;
   // Nothing to do: no lease taken, nothing written (a night with no change costs the reads).
-  if (decision.touched.length === 0 && decision.plan.uploads.length === 0 && !removeLegacy) return summary(0, 0, 0, false);
+  const { plan, touched } = decision;
+  if (touched.length === 0 && plan.uploads.length === 0 && plan.deletes.length === 0 && !removeLegacy) return summary(0, 0, 0, false);
 
   const lease = await acquireLease(store, whole ? ["*"] : [...decision.records.keys()], options.lease);
   try {
@@ -200,55 +201,6 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
     throw error;
   }
   return { uploaded: done, bytes };
-}
-
-/**
- * What a scoped publish may delete: files of its domains' folders, and media of media folders
- * that only its domains use (per the target's build.json and the build's): a folder shared with
- * another domain keeps its images until a whole publish.
- */
-function scopedDeletes(info: BuildInfo, names: string[], stored: BuildInfo | null) {
-  const all = [...info.domains, ...(stored?.domains ?? [])];
-  const ours = (folder: string) => all.every((d) => d.media_folder !== folder || names.includes(d.domain));
-  return (rel: string) => {
-    if (rel.startsWith("_catalogue/")) return false;
-    if (!isMedia(rel, info)) return names.includes(rel.slice(0, rel.indexOf("/")));
-    return all.some((d) => rel.startsWith(`${d.media_folder}/`)) && all.filter((d) => rel.startsWith(`${d.media_folder}/`)).every((d) => ours(d.media_folder));
-  };
-}
-
-function parseBuildInfo(bytes: Buffer | null): BuildInfo | null {
-  if (bytes === null) return null;
-  try {
-    const parsed = buildInfo.safeParse(JSON.parse(bytes.toString("utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
-/**
- * build.json of a publish that owns some domains: the target's, with those domains' entries
- * replaced (in place) or added (after the others), so that shards publishing other domains to
- * the same target keep theirs.
- */
-function mergedBuildJson(info: BuildInfo, names: string[], stored: Buffer | null): BuildFile & { md5: string } {
-  const current = parseBuildInfo(stored);
-  const ours = info.domains.filter((d) => names.includes(d.domain));
-  const domains = current === null ? ours : [...current.domains.map((d) => ours.find((o) => o.domain === d.domain) ?? d), ...ours.filter((o) => !current!.domains.some((d) => d.domain === o.domain))];
-  const merged: BuildInfo = { ...info, domains };
-  return madeFile(BUILD_INFO_PATH, buildInfoBytes(merged), merged);
-}
-
-/** Stores build.json merged again from the target's latest copy, under a short lease of its own: shards never lose each other's domains. */
-async function remerge(source: Source, store: Store, options: PublishOptions): Promise<void> {
-  const lease = await acquireLease(store, [BUILD_INFO_PATH], { ...options.lease, wait: true, patienceMs: 120_000 });
-  try {
-    const names = chooseDomains(source.info, options.domains!).map((d) => d.domain);
-    await store.put(mergedBuildJson(source.info, names, await store.get(BUILD_INFO_PATH)));
-  } finally {
-    await lease.release().catch(() => {});
-  }
 }
 
 async function publishArchive(source: Source, target: Target, options: PublishOptions, started: number): Promise<PublishSummary> {

@@ -52,6 +52,9 @@ function reasonFor(file: SourceFile, state: TargetState): Reason | null {
   return null;
 }
 
+/** How many deletes a publish makes without being told `--max-deletes`. */
+export const DEFAULT_MAX_DELETES = 500;
+
 /** All or nothing: checked before the first upload, so a wrong target or an empty build changes nothing. */
 export function checkDeletes(plan: Plan, maxDeletes: number, target: string): void {
   if (plan.deletes.length <= maxDeletes) return;

@@ -1,5 +1,7 @@
 import { completeDigests } from "./digests.ts";
-import { checkDeletes, makePlan, type Plan } from "./plan.ts";
+import { checkDeletes, DEFAULT_MAX_DELETES, makePlan, type Plan } from "./plan.ts";
+
+export { DEFAULT_MAX_DELETES };
 import { readSource, type Phase, type Source } from "./source.ts";
 import type { Published, PublishedEntry, SourceFile, Target } from "./target.ts";
 
@@ -30,7 +32,6 @@ export interface PublishSummary {
   dryRun: boolean;
 }
 
-export const DEFAULT_MAX_DELETES = 500;
 const PHASES: Phase[] = ["media", "pages", "entry"];
 
 /**

@@ -1,7 +1,7 @@
 import { UserError } from "../../errors.ts";
-import { checkDeletes } from "../../publish/plan.ts";
-import { DEFAULT_MAX_DELETES, publish, type PublishSummary } from "../../publish/publish.ts";
-import { openTarget } from "../../publish/targets.ts";
+// What runs is imported on use: `catalogue --help` loads no command's dependencies.
+import { checkDeletes, DEFAULT_MAX_DELETES } from "../../publish/plan.ts";
+import type { PublishSummary } from "../../publish/publish.ts";
 import type { CliIO, Command } from "../command.ts";
 
 export const publishCommand: Command = {
@@ -28,6 +28,7 @@ export const publishCommand: Command = {
     const maxDeletes = parseCount(values["max-deletes"] as string | undefined);
     const dir = values.dir as string;
     const dryRun = values["dry-run"] as boolean;
+    const [{ openTarget }, { publish }] = await Promise.all([import("../../publish/targets.ts"), import("../../publish/publish.ts")]);
     const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
     const progress = progressLine(io);
     let summary: PublishSummary;

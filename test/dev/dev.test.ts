@@ -58,7 +58,9 @@ afterAll(async () => {
 });
 
 const edit = (from: string, to: string) => writeFile(csv, original.replace(from, to));
-const bodyText = () => page.evaluate(() => document.body.innerText);
+const bodyText = () => page.locator("body").innerText();
+/** Waits until the open page (reloaded by dev's script, not by the test) shows `text`. */
+const pageShows = (text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, null, { timeout: 60_000 });
 
 run("catalogue dev", () => {
   it("shows an edited title in the open page without a manual reload", async () => {
@@ -66,7 +68,7 @@ run("catalogue dev", () => {
     expect(await bodyText()).toContain("Viaje a la Luna");
     const started = performance.now();
     await edit("1,Viaje a la Luna,", "1,Viaje a la Luna (copia restaurada),");
-    await page.waitForFunction(() => document.body.innerText.includes("Viaje a la Luna (copia restaurada)"), null, { timeout: 60_000 });
+    await pageShows("Viaje a la Luna (copia restaurada)");
     // The benchmark figure (README, Performance): from the save to the new title in the page.
     console.log(`dev: edit visible in the open page after ${((performance.now() - started) / 1000).toFixed(2)} s`);
   });
@@ -88,7 +90,7 @@ run("catalogue dev", () => {
     expect(await (await fetch(url)).text()).toContain("Viaje a la Luna (copia restaurada)");
 
     await edit("1,Viaje a la Luna,", "1,Viaje a la Luna otra vez,");
-    await page.waitForFunction(() => document.body.innerText.includes("Viaje a la Luna otra vez"), null, { timeout: 60_000 });
+    await pageShows("Viaje a la Luna otra vez");
     expect(await overlay.count()).toBe(0);
   });
 

@@ -28,7 +28,9 @@ const ASSETS = ["src/site/assets"];
 /**
  * Prebuilt bundles: `entry` (a source file) → `out` (under lib/bundles/), with esbuild options
  * added to the defaults (bundle everything, ESM, minified). Add an entry here for each bundle the
- * program ships, and read it at run time from lib/bundles/ (src/program.ts: bundlePath).
+ * program ships, and read it at run time where src/program.ts's prebuiltBundle(out) says
+ * (null when running from the sources: bundle at run time then). For example:
+ *   { entry: "src/edge/worker.ts", out: "edge-worker.js", options: { platform: "neutral" } }
  */
 const BUNDLES = [];
 

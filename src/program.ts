@@ -23,8 +23,8 @@ export const codePath = (rel: string): string => (COMPILED ? rel.replace(/\.ts$/
  * node_modules, else in those of the folders above (an install hoists dependencies beside it).
  * Read directly rather than through `require.resolve`, which the `exports` of some packages forbid.
  */
-export function dependencyManifest(name: string): { dir: string; version: string } | null {
-  for (let dir = PACKAGE_ROOT; ; dir = path.dirname(dir)) {
+export function dependencyManifest(name: string, from = PACKAGE_ROOT): { dir: string; version: string } | null {
+  for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", name);
     try {
       const { version } = JSON.parse(readFileSync(path.join(candidate, "package.json"), "utf8")) as { version: string };
@@ -34,6 +34,21 @@ export function dependencyManifest(name: string): { dir: string; version: string
     }
     if (path.dirname(dir) === dir) return null;
   }
+}
+
+/** The version of a dependency the program cannot run without (a bug, exit 2, when it is not installed). */
+export function dependencyVersion(name: string): string {
+  const found = dependencyManifest(name);
+  if (found === null) throw new Error(`${name} is not installed where Node looks for it from ${PACKAGE_ROOT}`);
+  return found.version;
+}
+
+/**
+ * A bundle that scripts/compile.mjs made (its BUNDLES list, written under lib/bundles/) for the
+ * compiled program to ship as it is; null when running from the sources, which bundle at run time.
+ */
+export function prebuiltBundle(file: string): string | null {
+  return COMPILED ? path.join(CODE_ROOT, "bundles", file) : null;
 }
 
 let program: Promise<string> | undefined;

@@ -4,7 +4,7 @@ import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/listing.ts";
 import { directorDigest } from "../domain-inputs.ts";
 import { md5 } from "../output/tree.ts";
-import { CODE_ROOT, codePath, dependencyManifest } from "../program.ts";
+import { CODE_ROOT, codePath, dependencyVersion } from "../program.ts";
 import type { Variants } from "./images.ts";
 import { pagePath, type DomainSite, type SitePage } from "./model.ts";
 
@@ -35,7 +35,7 @@ export function siteVersion(): Promise<string> {
     const parts: string[] = [];
     for (const file of await sourceFiles(CODE_ROOT, ENTRIES)) parts.push(file, md5(await readFile(path.join(CODE_ROOT, file))));
     for (const name of (await readdir(path.join(CODE_ROOT, ASSETS))).sort()) parts.push(name, md5(await readFile(path.join(CODE_ROOT, ASSETS, name))));
-    parts.push(`eleventy ${dependencyManifest("@11ty/eleventy")?.version}`, `node ${process.version} icu ${process.versions.icu}`);
+    parts.push(`eleventy ${dependencyVersion("@11ty/eleventy")}`, `node ${process.version} icu ${process.versions.icu}`);
     return md5(parts.join("\n"));
   })();
   return version;

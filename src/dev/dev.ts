@@ -62,10 +62,13 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     channel.close();
     throw error;
   }
-  const watcher = watchFolder(options.build.contentDir, async (changed) => {
+  const rebuild = async (changed: string[]) => {
     say(`changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`);
     const problems = await attempt();
     channel.update({ build: buildId(), problems });
+  };
+  const watcher = watchFolder(options.build.contentDir, rebuild, {
+    onError: (error) => say(`stopped watching ${options.build.contentDir}: ${error.message}; restart dev to watch again`),
   });
   return {
     url: server.url,

@@ -5,7 +5,11 @@ import { watch, type FSWatcher } from "node:fs";
  * change (an editor's save is often several events: a temporary file, a rename, a chmod), and a
  * change during a rebuild makes one more rebuild after it, never two at once.
  */
-export function watchFolder(dir: string, rebuild: (changed: string[]) => Promise<void>, quietMs = 150): { close(): Promise<void> } {
+export function watchFolder(
+  dir: string,
+  rebuild: (changed: string[]) => Promise<void>,
+  { quietMs = 150, onError = () => {} }: { quietMs?: number; onError?: (error: Error) => void } = {},
+): { close(): Promise<void> } {
   let changed = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
   let running: Promise<void> | null = null;
@@ -27,6 +31,8 @@ export function watchFolder(dir: string, rebuild: (changed: string[]) => Promise
     if (timer !== null) clearTimeout(timer);
     timer = setTimeout(start, quietMs);
   });
+  // The folder removed, or the system's limit of watches reached: said, rather than a crash of dev.
+  watcher.on("error", onError);
   return {
     async close() {
       closed = true;

@@ -28,7 +28,7 @@ describe("watchFolder", () => {
         calls.push(changed);
         if (calls.length === 1) await new Promise<void>((r) => (release = r));
       },
-      100,
+      { quietMs: 100 },
     );
     try {
       for (const name of ["a.csv", "b.csv", "a.csv", "c.csv"]) await writeFile(`${dir}/${name}`, name);

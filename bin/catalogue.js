@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-// The command runs the TypeScript sources directly: tsx registers its loader, then the CLI starts.
-import { register } from "tsx/esm/api";
-
-register();
-await import("../src/cli/main.ts");
+// The command runs the program compiled into lib/ (scripts/compile.mjs, run by `npm ci` and
+// carried by the package): plain JavaScript, no TypeScript loader.
+await import("../lib/src/cli/main.js");

@@ -4,10 +4,11 @@ import { loadCatalogue, type Catalogue } from "./content/load.ts";
 import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
-import { resolveBuildDate } from "./model/dates.ts";
 import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
 import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
-import { inputFingerprint, programDigest } from "./output/fingerprint.ts";
+import { checkUpToDate } from "./output/up-to-date.ts";
+import { INPUTS_PATH } from "./output/records.ts";
+import { programDigest } from "./program.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
 import { OutputTree, readManifest, type FileEntry, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
@@ -54,14 +55,9 @@ const silent: Reporter = { stage() {}, warning() {} };
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const reporter = options.reporter ?? silent;
-  const date = resolveBuildDate(options.date);
   const site = options.site ?? true;
-  const fingerprint = await inputFingerprint(options.contentDir, { date, site, domains: options.domains ?? null, version: 1 });
-  const unchanged = await unchangedOutput(options.outDir, fingerprint);
-  if (unchanged !== null) {
-    await OutputTree.removeAbandoned(options.outDir);
-    return { ...unchanged, date, seconds: (performance.now() - started) / 1000, skipped: true };
-  }
+  const { date, fingerprint, current } = await checkUpToDate(options);
+  if (current !== null) return { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true };
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
   const domains = selectDomains(catalogue, options.domains);
@@ -123,9 +119,6 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
 /** Works × domains from which the writer threads start before the first batch fills (below, a build may need none). */
 const EARLY_THREADS_WORKS = 5000;
 
-/** Where a build records the fingerprint of its inputs, and each domain's inputs key. */
-const INPUTS_PATH = "_catalogue/inputs.json";
-
 interface Inputs {
   fingerprint: string;
   domains: Record<string, string>;
@@ -150,19 +143,6 @@ function keepDomains(tree: OutputTree, unchanged: DomainView[], all: DomainView[
   const folders = unchanged.map((view) => `${view.domain.domain}/`);
   const media = all.map((view) => `${urlFolder(view.domain.media_url)}/`);
   tree.keepPrevious((rel) => folders.some((folder) => rel.startsWith(folder)) && !media.some((folder) => rel.startsWith(folder)));
-}
-
-/** The summary of the current output when it was built from exactly these inputs, else null. */
-async function unchangedOutput(outDir: string, fingerprint: string): Promise<(TreeSummary & { domains: string[] }) | null> {
-  try {
-    const read = async (rel: string) => JSON.parse((await OutputTree.readCurrent(outDir, rel))?.toString("utf8") ?? "null");
-    if ((await read(INPUTS_PATH))?.fingerprint !== fingerprint) return null;
-    const files = (await readManifest(path.resolve(outDir))).size;
-    const domains = buildInfo.parse(await read(BUILD_INFO_PATH)).domains.map((d) => d.domain);
-    return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };
-  } catch {
-    return null; // an unreadable record only means the work is done again
-  }
 }
 
 function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domain[] {

@@ -2,12 +2,11 @@ import { parseArgs } from "node:util";
 import { InputError, UserError } from "../errors.ts";
 import type { CliIO } from "./command.ts";
 import { commands } from "./commands/index.ts";
-
-const VERSION = "0.1.0";
+import { packageVersion } from "../program.ts";
 
 function mainHelp(): string {
   const width = Math.max(...commands.map((c) => c.name.length));
-  return `catalogue ${VERSION}: the audiovisual catalogue of a library network, as a static site
+  return `catalogue ${packageVersion()}: the audiovisual catalogue of a library network, as a static site
 
 Usage: catalogue <command> [options]
 
@@ -27,7 +26,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return name === undefined ? 1 : 0;
   }
   if (name === "--version" || name === "-v") {
-    io.stdout.write(`${VERSION}\n`);
+    io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const command = commands.find((c) => c.name === name);

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import { isRealDate } from "../model/dates.ts";
+
+// Defined with the other date rules (the build date is checked with it before any schema loads).
+export { isRealDate };
 
 /**
  * The rows of the content folder (CONTRACT section 2). Every cell arrives as a trimmed string or
@@ -36,32 +40,6 @@ const slug = () =>
 /** A calendar date written YYYY-MM-DD that exists (2023-02-30 does not). */
 export const isoDate = () =>
   required().refine(isRealDate, { error: (iss) => `expected a date YYYY-MM-DD, got ${show(iss.input)}` });
-
-export function isRealDate(text: string): boolean {
-  // Written out rather than a regex and a Date: it runs for every availability row.
-  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH) return false;
-  const year = digits(text, 0, 4);
-  const month = digits(text, 5, 7);
-  const day = digits(text, 8, 10);
-  // Years 0-99 are refused: this check once went through Date.UTC, which reads them as 1900-1999.
-  if (year < 100 || month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  return day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]!);
-}
-
-const DASH = 0x2d;
-const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** The number written by the ASCII digits text[from..to), or -1 if any is not a digit. */
-function digits(text: string, from: number, to: number): number {
-  let value = 0;
-  for (let i = from; i < to; i++) {
-    const digit = text.charCodeAt(i) - 0x30;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
 
 const boolean = () =>
   z

@@ -10,7 +10,9 @@ import { UserError } from "../errors.ts";
  * content and the build date.
  */
 
-export const BUILD_INFO_PATH = "_catalogue/build.json";
+import { BUILD_INFO_PATH } from "./records.ts";
+
+export { BUILD_INFO_PATH };
 
 export const domainInfo = z.object({
   /** The host name clients send; also the folder of its files. */

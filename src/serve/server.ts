@@ -25,6 +25,15 @@ export interface ServeOptions {
   log?: (line: string) => void;
   /** Milliseconds a client has to send its headers (default 10 s); the whole request gets 3×. */
   headersTimeout?: number;
+  /** `catalogue dev` only: its own URLs, and its script added to every HTML page (src/dev/reload.ts). */
+  dev?: DevHooks;
+}
+
+export interface DevHooks {
+  /** Answers the request and returns true when it is one of dev's own URLs. */
+  handle(req: http.IncomingMessage, res: http.ServerResponse): boolean;
+  /** The HTML page as dev serves it. */
+  html(page: Buffer): Buffer;
 }
 
 export interface RunningServer {
@@ -50,7 +59,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // Node checks those deadlines on this interval (30 s by default): slow clients go sooner.
     connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   };
-  const server = http.createServer(serverOptions, (req, res) => onRequest(sites, log, req, res));
+  const server = http.createServer(serverOptions, (req, res) => onRequest(sites, log, req, res, options.dev));
   server.keepAliveTimeout = 5_000;
   // A client that stops reading (or sending) is dropped after a minute of silence.
   server.setTimeout(60_000, (socket) => socket.destroy());
@@ -76,14 +85,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-function onRequest(sites: SiteCache, log: (line: string) => void, req: http.IncomingMessage, res: http.ServerResponse) {
+function onRequest(sites: SiteCache, log: (line: string) => void, req: http.IncomingMessage, res: http.ServerResponse, dev: DevHooks | undefined) {
   const started = performance.now();
   res.on("close", () => {
     const ms = (performance.now() - started).toFixed(1);
     const target = JSON.stringify(req.url ?? "").slice(1, -1);
     log(`${req.socket.remoteAddress ?? "-"} ${JSON.stringify(req.headers.host ?? "")} "${req.method} ${target}" ${res.statusCode} ${res.getHeader("Content-Length") ?? "-"} ${ms}ms`);
   });
-  handle(sites, req, res).catch((error) => {
+  handle(sites, req, res, dev).catch((error) => {
     // A bug or an I/O failure: answer 500 if nothing was sent yet, never crash the server.
     log(`error: ${(error as Error).stack ?? String(error)}`);
     if (!res.headersSent) sendPlain(req, res, 500, "Internal server error\n");
@@ -121,14 +130,15 @@ class SiteCache {
   }
 }
 
-async function handle(sites: SiteCache, req: http.IncomingMessage, res: http.ServerResponse) {
+async function handle(sites: SiteCache, req: http.IncomingMessage, res: http.ServerResponse, dev: DevHooks | undefined) {
+  if (dev?.handle(req, res)) return;
   const site = await sites.current();
   const host = selectHost(site.table, req.headers.host);
   const answer = resolve(host, { method: req.method ?? "GET", url: req.url ?? "/" });
-  await answerWith(site, host, req, res, answer);
+  await answerWith(site, host, req, res, answer, dev);
 }
 
-async function answerWith(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, answer: Answer) {
+async function answerWith(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, answer: Answer, dev?: DevHooks) {
   switch (answer.kind) {
     case "bad-request":
       return sendPlain(req, res, 400, "Bad request\n");
@@ -139,40 +149,40 @@ async function answerWith(site: Site, host: HostRoutes, req: http.IncomingMessag
     case "redirect":
       return sendBody(req, res, 301, { Location: answer.location, "Cache-Control": CACHE.short }, "");
     case "not-found":
-      return sendNotFound(site, host, req, res);
+      return sendNotFound(site, host, req, res, dev);
     case "file": {
       const file = await site.file(`${host.host}${answer.file}`);
       // The error is JSON whatever the file would have been (an export's type and name do not apply).
       if (file === null) return sendBody(req, res, 404, { ...API_HEADERS, "Content-Type": JSON_TYPE }, errorBody(answer.missing));
-      return sendFile(req, res, site, file, answer.headers);
+      return sendFile(req, res, site, file, answer.headers, dev);
     }
     case "static":
-      return sendStatic(site, host, req, res, answer.path, answer.cache);
+      return sendStatic(site, host, req, res, answer.path, answer.cache, dev);
   }
 }
 
-async function sendStatic(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, urlPath: string, cache: string) {
+async function sendStatic(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, urlPath: string, cache: string, dev?: DevHooks) {
   const rel = `${host.host}${urlPath}`;
   if (urlPath.endsWith("/")) {
     const index = await site.file(`${rel}index.html`);
-    if (index === null) return sendNotFound(site, host, req, res);
-    return sendFile(req, res, site, index, { "Content-Type": mimeType(index.rel), "Cache-Control": cache });
+    if (index === null) return sendNotFound(site, host, req, res, dev);
+    return sendFile(req, res, site, index, { "Content-Type": mimeType(index.rel), "Cache-Control": cache }, dev);
   }
   const file = await site.file(rel);
-  if (file !== null) return sendFile(req, res, site, file, { "Content-Type": mimeType(rel), "Cache-Control": cache });
+  if (file !== null) return sendFile(req, res, site, file, { "Content-Type": mimeType(rel), "Cache-Control": cache }, dev);
   if (await site.isDirectory(rel)) {
     const query = (req.url ?? "").includes("?") ? (req.url ?? "").slice((req.url ?? "").indexOf("?")) : "";
     return sendBody(req, res, 301, { Location: `${encodePath(urlPath)}/${query}`, "Cache-Control": CACHE.short }, "");
   }
-  return sendNotFound(site, host, req, res);
+  return sendNotFound(site, host, req, res, dev);
 }
 
 /** The domain's HTML 404 page when its catalogue has one, else a short text. */
-async function sendNotFound(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse) {
+async function sendNotFound(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, dev?: DevHooks) {
   const page = host.domain === null ? null : await site.file(`${host.host}${host.domain.notFoundPage}`);
   if (page === null) return sendPlain(req, res, 404, "Not found\n");
   const body = await fs.readFile(page.real);
-  return sendBody(req, res, 404, { "Content-Type": mimeType(page.rel), "Cache-Control": CACHE.short }, body);
+  return sendBody(req, res, 404, { "Content-Type": mimeType(page.rel), "Cache-Control": CACHE.short }, dev === undefined ? body : dev.html(body));
 }
 
 function sendPlain(req: http.IncomingMessage, res: http.ServerResponse, status: number, text: string) {
@@ -191,8 +201,10 @@ function writeHead(res: http.ServerResponse, status: number, headers: Headers) {
   res.writeHead(status);
 }
 
-async function sendFile(req: http.IncomingMessage, res: http.ServerResponse, site: Site, file: ServedFile, headers: Headers) {
+async function sendFile(req: http.IncomingMessage, res: http.ServerResponse, site: Site, file: ServedFile, headers: Headers, dev?: DevHooks) {
   const type = headers["Content-Type"] ?? mimeType(file.rel);
+  // In dev, pages carry the reload script and are never cached: a reload must show the new build.
+  if (dev !== undefined && type.startsWith("text/html")) return sendBody(req, res, 200, { ...headers, "Cache-Control": "no-store" }, dev.html(await fs.readFile(file.real)));
   const compressible = isCompressible(type) && file.size >= 256;
   const encoding: Encoding | null = compressible ? pickEncoding(req.headers["accept-encoding"]) : null;
   // A compressed representation has other bytes, so its validator is weak (as nginx does).

@@ -1,23 +1,28 @@
 import path from "node:path";
 import Eleventy from "@11ty/eleventy";
-import { register } from "tsx/esm/api";
+import { CODE_ROOT, codePath, COMPILED } from "../program.ts";
 import { SiteData, type SitePage } from "./model.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-/** Eleventy 3.1 does not look for a TypeScript configuration by itself: it is named explicitly. */
-export const ELEVENTY_CONFIG = path.join(ROOT, ".eleventy.ts");
+/**
+ * The template entry: `.eleventy.ts` in the sources, compiled to lib/.eleventy.js in the package.
+ * Eleventy 3.1 does not look for a TypeScript configuration by itself: it is named explicitly.
+ */
+export const ELEVENTY_CONFIG = path.join(CODE_ROOT, codePath(".eleventy.ts"));
 // The input folder holds no template files (the template is virtual); Eleventy only scans it.
-const INPUT = path.join(ROOT, "src/site/templates");
+const INPUT = path.join(CODE_ROOT, "src/site/templates");
 // Eleventy never writes here: pages are taken from the transform below and written by the
 // OutputTree. A path that cannot be created makes any write attempt fail loudly.
 const NEVER_WRITTEN = "/nonexistent/catalogue-eleventy-output";
 
 let tsLoader = false;
-/** Eleventy imports the configuration with Node's own `import()`: TypeScript needs tsx's loader. */
-function ensureTypeScriptLoader() {
-  // Under vitest it is not there; under the CLI (bin/catalogue.js) it is, and registering it
-  // again only costs a second transform of the two files Eleventy imports. Once per process.
-  if (tsLoader) return;
+/**
+ * Eleventy imports the configuration with Node's own `import()`: running from the sources (tests,
+ * `npm run dev`), `.eleventy.ts` needs tsx's loader, a development dependency. The compiled
+ * program imports plain JavaScript and never loads tsx.
+ */
+async function ensureTypeScriptLoader() {
+  if (COMPILED || tsLoader) return;
+  const { register } = await import("tsx/esm/api");
   register();
   tsLoader = true;
 }
@@ -29,7 +34,7 @@ function ensureTypeScriptLoader() {
 export async function renderPages(pages: SitePage[], sink: (rel: string, html: string) => Promise<void>): Promise<number> {
   // Nothing changed (every page kept): Eleventy would still start, load its configuration and scan.
   if (pages.length === 0) return 0;
-  ensureTypeScriptLoader();
+  await ensureTypeScriptLoader();
   let count = 0;
   const run = new SiteData(pages);
   const eleventy = new Eleventy(INPUT, NEVER_WRITTEN, {

@@ -4,6 +4,7 @@ import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/listing.ts";
 import { directorDigest } from "../domain-inputs.ts";
 import { md5 } from "../output/tree.ts";
+import { CODE_ROOT, codePath, dependencyVersion } from "../program.ts";
 import type { Variants } from "./images.ts";
 import { pagePath, type DomainSite, type SitePage } from "./model.ts";
 
@@ -15,27 +16,26 @@ import { pagePath, type DomainSite, type SitePage } from "./model.ts";
  * of the code that renders them, and the versions of what else shapes the output.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The Eleventy configuration (the template) and its runner: what they import is what renders pages. */
-const ENTRIES = [".eleventy.ts", "src/site/eleventy.ts"];
+const ENTRIES = [".eleventy.ts", "src/site/eleventy.ts"].map(codePath);
 /** Not imported, but part of the site: included so that no change to it can be missed. */
 const ASSETS = "src/site/assets";
 
 let version: Promise<string> | undefined;
 
 /**
- * The version of the site's rendering: a digest of the source files the templates are made of
- * (found by following their imports, so a new template file or an edited helper counts without
- * anyone bumping a number), the assets, Eleventy's version, and Node's (Intl formats dates and
- * numbers with its ICU data).
+ * The version of the site's rendering: a digest of the code files the templates are made of (the
+ * sources or, in the package, their compiled JavaScript: found by following their imports, so a
+ * new template file or an edited helper counts without anyone bumping a number), the assets, the
+ * version of the Eleventy that runs (wherever the install put it), and Node's (Intl formats dates
+ * and numbers with its ICU data).
  */
 export function siteVersion(): Promise<string> {
   version ??= (async () => {
     const parts: string[] = [];
-    for (const file of await sourceFiles(ROOT, ENTRIES)) parts.push(file, md5(await readFile(path.join(ROOT, file))));
-    for (const name of (await readdir(path.join(ROOT, ASSETS))).sort()) parts.push(name, md5(await readFile(path.join(ROOT, ASSETS, name))));
-    const eleventy = JSON.parse(await readFile(path.join(ROOT, "node_modules/@11ty/eleventy/package.json"), "utf8")).version;
-    parts.push(`eleventy ${eleventy}`, `node ${process.version} icu ${process.versions.icu}`);
+    for (const file of await sourceFiles(CODE_ROOT, ENTRIES)) parts.push(file, md5(await readFile(path.join(CODE_ROOT, file))));
+    for (const name of (await readdir(path.join(CODE_ROOT, ASSETS))).sort()) parts.push(name, md5(await readFile(path.join(CODE_ROOT, ASSETS, name))));
+    parts.push(`eleventy ${dependencyVersion("@11ty/eleventy")}`, `node ${process.version} icu ${process.versions.icu}`);
     return md5(parts.join("\n"));
   })();
   return version;

@@ -6,6 +6,7 @@ import path from "node:path";
 import * as pagefind from "pagefind";
 import type { FileEntry, OutputTree } from "../output/tree.ts";
 import { RequestWorker } from "../workers/request.ts";
+import { dependencyManifest } from "../program.ts";
 import { threadExecArgv, workerScript } from "../workers/script.ts";
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
@@ -168,7 +169,7 @@ let second: RequestWorker<SearchRequest, { files: IndexFile[] }> | null = null;
 
 /** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
 async function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
-  // A bundle of its modules, as the writer threads run (src/workers/script.ts): registering tsx there cost half a CPU-second.
+  // The compiled module, or from the sources its tsx script (src/workers/script.ts), as the writer threads run.
   second ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), "the search index worker", { execArgv: threadExecArgv() });
   return (await second.request({ options: indexOptions, documents })).files;
 }
@@ -208,7 +209,8 @@ function pagefindVersion(): string {
       return null;
     }
   };
-  const own = path.resolve(import.meta.dirname, "../../node_modules/pagefind/package.json");
+  // Found where Node finds it from this package (hoisted beside it in an install).
+  const own = path.join(dependencyManifest("pagefind")?.dir ?? "", "package.json");
   const platform = process.platform === "win32" ? "windows" : process.platform;
   // Resolved from Pagefind's folder, as Pagefind finds it (hoisted or nested).
   const binary = (() => {

@@ -48,7 +48,7 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = s3.env) {
 
 const target = (url: string, endpoint = s3.endpoint) => new S3Target({ url, endpoint, env: s3.env, retry: { attempts: 3, baseMs: 5 } });
 
-// Each case starts the command line (tsx compiles on start): slow on a busy machine.
+// Each case starts the command line (a new process): slow on a busy machine.
 describe("catalogue publish to S3 (command line)", { timeout: 180_000 }, () => {
   it("publishes, then finds nothing to do, with a one-line summary", async () => {
     const count = await publishedCount(editions.before);

@@ -25,8 +25,8 @@ vi.mock("../../src/site/keys.ts", async (importOriginal) => {
   return { ...original, siteVersion: async () => (await original.siteVersion()) + spy.versionSuffix };
 });
 // An edited template is an edited program too: every domain's inputs key changes with it.
-vi.mock("../../src/output/fingerprint.ts", async (importOriginal) => {
-  const original = await importOriginal<typeof import("../../src/output/fingerprint.ts")>();
+vi.mock("../../src/program.ts", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../../src/program.ts")>();
   return { ...original, programDigest: async () => (await original.programDigest()) + spy.versionSuffix };
 });
 

@@ -22,9 +22,7 @@ export const buildCommand: Command = {
   },
   async run(values, _positionals, io) {
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
-    // Imported on use: `catalogue --help` should not load the whole pipeline.
-    const { build } = await import("../../build.ts");
-    const summary = await build({
+    const options = {
       contentDir: values.content as string,
       outDir: values.out as string,
       date: values.date as string | undefined,
@@ -32,7 +30,16 @@ export const buildCommand: Command = {
       site: !values["no-site"],
       cacheDir: values.cache as string | undefined,
       reporter,
-    });
+    };
+    // Imported on use: `catalogue --help` should not load the pipeline, and a build with nothing
+    // to do loads only the check that says so (build() checks again, for its other callers).
+    const started = performance.now();
+    const { checkUpToDate } = await import("../../output/up-to-date.ts");
+    const { date, current } = await checkUpToDate(options);
+    const summary =
+      current !== null
+        ? { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true }
+        : await (await import("../../build.ts")).build(options);
     reporter.done();
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +

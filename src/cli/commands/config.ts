@@ -1,14 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { netlifyRules } from "../../edge/netlify.ts";
 import { UserError } from "../../errors.ts";
-import { readBuildInfo } from "../../output/build-info.ts";
-import { caddyConfig } from "../../serve/caddy.ts";
-import { configDir, parseListen } from "../../serve/listen.ts";
-import { nginxConfig } from "../../serve/nginx.ts";
 import type { CliIO, Command, OptionValues } from "../command.ts";
 
-const SERVERS = { nginx: nginxConfig, caddy: caddyConfig } as const;
+// Imported on use: `catalogue --help` loads no command's dependencies (build-info loads zod).
+const SERVERS = {
+  nginx: async () => (await import("../../serve/nginx.ts")).nginxConfig,
+  caddy: async () => (await import("../../serve/caddy.ts")).caddyConfig,
+} as const;
 
 export const configCommand: Command = {
   name: "config",
@@ -35,10 +34,15 @@ export const configCommand: Command = {
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
       throw new UserError(`expected "nginx", "caddy" or "netlify", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
     }
+    const [{ configDir, parseListen }, { readBuildInfo }, config] = await Promise.all([
+      import("../../serve/listen.ts"),
+      import("../../output/build-info.ts"),
+      SERVERS[server as keyof typeof SERVERS](),
+    ]);
     const listen = parseListen(values.listen as string);
     const dir = configDir(values.dir as string);
     const info = await readBuildInfo(dir);
-    io.stdout.write(SERVERS[server as keyof typeof SERVERS](info, dir, listen));
+    io.stdout.write(config(info, dir, listen));
   },
 };
 
@@ -46,6 +50,11 @@ async function writeNetlify(values: OptionValues, io: CliIO) {
   const domain = values.domain as string | undefined;
   const out = values.out as string | undefined;
   if (domain === undefined || out === undefined) throw new UserError("config netlify needs --domain HOST and --out FOLDER");
+  const [{ configDir }, { readBuildInfo }, { netlifyRules }] = await Promise.all([
+    import("../../serve/listen.ts"),
+    import("../../output/build-info.ts"),
+    import("../../edge/netlify.ts"),
+  ]);
   const info = await readBuildInfo(configDir(values.dir as string));
   if (!info.domains.some((d) => d.domain === domain)) {
     throw new UserError(`--domain: no domain ${domain} in the build; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`);

@@ -1,8 +1,9 @@
 import { UserError } from "../../errors.ts";
 import { checkDeletes, ROUTINE_DELETE_SHARE, UNRECORDED_DELETES } from "../../publish/plan.ts";
 import type { PublishOptions, PublishSummary } from "../../publish/publish.ts";
-import { openTarget } from "../../publish/targets.ts";
 import type { CliIO, Command, OptionValues } from "../command.ts";
+
+// What runs is imported on use: `catalogue --help` loads no command's dependencies.
 
 /** The options `publish` and `deploy` share, and their help lines. */
 export const publishOptions = {
@@ -45,6 +46,7 @@ ${guardHelp}
 export async function publishRequest(values: OptionValues, dir: string, io: CliIO): Promise<Omit<PublishOptions, "dir">> {
   const to = values.to as string | undefined;
   if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
+  const { openTarget } = await import("../../publish/targets.ts");
   const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
   return {
     target,

@@ -19,19 +19,26 @@ export const serveCommand: Command = {
     const { startServer } = await import("../../serve/server.ts");
     const server = await startServer({ dir, port, host: values.host as string, log: (line) => io.stdout.write(`${line}\n`) });
     io.stdout.write(`serving ${dir} on ${server.url} (stop with Ctrl-C)\n`);
-    // The command's promise settles when the server is stopped: the CLI then exits with 0.
-    await new Promise<void>((stopped) => {
-      const stop = () => {
-        process.off("SIGINT", stop);
-        process.off("SIGTERM", stop);
-        void server.close().then(stopped);
-      };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
-    });
+    await stopOnSignal(() => server.close());
     io.stdout.write("stopped\n");
   },
 };
+
+/**
+ * Settles once Ctrl-C (SIGINT) or SIGTERM has come and `stop` has finished: a long-running
+ * command's promise settles then, and the CLI exits with 0.
+ */
+export function stopOnSignal(stop: () => Promise<void>): Promise<void> {
+  return new Promise<void>((stopped) => {
+    const onSignal = () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      void stop().then(stopped);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
 
 export function parsePort(text: string): number {
   if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) {

@@ -1,0 +1,110 @@
+#!/usr/bin/env node
+/**
+ * The package as a user gets it (.ci/run runs this after the tests): `npm pack`, an install of the
+ * tarball into an empty temporary folder (dependencies from the registry), then there `catalogue
+ * init`, `catalogue build`, a request against `catalogue serve`, and the browser test of `catalogue
+ * dev` (test/dev/dev.test.ts) run against the installed command. Fails when the install holds
+ * TypeScript or tsx, or when anything is written inside the installed package.
+ *
+ *   node scripts/check-package.mjs [--keep]
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import http from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const work = mkdtempSync(path.join(tmpdir(), "catalogue-package-"));
+const project = path.join(work, "project");
+const say = (line) => console.error(`check-package: ${line}`);
+const run = (file, args, cwd) => execFileSync(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+
+/** GET with a Host header of its own. */
+function get(url, host) {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers: { Host: host } }, (res) => {
+        let body = "";
+        res.setEncoding("utf8").on("data", (chunk) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode, body }));
+      })
+      .on("error", reject);
+  });
+}
+
+function check(ok, message) {
+  if (!ok) throw new Error(`check-package: ${message}`);
+}
+
+/** Every file under `dir` with its size and mtime. */
+function snapshot(dir) {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => {
+      const file = path.join(e.parentPath, e.name);
+      const info = statSync(file);
+      return `${path.relative(dir, file)} ${info.size} ${info.mtimeMs}`;
+    })
+    .sort()
+    .join("\n");
+}
+
+try {
+  const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], ROOT))[0];
+  const tarball = path.join(work, packed.filename);
+  const names = packed.files.map((f) => f.path);
+  say(`${packed.filename}: ${names.length} files, ${(packed.size / 1024).toFixed(0)} kB`);
+  check(names.includes("lib/src/cli/main.js") && names.includes("lib/.eleventy.js") && names.includes("lib/src/workers/writer.js"), "the tarball lacks the compiled program");
+  check(!names.some((n) => n.endsWith(".ts") || n.startsWith("src/") || n.startsWith("test/") || n.includes("tsbuildinfo")), `the tarball carries sources: ${names.filter((n) => n.endsWith(".ts")).join(", ")}`);
+
+  execFileSync("mkdir", ["-p", project]);
+  run("npm", ["install", "--no-audit", "--no-fund", tarball], project);
+  const installed = path.join(project, "node_modules", packed.name);
+  check(!statSync(path.join(project, "node_modules/tsx"), { throwIfNoEntry: false }), "tsx was installed: the package must run without a TypeScript loader");
+  // Read-only, as a system-wide install is (root ignores the modes: the snapshot below checks it too).
+  execFileSync("chmod", ["-R", "a-w", installed]);
+  const before = snapshot(installed);
+  const bin = path.join(project, "node_modules/.bin/catalogue");
+
+  say(run(bin, ["--version"], project).trim());
+  run(bin, ["init"], project);
+  run(bin, ["build"], project);
+  check(statSync(path.join(project, "dist/_catalogue/build.json")).isFile(), "no build in the project's dist/");
+  check(statSync(path.join(project, ".cache/catalogue")).isDirectory(), "the image cache is not in the project's .cache/");
+
+  const serve = spawn(bin, ["serve", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let out = "";
+      serve.stdout.on("data", (chunk) => {
+        out += chunk;
+        const found = /on (http:\/\/\S+) /.exec(out);
+        if (found) resolve(found[1]);
+      });
+      serve.once("exit", (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    // The second domain (fetch cannot set Host): its shorter list, newest first.
+    const api = await get(new URL("api/v1/videos/audiovisuals/?ordering=-year", url), "library-south.example");
+    const body = JSON.parse(api.body);
+    check(api.status === 200 && body.count === 2 && body.results[0].name === "El maquinista de La General", `the API answered ${api.status} ${api.body.slice(0, 200)}`);
+    const home = await fetch(url);
+    check(home.status === 200 && (await home.text()).includes("Nosferatu"), "the HTML catalogue's first page lacks the starter's works");
+    say(`serve answered the API and the HTML catalogue on ${url}`);
+  } finally {
+    serve.kill("SIGINT");
+  }
+
+  // The browser test of dev, on the installed command.
+  execFileSync(path.join(ROOT, "node_modules/.bin/vitest"), ["run", "test/dev/dev.test.ts"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, CATALOGUE_BIN: path.join(installed, "bin/catalogue.js") } });
+
+  check(snapshot(installed) === before, "something was written inside the installed package");
+  say("the installed package initialised, built, served and ran dev without writing inside itself");
+} finally {
+  if (!process.argv.includes("--keep")) {
+    try {
+      execFileSync("chmod", ["-R", "u+w", work]);
+    } catch {}
+    rmSync(work, { recursive: true, force: true });
+  } else say(`kept ${work}`);
+}

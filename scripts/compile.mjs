@@ -1,0 +1,58 @@
+#!/usr/bin/env node
+/**
+ * Compiles the program once, into lib/: what bin/catalogue.js and the package run, so that no
+ * TypeScript is compiled at a user's start (`npm ci` runs it as `prepare`; `npm pack` carries lib/).
+ *
+ *   node scripts/compile.mjs [--clean]
+ *
+ * 1. tsc (tsconfig.build.json) writes every module of src/ and the template entry .eleventy.ts as
+ *    JavaScript, in the same tree (lib/src/…, lib/.eleventy.js), with `.ts` imports rewritten to
+ *    `.js`: modules find their neighbours and files relative to themselves as in the sources.
+ *    Incremental (lib/.tsbuildinfo) unless --clean, which starts from an empty lib/.
+ * 2. The files the modules read beside themselves (ASSETS) are copied.
+ * 3. Each entry of BUNDLES becomes one self-contained file made by esbuild: for code that runs
+ *    elsewhere than this Node process (a CDN's worker), which the program then ships instead of
+ *    bundling at run time.
+ */
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const LIB = path.join(ROOT, "lib");
+
+/** Folders of non-code files that modules read relative to themselves (new URL(…, import.meta.url)). */
+const ASSETS = ["src/site/assets"];
+
+/**
+ * Prebuilt bundles: `entry` (a source file) → `out` (under lib/bundles/), with esbuild options
+ * added to the defaults (bundle everything, ESM, minified). Add an entry here for each bundle the
+ * program ships, and read it at run time where src/program.ts's prebuiltBundle(out) says
+ * (null when running from the sources: bundle at run time then). For example:
+ *   { entry: "src/edge/worker.ts", out: "edge-worker.js", options: { platform: "neutral" } }
+ */
+const BUNDLES = [];
+
+if (process.argv.includes("--clean")) rmSync(LIB, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
+execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+for (const folder of ASSETS) {
+  rmSync(path.join(LIB, folder), { recursive: true, force: true });
+  cpSync(path.join(ROOT, folder), path.join(LIB, folder), { recursive: true });
+}
+if (BUNDLES.length > 0) {
+  const esbuild = await import("esbuild");
+  mkdirSync(path.join(LIB, "bundles"), { recursive: true });
+  for (const { entry, out, options = {} } of BUNDLES) {
+    await esbuild.build({
+      entryPoints: [path.join(ROOT, entry)],
+      outfile: path.join(LIB, "bundles", out),
+      bundle: true,
+      format: "esm",
+      minify: true,
+      logLevel: "warning",
+      ...options,
+    });
+  }
+}

@@ -1,0 +1,44 @@
+import type { Command } from "../command.ts";
+import { parsePort, stopOnSignal } from "./serve.ts";
+
+export const devCommand: Command = {
+  name: "dev",
+  summary: "build, serve, and rebuild on every save in the content folder; open pages reload",
+  usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--cache DIR]",
+  help: `  --content DIR        the content folder to watch (default: content)
+  --out DIR            the output folder (default: dist)
+  --port N             the port (default: 8080; 0 picks a free one, printed on start)
+  --host ADDR          the address to listen on (default: 127.0.0.1)
+  --no-site            API, exports and server files only: no HTML catalogue
+  --cache DIR          the processed-image cache (default: .cache/catalogue)
+                       A save that makes the content invalid prints its problems and shows them
+                       in the open pages; the last good build stays served. Stop with Ctrl-C.`,
+  options: {
+    content: { type: "string", default: "content" },
+    out: { type: "string", default: "dist" },
+    port: { type: "string", default: "8080" },
+    host: { type: "string", default: "127.0.0.1" },
+    "no-site": { type: "boolean", default: false },
+    cache: { type: "string" },
+  },
+  async run(values, _positionals, io) {
+    const port = parsePort(values.port as string);
+    const say = (line: string) => io.stderr.write(`${line}\n`);
+    // Imported on use: the whole pipeline.
+    const { startDev } = await import("../../dev/dev.ts");
+    const dev = await startDev({
+      build: {
+        contentDir: values.content as string,
+        outDir: values.out as string,
+        site: !values["no-site"],
+        cacheDir: values.cache as string | undefined,
+      },
+      port,
+      host: values.host as string,
+      say,
+    });
+    io.stdout.write(`serving ${values.out} on ${dev.url}, watching ${values.content} (stop with Ctrl-C)\n`);
+    await stopOnSignal(() => dev.close());
+    io.stdout.write("stopped\n");
+  },
+};

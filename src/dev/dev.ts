@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { build, type BuildOptions, type BuildSummary } from "../build.ts";
+import { InputError, UserError } from "../errors.ts";
+import { startServer, type RunningServer } from "../serve/server.ts";
+import { ReloadChannel } from "./reload.ts";
+import { watchFolder } from "./watch.ts";
+
+export interface DevOptions {
+  build: Omit<BuildOptions, "reporter">;
+  port: number;
+  host: string;
+  /** What dev tells: each build, each failure (with its problems), the server's address. */
+  say(line: string): void;
+}
+
+export interface RunningDev {
+  url: string;
+  /** Stops watching, lets a running build finish, closes the pages' channels and the server. */
+  close(): Promise<void>;
+}
+
+/**
+ * `catalogue dev`: builds, serves the output as `catalogue serve` does, and rebuilds on every save
+ * in the content folder (one rebuild per burst of saves; the build itself only rewrites what
+ * changed). Open pages reload after each build. A save that makes the content invalid leaves the
+ * last good build served, and its problems are printed and shown over the open pages until a
+ * save builds again.
+ */
+export async function startDev(options: DevOptions): Promise<RunningDev> {
+  const { say } = options;
+  let count = 0;
+  const buildId = () => `${process.pid}-${count}`;
+  const attempt = async (): Promise<string[] | null> => {
+    const started = performance.now();
+    try {
+      const summary = await build({ ...options.build, reporter: { stage() {}, warning: () => {} } });
+      count++;
+      say(describe(summary, (performance.now() - started) / 1000));
+      return null;
+    } catch (error) {
+      if (error instanceof InputError) {
+        say(`${error.message}\n${error.problems.length} problem(s) found; still serving the last good build`);
+        return error.message.split("\n");
+      }
+      // A bug, or a problem that is not in a CSV (a folder that cannot be written): shown the same way, dev keeps running.
+      const message = error instanceof UserError ? error.message : ((error as Error).stack ?? String(error));
+      say(`build failed: ${message}`);
+      return [message];
+    }
+  };
+
+  const first = await attempt();
+  if (first !== null && !existsSync(path.join(options.build.outDir, "_catalogue"))) {
+    throw new UserError(`nothing to serve: the content does not build (see above) and ${options.build.outDir} holds no earlier build`);
+  }
+  const channel = new ReloadChannel({ build: buildId(), problems: first });
+  let server: RunningServer;
+  try {
+    server = await startServer({ dir: options.build.outDir, port: options.port, host: options.host, dev: channel });
+  } catch (error) {
+    channel.close();
+    throw error;
+  }
+  const rebuild = async (changed: string[]) => {
+    say(`changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`);
+    const problems = await attempt();
+    channel.update({ build: buildId(), problems });
+  };
+  const watcher = watchFolder(options.build.contentDir, rebuild, {
+    onError: (error) => say(`stopped watching ${options.build.contentDir}: ${error.message}; restart dev to watch again`),
+  });
+  return {
+    url: server.url,
+    async close() {
+      await watcher.close();
+      channel.close();
+      await server.close();
+    },
+  };
+}
+
+function describe(summary: BuildSummary, seconds: number): string {
+  if (summary.skipped) return `built: nothing changed (${seconds.toFixed(2)} s)`;
+  return `built ${summary.domains.length} domain(s) in ${seconds.toFixed(2)} s: ${summary.written} files written, ${summary.unchanged} unchanged, ${summary.removed} removed`;
+}

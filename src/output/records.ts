@@ -1,0 +1,7 @@
+/** The build's own records in `_catalogue/`, beside its manifest (MANIFEST_PATH in staging.ts). Kept free of imports: the no-change check reads them before anything else loads. */
+
+/** Hosts, domains, base paths and media folders: what servers route by (build-info.ts). */
+export const BUILD_INFO_PATH = "_catalogue/build.json";
+
+/** The fingerprint of the inputs a build was made from, and each domain's inputs key. */
+export const INPUTS_PATH = "_catalogue/inputs.json";

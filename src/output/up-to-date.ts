@@ -1,0 +1,58 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { resolveBuildDate } from "../model/dates.ts";
+import { BUILD_INFO_PATH, INPUTS_PATH } from "./records.ts";
+import { inputFingerprint } from "./fingerprint.ts";
+import { MANIFEST_PATH } from "./staging.ts";
+import { OutputTree, type TreeSummary } from "./tree.ts";
+
+/** What decides whether a build has anything to do. */
+export interface BuildInputs {
+  contentDir: string;
+  outDir: string;
+  date?: string;
+  domains?: string[];
+  site?: boolean;
+}
+
+export interface UpToDate {
+  /** The build date T the inputs resolve to. */
+  date: string;
+  /** The digest of the inputs (src/output/fingerprint.ts). */
+  fingerprint: string;
+  /** The current output's summary when it was built from exactly these inputs, else null. */
+  current: (TreeSummary & { domains: string[] }) | null;
+}
+
+/**
+ * Whether the current output was built from these very inputs. Kept apart from the pipeline and
+ * light (no package, no schema): a build with nothing to do loads only this, so that the command
+ * answers in the time Node takes to start.
+ */
+export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
+  const date = resolveBuildDate(inputs.date);
+  const site = inputs.site ?? true;
+  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1 });
+  const current = await currentSummary(inputs.outDir, fingerprint);
+  if (current !== null) await OutputTree.removeAbandoned(inputs.outDir);
+  return { date, fingerprint, current };
+}
+
+async function currentSummary(outDir: string, fingerprint: string): Promise<UpToDate["current"]> {
+  try {
+    const read = async (rel: string) => JSON.parse((await OutputTree.readCurrent(outDir, rel))?.toString("utf8") ?? "null");
+    if ((await read(INPUTS_PATH))?.fingerprint !== fingerprint) return null;
+    const files = countLines(readFileSync(path.join(path.resolve(outDir), MANIFEST_PATH))) - 1; // its header line
+    // Written by the build that recorded this fingerprint: read as it is, without the schema.
+    const domains = ((await read(BUILD_INFO_PATH)) as { domains: { domain: string }[] }).domains.map((d) => d.domain);
+    return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };
+  } catch {
+    return null; // an unreadable record only means the work is done again
+  }
+}
+
+function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
+  return lines;
+}

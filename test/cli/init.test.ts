@@ -1,0 +1,71 @@
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { checkContent } from "../../src/content/load.ts";
+import { domainView } from "../../src/model/listing.ts";
+import { buildFixture, tempDir } from "../helpers/catalogue.ts";
+import { runCli } from "../reliability/helpers.ts";
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ dir, cleanup } = await tempDir("catalogue-init-")));
+afterAll(() => cleanup?.());
+
+/** Every file under `folder` with its size and mtime: what "changes nothing" is checked by. */
+async function snapshot(folder: string) {
+  const files: Record<string, string> = {};
+  for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    if (entry.isFile()) files[path.relative(folder, file)] = `${(await stat(file)).size} ${(await stat(file)).mtimeMs}`;
+  }
+  return files;
+}
+
+describe("catalogue init", () => {
+  it("writes a valid starter catalogue into a new project folder, which builds at once", async () => {
+    const project = path.join(dir, "new-project");
+    const result = await runCli(["init", project]);
+    expect(result.stderr).toContain("5 works, 4 directors, 2 domains");
+    expect(result.code).toBe(0);
+    // Nothing but content/ was left in the project (no half-written staging folder).
+    expect(await readdir(project)).toEqual(["content"]);
+    const content = path.join(project, "content");
+    const check = await checkContent(content);
+    expect(check.problems).toEqual([]);
+    const catalogue = check.catalogue!;
+    expect(catalogue.works.map((w) => w.name)).toContain("Nosferatu");
+    // Every cover and photo the CSVs name was drawn as a real image (the content check opens them).
+    expect(catalogue.images.size).toBe(7);
+    // Two domains with different windows: one lists every work, the other an ended and a future window less.
+    const listed = catalogue.domains.map((domain) => domainView(catalogue, domain, "2026-11-20").orders.year.map((l) => l.work.id));
+    expect(listed).toEqual([
+      [2, 1, 5, 4, 3],
+      [1, 3],
+    ]);
+    const summary = await buildFixture(content, path.join(project, "dist"));
+    expect(summary.domains).toEqual(["bibliotecas-norte.example", "library-south.example"]);
+  });
+
+  it("defaults to the working directory, and changes nothing, exit 1, when content/ exists", async () => {
+    const project = path.join(dir, "existing");
+    const first = await runCli(["init", project]);
+    expect(first.code).toBe(0);
+    const csv = path.join(project, "content/audiovisuals.csv");
+    await writeFile(csv, (await readFile(csv, "utf8")).replace("Nosferatu", "My own edit"));
+    const before = await snapshot(project);
+    const again = await runCli(["init", project]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^catalogue init: .*content exists: init changed nothing/);
+    expect(await snapshot(project)).toEqual(before);
+    expect(await readFile(csv, "utf8")).toContain("My own edit");
+
+    const cwd = process.cwd();
+    try {
+      process.chdir(project);
+      expect((await runCli(["init"])).code).toBe(1);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect((await runCli(["init", "a", "b"])).code).toBe(1);
+  });
+});

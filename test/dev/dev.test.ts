@@ -1,0 +1,102 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, tempDir } from "../helpers/catalogue.ts";
+import { cli } from "../reliability/helpers.ts";
+
+/**
+ * `catalogue dev` as a user runs it: the real command (bin/catalogue.js, or the installed
+ * package's when CATALOGUE_BIN names it: scripts/check-package.mjs) on a catalogue made by
+ * `catalogue init`, and a page open in Chromium while the CSV is edited.
+ */
+const BIN = process.env.CATALOGUE_BIN ?? CLI;
+const CHROMIUM = "/usr/bin/chromium";
+// In CI a missing browser is a failure, never a silent skip.
+if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
+const run = existsSync(CHROMIUM) ? describe : describe.skip;
+
+let cleanup: () => Promise<void>;
+let project: string;
+let csv: string;
+let original: string;
+let dev: ChildProcess;
+let stderr = "";
+let url: string;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  ({ dir: project, cleanup } = await tempDir("catalogue-dev-"));
+  const init = await cli(["init"], { cwd: project });
+  expect(init.code, init.stderr).toBe(0);
+  csv = path.join(project, "content/audiovisuals.csv");
+  original = await readFile(csv, "utf8");
+  dev = spawn(process.execPath, [BIN, "dev", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+  dev.stderr!.on("data", (chunk) => (stderr += chunk));
+  url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    dev.stdout!.on("data", (chunk) => {
+      out += chunk;
+      const found = /on (http:\/\/\S+), watching/.exec(out);
+      if (found) resolve(found[1]!);
+    });
+    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)));
+  });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  page = await browser.newPage();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  if (dev?.exitCode === null) dev.kill("SIGKILL");
+  await cleanup?.();
+});
+
+const edit = (from: string, to: string) => writeFile(csv, original.replace(from, to));
+const bodyText = () => page.locator("body").innerText();
+/** Waits until the open page (reloaded by dev's script, not by the test) shows `text`. */
+const pageShows = (text: string) => page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(text)})`, null, { timeout: 60_000 });
+
+run("catalogue dev", () => {
+  it("shows an edited title in the open page without a manual reload", async () => {
+    await page.goto(url);
+    expect(await bodyText()).toContain("Viaje a la Luna");
+    const started = performance.now();
+    await edit("1,Viaje a la Luna,", "1,Viaje a la Luna (copia restaurada),");
+    await pageShows("Viaje a la Luna (copia restaurada)");
+    // The benchmark figure (README, Performance): from the save to the new title in the page.
+    console.log(`dev: edit visible in the open page after ${((performance.now() - started) / 1000).toFixed(2)} s`);
+  });
+
+  it("prints a bad save's FILE:LINE problems and shows them in the page, keeps the last good build, and recovers", async () => {
+    // Several saves in a burst: one rebuild.
+    const rebuilds = () => stderr.split("\n").filter((line) => line.includes("; rebuilding")).length;
+    const before = rebuilds();
+    await edit("1,Viaje a la Luna,viaje-a-la-luna,cortometrajes,1,1902", "1,Viaje a la Luna (copia restaurada),viaje-a-la-luna,cortometrajes,1,19x2");
+    await edit("1,Viaje a la Luna,viaje-a-la-luna,cortometrajes,1,1902", "1,Viaje a la Luna (copia restaurada),viaje-a-la-luna,cortometrajes,1,19x2");
+    await edit("1,Viaje a la Luna,viaje-a-la-luna,cortometrajes,1,1902", "1,Viaje a la Luna (copia restaurada),viaje-a-la-luna,cortometrajes,1,19x2");
+    const problem = 'content/audiovisuals.csv:2: year: expected an integer between 1870 and 2100, got "19x2"';
+    const overlay = page.locator("#catalogue-dev-problems");
+    await expect.poll(() => overlay.textContent(), { timeout: 60_000 }).toContain(problem);
+    expect(stderr).toContain(problem);
+    expect(rebuilds()).toBe(before + 1);
+    // The page under the message is the last good build, and so is what the server answers.
+    expect(await bodyText()).toContain("Viaje a la Luna (copia restaurada)");
+    expect(await (await fetch(url)).text()).toContain("Viaje a la Luna (copia restaurada)");
+
+    await edit("1,Viaje a la Luna,", "1,Viaje a la Luna otra vez,");
+    await pageShows("Viaje a la Luna otra vez");
+    expect(await overlay.count()).toBe(0);
+  });
+
+  it("stops cleanly on Ctrl-C", async () => {
+    const exited = new Promise<number | null>((resolve) => dev.once("exit", resolve));
+    dev.kill("SIGINT");
+    expect(await exited).toBe(0);
+  });
+});

@@ -30,5 +30,5 @@ function assetsOf(env: CloudflareEnv): Assets {
 }
 
 export default {
-  fetch: (request: Request, env: CloudflareEnv) => handle(request, { ASSETS: assetsOf(env) }),
+  fetch: async (request: Request, env: CloudflareEnv) => handle(request, { ASSETS: assetsOf(env) }),
 };

@@ -68,15 +68,17 @@ export function wranglerConfig(info: BuildInfo, options: WorkersOptions): Wrangl
  */
 export function workerRoutes(info: BuildInfo): string[] {
   const routes: string[] = [];
-  const add = (host: string, prefix: string) => {
+  const add = (host: string, prefix: string, bare: boolean) => {
     // A prefix under one already routed adds nothing.
     if (routes.some((r) => r.endsWith("/*") && `${host}${prefix}/`.startsWith(r.slice(0, -1)))) return;
-    routes.push(...(prefix === "" ? [`${host}/*`] : [`${host}${prefix}`, `${host}${prefix}/*`]));
+    // A base path without its slash is routed too: the Worker redirects it to the site.
+    if (bare && prefix !== "") routes.push(`${host}${prefix}`);
+    routes.push(`${host}${prefix}/*`);
   };
   for (const host of hostTable(info)) {
-    if (host.domain !== null) add(host.host, host.domain.info.base_path);
+    if (host.domain !== null) add(host.host, host.domain.info.base_path, true);
   }
-  for (const host of hostTable(info)) for (const media of host.media) add(host.host, media.slice(0, -1));
+  for (const host of hostTable(info)) for (const media of host.media) add(host.host, media.slice(0, -1), false);
   return routes;
 }
 

@@ -463,6 +463,26 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
     });
   });
 
+  describe.skipIf(missing || !name.startsWith("workerd"))("workerd's reading of the request target (documented in docs/serving.md)", () => {
+    it("reads a backslash as a slash and drops a tab ending the target (nginx: 404 and 400)", async () => {
+      const host = "domain-1.example";
+      const raw = async (target: string) => {
+        const { status, text } = await rawStatus(port, Buffer.from(`GET ${target} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, "latin1"));
+        return { status, body: Buffer.from(text.slice(text.indexOf("\r\n\r\n") + 4), "latin1") };
+      };
+      const second = await file(`${host}/_api/list/plain/default/2.json`);
+      for (const target of ["/api/v1/videos\\audiovisuals/?page=2", "/api/v1/videos/audiovisuals\\?page=2", "/api/v1/videos/audiovisuals/?page=2\t"]) {
+        const reply = await raw(target);
+        expect(reply.status, JSON.stringify(target)).toBe(200);
+        expect(reply.body.equals(second), JSON.stringify(target)).toBe(true);
+      }
+      // A tab inside the path stays part of it: no such path.
+      expect((await raw("/api/v1/videos/audio\tvisuals/?page=2")).status).toBe(404);
+      // The raw files stay hidden whatever the spelling.
+      expect((await raw("/_api\\list/plain/default/1.json")).status).toBe(404);
+    });
+  });
+
   describe.skipIf(missing)("OpenAPI description", () => {
     it("is served for each domain and its schemas accept the real responses", async () => {
       for (const domain of domains()) {

@@ -555,5 +555,5 @@ describe("an atomic rebuild", () => {
       expect(reply.status, name).toBe(200);
       expect(reply.body.equals(expected), name).toBe(true);
     }
-  });
+  }, 180_000); // a build, then the Workers' deploys (the R2 one uploads every file again)
 });

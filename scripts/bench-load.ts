@@ -1,8 +1,10 @@
 /**
- * Load run of `catalogue serve` and of nginx with the generated configuration, on the same build
- * and the same API page, with autocannon on loopback for a bounded time each.
+ * Load run of `catalogue serve`, of nginx with the generated configuration and of the Worker of
+ * `catalogue config workers` in workerd (through Miniflare 3, its files as static assets;
+ * `workerd-r2` reads them from Miniflare's local R2), on the same build and the same API page,
+ * with autocannon on loopback for a bounded time each.
  *
- *   npx tsx scripts/bench-load.ts [--dir DIR] [--seconds 10] [--connections 50] [--servers serve,nginx,json-server] [--works 2000]
+ *   npx tsx scripts/bench-load.ts [--dir DIR] [--seconds 10] [--connections 50] [--servers serve,nginx,workerd,json-server] [--works 2000]
  *
  * json-server is the reference users know: it serves the first domain's listed works from a
  * db.json and answers the same page with its own paging (`_sort`, `_order`, `_page`, `_limit`).
@@ -23,6 +25,7 @@ import { readBuildInfo } from "../src/output/build-info.ts";
 import { nginxConfig } from "../src/serve/nginx.ts";
 import { reportRows } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";
+import { startWorkerd, type RunningWorker } from "../test/edge/workerd.ts";
 
 interface LoadResult {
   requests: { average: number; total: number };
@@ -41,7 +44,7 @@ const { values } = parseArgs({
     dir: { type: "string" },
     seconds: { type: "string", default: "10" },
     connections: { type: "string", default: "50" },
-    servers: { type: "string", default: "serve,nginx,json-server" },
+    servers: { type: "string", default: "serve,nginx,workerd,json-server" },
     works: { type: "string", default: "2000" },
   },
 });
@@ -86,6 +89,7 @@ const stop = (child: ChildProcess) =>
 const work = await mkdtemp(path.join(tmpdir(), "catalogue-bench-load-"));
 await chmod(work, 0o755); // nginx started as root reads the build as "nobody"
 const children: ChildProcess[] = [];
+const workers: RunningWorker[] = [];
 try {
   let dir = values.dir;
   if (dir === undefined) {
@@ -103,9 +107,14 @@ try {
 
   const rows: string[][] = [["server", "req/s", "p99 ms", "avg ms", "requests", "errors", "timeouts", "non-2xx", "RSS MiB"]];
   for (const name of servers) {
-    const port = await freePort();
-    let child: ChildProcess;
-    if (name === "serve") {
+    let port = await freePort();
+    let child: ChildProcess | null = null;
+    let worker: RunningWorker | null = null;
+    if (name === "workerd" || name === "workerd-r2") {
+      // Miniflare starts workerd, which listens itself: Node is not between the client and the Worker.
+      workers.push((worker = await startWorkerd(dir, name === "workerd" ? "assets" : "r2")));
+      port = worker.port;
+    } else if (name === "serve") {
       child = spawn(process.execPath, [path.join(ROOT, "bin/catalogue.js"), "serve", "--dir", dir, "--port", String(port)], { stdio: "ignore" });
     } else if (name === "nginx") {
       const prefix = path.join(work, "nginx");
@@ -124,20 +133,22 @@ try {
       const db = path.join(work, "db.json");
       await writeFile(db, JSON.stringify({ audiovisuals: elements }));
       child = spawn(path.join(ROOT, "node_modules/.bin/json-server"), ["--port", String(port), "--host", "127.0.0.1", "--quiet", db], { stdio: "ignore" });
-    } else throw new Error(`--servers: unknown server ${name} (serve, nginx, json-server)`);
-    children.push(child);
-    await waitFor(port, child);
+    } else throw new Error(`--servers: unknown server ${name} (serve, nginx, workerd, workerd-r2, json-server)`);
+    if (child !== null) {
+      children.push(child);
+      await waitFor(port, child);
+    }
     const requestPath = name === "json-server" ? `/audiovisuals?_sort=year&_order=desc&_page=${Math.min(2, domain.total_pages)}&_limit=20` : target;
     // Warm up (first-request compilation, file caches), then measure.
     await autocannon({ url: `http://127.0.0.1:${port}${requestPath}`, connections: 4, duration: 1, headers: { host: domain.domain } });
-    const rssBefore = name === "serve" ? await rssMiB(child.pid!) : NaN;
+    const rssBefore = name === "serve" ? await rssMiB(child!.pid!) : NaN;
     const samples: number[] = [];
     const sampler = setInterval(() => {
-      if (name === "serve") void rssMiB(child.pid!).then((m) => samples.push(m));
+      if (name === "serve") void rssMiB(child!.pid!).then((m) => samples.push(m));
     }, Math.max(1000, (seconds * 1000) / 12));
     const result = await autocannon({ url: `http://127.0.0.1:${port}${requestPath}`, connections, duration: seconds, headers: { host: domain.domain } });
     clearInterval(sampler);
-    const rssAfter = name === "serve" ? await rssMiB(child.pid!) : NaN;
+    const rssAfter = name === "serve" ? await rssMiB(child!.pid!) : NaN;
     rows.push([
       name,
       result.requests.average.toFixed(0),
@@ -150,18 +161,34 @@ try {
       name === "serve" ? `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)}` : "-",
     ]);
     if (name === "serve") console.log(`serve RSS during the run (MiB): ${samples.map((m) => m.toFixed(0)).join(" ")}`);
-    await stop(child);
+    if (child !== null) await stop(child);
+    if (worker !== null) {
+      await worker.stop();
+      workers.splice(workers.indexOf(worker), 1);
+    }
   }
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   console.log(rows.map((r) => r.map((cell, i) => cell.padStart(widths[i]!)).join("  ")).join("\n"));
   const rate = (server: string) => Number(rows.find((r) => r[0] === server)?.[1] ?? NaN);
   const served = rows.find((r) => r[0] === "serve");
+  const worker = rows.find((r) => r[0] === "workerd");
+  if (worker !== undefined) {
+    await reportRows([
+      {
+        measure: `the Worker in workerd (Miniflare 3, static assets), ${connections} connections, ${seconds} s, the same page (p99 ${worker[2]} ms, ${worker[5]} errors)`,
+        ours: `${worker[1]} req/s`,
+        peer: `nginx ${rate("nginx")} req/s; catalogue serve ${rate("serve")} req/s`,
+        ratio: `${(rate("workerd") / rate("nginx")).toFixed(2)} of nginx`,
+        target: "no errors (a local runtime, not Cloudflare's edge: no throughput target)",
+      },
+    ]);
+  }
   if (served !== undefined) {
     await reportRows([
       {
         measure: `catalogue serve, ${connections} connections, ${seconds} s, one page (p99 ${served[2]} ms, ${served[5]} errors)`,
         ours: `${served[1]} req/s`,
-        peer: `nginx ${rate("nginx")} req/s; json-server ${rate("json-server")} req/s`,
+        peer: `nginx ${rate("nginx")} req/s; Worker in workerd ${rate("workerd")} req/s; json-server ${rate("json-server")} req/s`,
         ratio: `${(rate("serve") / rate("nginx")).toFixed(2)} of nginx`,
         target: "at least a third of nginx",
       },
@@ -173,6 +200,6 @@ try {
     process.exitCode = 1;
   }
 } finally {
-  await Promise.all(children.map(stop));
+  await Promise.all([...children.map(stop), ...workers.map((w) => w.stop())]);
   await rm(work, { recursive: true, force: true });
 }

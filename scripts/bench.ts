@@ -10,7 +10,7 @@
  * against cp -a, a build with nothing to do), api (this file: the API build against cp -a
  * and a plain Eleventy pagination build, rebuilds), scale (100,000 works in one domain: peak
  * memory), site (scripts/bench-site.ts), exports (scripts/bench-exports.ts), load
- * (scripts/bench-load.ts: serve, nginx, json-server), publish (scripts/bench-publish.ts; slow:
+ * (scripts/bench-load.ts: serve, nginx, the Worker in workerd, json-server), publish (scripts/bench-publish.ts; slow:
  * the first upload of ~70,000 files to s3rver takes minutes).
  */
 import { execFile, spawn } from "node:child_process";

@@ -18,6 +18,7 @@ import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const LIB = path.join(ROOT, "lib");
@@ -29,8 +30,8 @@ const ASSETS = ["src/site/assets"];
  * Prebuilt bundles: `entry` (a source file) → `out` (under lib/bundles/), with esbuild options
  * added to the defaults (bundle everything, ESM, minified). Add an entry here for each bundle the
  * program ships, and read it at run time where src/program.ts's prebuiltBundle(out) says
- * (null when running from the sources: bundle at run time then). For example:
- *   { entry: "src/edge/worker.ts", out: "edge-worker.js", options: { platform: "neutral" } }
+ * (null when running from the sources: bundle at run time then). The Worker of
+ * `config workers` is added below, with the options of src/edge/bundle.ts.
  */
 const BUNDLES = [];
 
@@ -41,12 +42,15 @@ for (const folder of ASSETS) {
   rmSync(path.join(LIB, folder), { recursive: true, force: true });
   cpSync(path.join(ROOT, folder), path.join(LIB, folder), { recursive: true });
 }
+// The Cloudflare Worker, with the options src/edge/bundle.ts bundles it with from the sources.
+const { workerBundleOptions, WORKER_BUNDLE_FILE } = await import(pathToFileURL(path.join(LIB, "src/edge/bundle.js")).href);
+BUNDLES.push({ options: { ...workerBundleOptions(ROOT), minify: false, logLevel: "warning" }, out: WORKER_BUNDLE_FILE });
 if (BUNDLES.length > 0) {
   const esbuild = await import("esbuild");
   mkdirSync(path.join(LIB, "bundles"), { recursive: true });
   for (const { entry, out, options = {} } of BUNDLES) {
     await esbuild.build({
-      entryPoints: [path.join(ROOT, entry)],
+      ...(entry !== undefined ? { entryPoints: [path.join(ROOT, entry)] } : {}),
       outfile: path.join(LIB, "bundles", out),
       bundle: true,
       format: "esm",

@@ -91,7 +91,7 @@ async function notFound(env: Env, host: HostRoutes, request: Request): Promise<R
 }
 
 /** A file's answer: its validator and length come from the asset store; If-None-Match is honoured. */
-function fromAsset(request: Request, headers: Headers, file: Response): Response {
+async function fromAsset(request: Request, headers: Headers, file: Response): Promise<Response> {
   const out: Headers = { ...headers };
   const etag = file.headers.get("etag");
   const length = file.headers.get("content-length");
@@ -103,6 +103,9 @@ function fromAsset(request: Request, headers: Headers, file: Response): Response
     }
   }
   if (length !== null) out["Content-Length"] = length;
+  // workerd's ASSETS binding sends no Content-Length header (its body knows its length, and the
+  // runtime sets the header of a GET from it): a HEAD counts the bytes to announce the same length.
+  else if (request.method === "HEAD") out["Content-Length"] = String((await file.arrayBuffer()).byteLength);
   return reply(request, 200, out, file.body);
 }
 

@@ -10,11 +10,20 @@ import type { Fixture } from "./fixture.ts";
 /** A server under test, listening on 127.0.0.1:port. */
 export interface Running {
   port: number;
+  /**
+   * What a new build takes before this server answers from it (a Worker's redeploy, an upload to
+   * its bucket); absent for servers that read the build folder as it is.
+   */
+  deploy?(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The edge function (src/edge/worker.ts) runs in Node behind a small HTTP adapter playing the CDN. */
-export type ServerName = "serve" | "nginx" | "caddy" | "edge";
+/**
+ * The edge function (src/edge/worker.ts) runs in Node behind a small HTTP adapter playing the
+ * CDN ("edge"), and as the Worker of `catalogue config workers` in workerd, its files in static
+ * assets ("workerd-assets") or in an R2 bucket filled as publish fills one ("workerd-r2").
+ */
+export type ServerName = "serve" | "nginx" | "caddy" | "edge" | "workerd-assets" | "workerd-r2";
 
 export async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -108,6 +117,9 @@ export async function availableServers(): Promise<{ name: ServerName; binary: st
   const result: { name: ServerName; binary: string | null; missing: boolean }[] = [
     { name: "serve", binary: null, missing: false },
     { name: "edge", binary: null, missing: false },
+    // workerd is a binary inside an npm package (@cloudflare/workerd-linux-64): always installed.
+    { name: "workerd-assets", binary: null, missing: false },
+    { name: "workerd-r2", binary: null, missing: false },
   ];
   for (const name of ["nginx", "caddy"] as const) {
     const binary = await findBinary(name);

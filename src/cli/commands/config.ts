@@ -11,28 +11,38 @@ const SERVERS = {
 
 export const configCommand: Command = {
   name: "config",
-  summary: "print an nginx or Caddy configuration that serves the built output, or write CDN rules",
-  usage: "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]\n       catalogue config netlify --domain HOST --out FOLDER [--dir DIR]",
+  summary: "print an nginx or Caddy configuration that serves the built output, or write CDN rules or a Cloudflare Worker",
+  usage:
+    "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]\n       catalogue config netlify --domain HOST --out FOLDER [--dir DIR]\n       catalogue config workers --out FOLDER [--dir DIR] [--r2 BUCKET[/PREFIX]] [--name NAME]",
   help: `  nginx|caddy          print that server's configuration on stdout
   netlify              write Netlify-style _headers and _redirects for one domain into FOLDER
                        (the root of the site that publishes that domain's folder)
+  workers              write a Cloudflare Worker into FOLDER: worker.js (the edge function, one
+                       ES module) and wrangler.json (routes of every domain and media host; the
+                       build folder as static assets, or an R2 bucket with --r2)
   --dir DIR            the built output (default: dist); the configuration names DIR itself,
                        so a rebuild is served without a reload
   --listen ADDR:PORT   the address and port to listen on (default: 127.0.0.1:8080)
   --domain HOST        netlify: the domain the rules are for
-  --out FOLDER         netlify: where to write _headers and _redirects`,
+  --out FOLDER         netlify, workers: where to write the files
+  --r2 BUCKET[/PREFIX] workers: read the files from the R2 bucket catalogue publish writes to
+                       (--to s3://BUCKET/PREFIX) instead of static assets
+  --name NAME          workers: the Worker's name (default: catalogue)`,
   options: {
     dir: { type: "string", default: "dist" },
     listen: { type: "string", default: "127.0.0.1:8080" },
     domain: { type: "string" },
     out: { type: "string" },
+    r2: { type: "string" },
+    name: { type: "string", default: "catalogue" },
   },
   positionals: true,
   async run(values, positionals, io) {
     const [server, ...extra] = positionals;
     if (server === "netlify" && extra.length === 0) return writeNetlify(values, io);
+    if (server === "workers" && extra.length === 0) return writeWorkersCommand(values, io);
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
-      throw new UserError(`expected "nginx", "caddy" or "netlify", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
+      throw new UserError(`expected "nginx", "caddy", "netlify" or "workers", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
     }
     const [{ configDir, parseListen }, { readBuildInfo }, config] = await Promise.all([
       import("../../serve/listen.ts"),
@@ -64,4 +74,13 @@ async function writeNetlify(values: OptionValues, io: CliIO) {
   await writeFile(path.join(out, "_headers"), rules.headers);
   await writeFile(path.join(out, "_redirects"), rules.redirects);
   io.stderr.write(`wrote ${path.join(out, "_headers")} and ${path.join(out, "_redirects")} for ${domain}\n`);
+}
+
+async function writeWorkersCommand(values: OptionValues, io: CliIO) {
+  const out = values.out as string | undefined;
+  if (out === undefined) throw new UserError("config workers needs --out FOLDER (where worker.js and wrangler.json go)");
+  const { writeWorkerFiles } = await import("../../edge/worker-files.ts");
+  const written = await writeWorkerFiles({ dir: values.dir as string, out, r2: values.r2 as string | undefined, name: values.name as string });
+  for (const warning of written.warnings) io.stderr.write(`warning: ${warning}\n`);
+  io.stderr.write(`wrote ${written.files.join(" and ")}\n`);
 }

@@ -1,0 +1,50 @@
+import path from "node:path";
+import { BUILD_INFO_PATH, buildInfo, type DomainInfo } from "../output/build-info.ts";
+import { offlineHtml } from "./offline.ts";
+import { homePage, ROOT_PAGE, rootPage } from "./offline-root.ts";
+import { OFFLINE_INDEX, searchEntry, searchIndexScript, workPagePath, type SearchEntry } from "./offline-search.ts";
+
+/**
+ * What an offline copy holds beyond the build's files, and instead of some: every HTML page
+ * rewritten to reach only files of the copy (offline.ts), each site's search index for file://
+ * (offline-search.ts) and a root `index.html` (offline-root.ts). Made from the build's files
+ * alone (their paths, the pages' text, `_catalogue/build.json`), so the same build gives the
+ * same copy.
+ */
+
+/** The search script's tag: the one that names Pagefind's bundle. */
+const SEARCH_SCRIPT = /^<script\b[^>]*\sdata-pagefind="/i;
+
+/** Reads a file of the build as text. */
+export type ReadText = (rel: string) => Promise<string>;
+
+/** The copy's new and rewritten files, by path; `paths` are the build's files (to publish). */
+export async function offlineFiles(paths: readonly string[], read: ReadText): Promise<Map<string, Buffer>> {
+  const domains = paths.includes(BUILD_INFO_PATH) ? buildInfo.parse(JSON.parse(await read(BUILD_INFO_PATH))).domains : [];
+  // A domain's catalogue is in the copy when its home page is (a --no-site domain has none).
+  const present = new Set(paths);
+  const sites = domains.filter((d) => present.has(homePage(d))).map((d) => ({ domain: d, root: homePage(d).slice(0, -"index.html".length) }));
+  const files = new Map<string, Buffer>();
+  if (!present.has(ROOT_PAGE) && domains.length > 0) files.set(ROOT_PAGE, Buffer.from(rootPage(withSite(domains, sites))));
+  for (const { root } of sites) present.add(root + OFFLINE_INDEX);
+  present.add(ROOT_PAGE);
+
+  const entries = new Map<string, SearchEntry[]>(sites.map(({ root }) => [root, []]));
+  for (const rel of paths) {
+    if (!rel.endsWith(".html")) continue;
+    const html = await read(rel);
+    const site = sites.find(({ root }) => rel.startsWith(root));
+    if (site !== undefined) {
+      const work = workPagePath(rel.slice(site.root.length));
+      if (work !== null) entries.get(site.root)!.push(searchEntry(work, html, rel));
+    }
+    const index = site === undefined ? null : path.posix.relative(path.posix.dirname(rel), site.root + OFFLINE_INDEX);
+    const mark = (tag: string) => (index !== null && SEARCH_SCRIPT.test(tag) ? tag.replace(/>$/, ` data-offline-search="${index}">`) : tag);
+    files.set(rel, Buffer.from(offlineHtml(html, rel, (p) => present.has(p), mark)));
+  }
+  for (const [root, list] of entries) files.set(root + OFFLINE_INDEX, Buffer.from(searchIndexScript(list)));
+  return files;
+}
+
+/** The domains, each marked with whether its catalogue is in the copy. */
+const withSite = (domains: DomainInfo[], sites: { domain: DomainInfo }[]) => domains.map((d) => ({ ...d, site: sites.some((s) => s.domain === d) }));

@@ -42,7 +42,7 @@ export async function offlineFiles(paths: readonly string[], read: ReadText): Pr
     const mark = (tag: string) => (index !== null && SEARCH_SCRIPT.test(tag) ? tag.replace(/>$/, ` data-offline-search="${index}">`) : tag);
     files.set(rel, Buffer.from(offlineHtml(html, rel, (p) => present.has(p), mark)));
   }
-  for (const [root, list] of entries) files.set(root + OFFLINE_INDEX, Buffer.from(searchIndexScript(list)));
+  for (const { domain, root } of sites) files.set(root + OFFLINE_INDEX, Buffer.from(searchIndexScript(entries.get(root)!, domain.locale)));
   return files;
 }
 

@@ -11,8 +11,9 @@ import { ASSETS_DIR } from "../site/urls.ts";
  *
  * The index is read from the work pages themselves, as Pagefind reads them: the title is the
  * `<h1>` of the `data-pagefind-body` part, the director its `data-pagefind-meta="director"`.
- * Directors are listed once and referred to by number; works are in id order, so the same
- * pages give the same bytes.
+ * Directors are listed once and referred to by number. Works are in title order (the site's
+ * `name` ordering: the domain's collation, ties by id), so the browser shows matches in that
+ * order without sorting tens of thousands of titles; the same pages give the same bytes.
  */
 
 /** Where a site's offline index goes, relative to the site root. */
@@ -48,11 +49,15 @@ export function searchEntry(page: { id: number; slug: string }, html: string, re
   return { ...page, title: unescapeHtml(title[1]!), director: director === null ? null : unescapeHtml(director[1]!) };
 }
 
-/** The index script: `self.catalogueSearchIndex={"page":…,"directors":[…],"works":[[title,director,id,slug],…]};` */
-export function searchIndexScript(entries: readonly SearchEntry[]): string {
+/**
+ * The index script of a site in `locale`:
+ * `self.catalogueSearchIndex={"page":…,"directors":[…],"works":[[title,director,id,slug],…]};`
+ */
+export function searchIndexScript(entries: readonly SearchEntry[], locale: string): string {
+  const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
   const directors = new Map<string, number>();
   const works = [...entries]
-    .sort((a, b) => a.id - b.id)
+    .sort((a, b) => collator.compare(a.title, b.title) || a.id - b.id)
     .map(({ id, slug, title, director }) => {
       let d = -1;
       if (director !== null) {

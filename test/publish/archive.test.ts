@@ -64,7 +64,8 @@ describe("archive target", () => {
     const dir = await unpack(archive);
     const list = await readFiles(dir);
     const all = await readFiles(editions.before);
-    const expected = Object.keys(all).filter((rel) => rel.startsWith("domain-2.example/"));
+    // And the root page an offline copy opens at.
+    const expected = [...Object.keys(all).filter((rel) => rel.startsWith("domain-2.example/")), "index.html"];
     expect(Object.keys(list).filter((rel) => rel !== "_catalogue/build.json")).toEqual(expected);
     const info = JSON.parse(await readFile(path.join(dir, "_catalogue/build.json"), "utf8"));
     expect(info.domains.map((d: { domain: string }) => d.domain)).toEqual(["domain-2.example"]);

@@ -88,17 +88,19 @@ describe("the file:// search index", () => {
     expect(() => searchEntry({ id: 5, slug: "u" }, "<h1>Not indexed</h1>", "p.html")).toThrow("no <h1> in the data-pagefind-body part of p.html");
   });
 
-  it("lists directors once, works in id order, whatever order the pages come in", () => {
-    const a = { id: 10, slug: "a", title: "A", director: "D" };
-    const b = { id: 2, slug: "b", title: "B", director: null };
-    const c = { id: 7, slug: "c", title: "C", director: "D" };
-    const script = searchIndexScript([a, b, c]);
-    expect(script).toBe(searchIndexScript([c, a, b]));
+  it("lists directors once, works in the site's title order (accents, case and numbers as the collation has them, ties by id)", () => {
+    const a = { id: 10, slug: "a", title: "Éclair 10", director: "D" };
+    const b = { id: 2, slug: "b", title: "eclair 2", director: null };
+    const c = { id: 7, slug: "c", title: "Abeja", director: "E" };
+    const d = { id: 3, slug: "d", title: "abeja", director: "D" };
+    const script = searchIndexScript([a, b, c, d], "es");
+    expect(script).toBe(searchIndexScript([c, d, a, b], "es"));
+    expect(script.startsWith("self.catalogueSearchIndex=")).toBe(true);
     const index = JSON.parse(script.slice(script.indexOf("=") + 1, -2));
     expect(index).toEqual({
       page: "../audiovisual-detail/{id}/{slug}/index.html",
-      directors: ["D"],
-      works: [["B", -1, 2, "b"], ["C", 0, 7, "c"], ["A", 0, 10, "a"]],
+      directors: ["D", "E"],
+      works: [["abeja", 0, 3, "d"], ["Abeja", 1, 7, "c"], ["eclair 2", -1, 2, "b"], ["Éclair 10", 0, 10, "a"]],
     });
   });
 });

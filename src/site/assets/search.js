@@ -79,33 +79,29 @@
   /**
    * The offline index's search: works whose title and director hold every word typed as the start
    * of one of their words (accents and case ignored), those matched by the title alone first,
-   * each group in title order.
+   * each group in the index's order (title order).
    */
   function offlineSearch(indexUrl) {
-    const fold = (text) => text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
-    // " word word": a word starts wherever a space precedes it.
-    const words = (text) => " " + fold(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean).join(" ");
-    const collator = new Intl.Collator(document.documentElement.lang, { sensitivity: "base", numeric: true });
+    // " word word", accents and case folded: a word starts wherever a space precedes it.
+    const words = (text) => " " + text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
     let loading = null;
     const load = () => (loading ??= new Promise((resolve, reject) => {
       const tag = document.createElement("script");
       tag.src = indexUrl.href;
+      tag.charset = "utf-8";
       tag.onload = () => resolve(prepare(self.catalogueSearchIndex));
       tag.onerror = () => reject(new Error(`the search index ${tag.src} did not load`));
       document.head.append(tag);
     }));
-    // Sorted once, on loading: the matches of a search come in title order.
+    // The words of every title and director are folded once, on loading.
     function prepare(index) {
-      const order = (a, b) => collator.compare(a.title, b.title) || a.id - b.id;
-      const works = index.works.map(([title, d, id, slug]) => {
-        const director = d >= 0 ? index.directors[d] : null;
-        return { title, director, id, slug, inTitle: words(title), inDirector: director === null ? "" : words(director) };
-      });
-      return { page: index.page, works: works.sort(order) };
+      const directors = index.directors.map(words);
+      const works = index.works.map(([title, d, id, slug]) => ({ title, d, id, slug, inTitle: words(title), inDirector: d >= 0 ? directors[d] : "" }));
+      return { page: index.page, directors: index.directors, works };
     }
     return async (term) => {
-      const { page, works } = await load();
-      const terms = words(term).split(" ").filter(Boolean).map((word) => " " + word);
+      const { page, directors, works } = await load();
+      const terms = words(term).split(" ").slice(1).filter(Boolean).map((word) => " " + word);
       const byTitle = [];
       const byBoth = [];
       let count = 0;
@@ -119,7 +115,7 @@
         }
       }
       const url = (work) => new URL(page.replace("{id}", work.id).replace("{slug}", work.slug), indexUrl).href;
-      return { count, works: [...byTitle, ...byBoth].slice(0, 10).map((work) => ({ url: url(work), title: work.title, director: work.director })) };
+      return { count, works: [...byTitle, ...byBoth].slice(0, 10).map((work) => ({ url: url(work), title: work.title, director: directors[work.d] ?? null })) };
     };
   }
 })();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DomainInfo } from "../../src/output/build-info.ts";
 import { offlineHtml } from "../../src/publish/offline.ts";
-import { offlineFiles } from "../../src/publish/offline-copy.ts";
+import { offlineCopy } from "../../src/publish/offline-copy.ts";
 import { rootPage } from "../../src/publish/offline-root.ts";
 import { searchEntry, searchIndexScript } from "../../src/publish/offline-search.ts";
 
@@ -141,9 +141,10 @@ describe("the copy's root page", () => {
   it("is made from build.json: a --no-site domain's missing home is left unlinked", async () => {
     const info = { generator: "catalogue", version: 1, date: "2026-11-20", domains: [domain("a"), domain("b")] };
     const text: Record<string, string> = { "_catalogue/build.json": JSON.stringify(info), "a.example/index.html": "<p>home</p>" };
-    const files = await offlineFiles(Object.keys(text), async (rel) => text[rel]!);
-    expect([...files.keys()].sort()).toEqual(["a.example/assets/search-index.js", "a.example/index.html", "index.html"]);
-    const root = files.get("index.html")!.toString();
+    const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
+    expect([...copy.added.keys()].sort()).toEqual(["a.example/assets/search-index.js", "index.html"]);
+    expect([...copy.pages.keys()]).toEqual(["a.example/index.html"]);
+    const root = copy.added.get("index.html")!.toString();
     expect(root).toContain('<a href="a.example/index.html">');
     expect(root).toContain("Library b &lt;&amp;&gt; <small>b.example</small>");
   });

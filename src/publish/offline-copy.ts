@@ -1,7 +1,7 @@
 import path from "node:path";
 import { BUILD_INFO_PATH, buildInfo, type DomainInfo } from "../output/build-info.ts";
 import { md5, type FileEntry } from "../output/tree.ts";
-import { offlineHtml } from "./offline.ts";
+import { offlineHtml, relativePath } from "./offline.ts";
 import { homePage, ROOT_PAGE, rootPage } from "./offline-root.ts";
 import { OFFLINE_INDEX, searchEntry, searchIndexScript, workPagePath, type SearchEntry } from "./offline-search.ts";
 
@@ -46,7 +46,7 @@ export async function offlineCopy(paths: readonly string[], read: ReadText): Pro
 
   const page = (rel: string, html: string) => {
     const site = siteOf(rel);
-    const index = site === undefined ? null : path.posix.relative(path.posix.dirname(rel), site.root + OFFLINE_INDEX);
+    const index = site === undefined ? null : relativePath(path.posix.dirname(rel), site.root + OFFLINE_INDEX);
     const mark = (tag: string) => (index !== null && SEARCH_SCRIPT.test(tag) ? tag.replace(/>$/, ` data-offline-search="${index}">`) : tag);
     return Buffer.from(offlineHtml(html, rel, (p) => present.has(p), mark));
   };

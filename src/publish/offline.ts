@@ -34,8 +34,6 @@ const LOADED_LINK = /\brel="[^"]*\b(stylesheet|icon|preload|modulepreload|manife
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 const WEB = /^(https?:)?\/\//i;
 const API_URL = new RegExp(`^([^/]+)/(?:.*/)?${API_PATH.slice(1)}(\\d+|${EXPORT_KINDS.join("|")})/$`);
-/** Any host of a URL resolved against this base is the archive's root. */
-const ARCHIVE = "http://archive.invalid/";
 
 /**
  * The page at `pagePath` (relative to the archive's root) with its URLs pointing inside the
@@ -80,22 +78,43 @@ export function offlineUrl(value: string, pageDir: string, host: string, holds: 
   const fragment = hash === -1 ? "" : value.slice(hash);
   const target = archivePath(value.slice(0, hash === -1 ? undefined : hash).replaceAll("&amp;", "&"), pageDir, host);
   if (target === null || !holds(target)) return value;
-  const relative = path.posix.relative(pageDir, target);
-  return relative.replaceAll("&", "&amp;").replaceAll('"', "&quot;") + fragment;
+  return relativePath(pageDir, target).replaceAll("&", "&amp;").replaceAll('"', "&quot;") + fragment;
 }
 
-/** Where a URL's file is in the archive (not checked), or null for a URL with a query. */
+/**
+ * The path from folder `fromDir` ("." for the root) to file `to`, both normal paths inside the
+ * archive. What path.posix.relative does, without resolving both against the working folder
+ * (most of its cost, dozens of times per page).
+ */
+export function relativePath(fromDir: string, to: string): string {
+  const from = fromDir === "." ? [] : fromDir.split("/");
+  const target = to.split("/");
+  let common = 0;
+  while (common < from.length && common < target.length - 1 && from[common] === target[common]) common++;
+  return "../".repeat(from.length - common) + target.slice(common).join("/");
+}
+
+/**
+ * Where a URL's file is in the archive (not checked), or null for a URL with a query or one that
+ * climbs above the archive. Plain string work, not `new URL`: a page has dozens of URLs, a copy
+ * hundreds of thousands of pages, and the pages' URLs are already in normal form.
+ */
 function archivePath(url: string, pageDir: string, host: string): string | null {
-  let resolved: URL;
-  if (WEB.test(url)) resolved = new URL(url.startsWith("//") ? `http:${url}` : url);
-  else resolved = new URL(url.startsWith("/") ? `.${url}` : url, ARCHIVE + (url.startsWith("/") ? host : `${pageDir}/`));
-  if (resolved.search !== "") return null;
-  let rel = resolved.href.startsWith(ARCHIVE) ? resolved.pathname.slice(1) : resolved.host + resolved.pathname;
+  if (url.includes("?")) return null;
+  let rel: string;
+  if (WEB.test(url)) {
+    const rest = url.slice(url.indexOf("//") + 2);
+    const slash = rest.indexOf("/");
+    const authority = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase().replace(/:(80|443)$/, "");
+    rel = path.posix.normalize(`${authority}/${slash === -1 ? "" : rest.slice(slash + 1)}`);
+  } else rel = path.posix.normalize(url.startsWith("/") ? host + url.slice(1) : `${pageDir}/${url}`);
+  if (rel.startsWith("../") || rel === "..") return null;
   const api = API_URL.exec(rel);
   if (api !== null) {
     const [, domain, what] = api;
     return /^\d+$/.test(what!) ? `${domain}/_api/detail/${what}.json` : `${domain}/_api/export/${what}.xlsx`;
   }
   if (rel.endsWith("/")) rel += "index.html";
+  else if (rel === ".") rel = "index.html";
   return rel;
 }

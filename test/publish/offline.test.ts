@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DomainInfo } from "../../src/output/build-info.ts";
-import { offlineHtml } from "../../src/publish/offline.ts";
+import path from "node:path";
+import { offlineHtml, relativePath } from "../../src/publish/offline.ts";
 import { offlineCopy } from "../../src/publish/offline-copy.ts";
 import { rootPage } from "../../src/publish/offline-root.ts";
 import { searchEntry, searchIndexScript } from "../../src/publish/offline-search.ts";
@@ -67,7 +68,7 @@ describe("offline pages", () => {
       '<meta property="og:image" content="https://media.example.org/cat/b-480.jpeg">' +
       '<script type="application/ld+json">{"url":"https://lib.example/cat/","image":"https://media.example.org/cat/b-480.jpeg"}</script>' +
       '<a href="https://other.example/">x</a><a href="mailto:a@b.example">m</a><a href="#main">s</a>' +
-      '<a href="../../../../../other.example/x/">y</a><a href="https://lib.example/cat/?q=1">q</a><img src="data:,">';
+      '<a href="../../../../../other.example/x/">y</a><a href="../../../../../../../etc/">z</a><a href="https://lib.example/cat/?q=1">q</a><img src="data:,">';
     expect(rewrite(html)).toBe(html);
   });
 
@@ -147,5 +148,20 @@ describe("the copy's root page", () => {
     const root = copy.added.get("index.html")!.toString();
     expect(root).toContain('<a href="a.example/index.html">');
     expect(root).toContain("Library b &lt;&amp;&gt; <small>b.example</small>");
+  });
+});
+
+describe("relative paths inside the copy", () => {
+  it("are what path.posix.relative gives, from the root, beside, above and below", () => {
+    const cases: [string, string][] = [
+      [".", "a/index.html"],
+      ["a", "a/index.html"],
+      ["a/b/c", "a/index.html"],
+      ["a/b", "a/b/c/d.html"],
+      ["a/b", "x/y.jpeg"],
+      ["a/bb", "a/b/c.html"],
+      ["a", "index.html"],
+    ];
+    for (const [from, to] of cases) expect(relativePath(from, to), `${from} → ${to}`).toBe(path.posix.relative(from, to));
   });
 });

@@ -51,7 +51,7 @@ export function searchEntry(page: { id: number; slug: string }, html: string, re
 
 /**
  * The index script of a site in `locale`:
- * `self.catalogueSearchIndex={"page":…,"directors":[…],"works":[[title,director,id,slug],…]};`
+ * `self.catalogueSearchIndex=JSON.parse('{"page":…,"directors":[…],"works":[[title,director,id,slug],…]}');`
  */
 export function searchIndexScript(entries: readonly SearchEntry[], locale: string): string {
   const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
@@ -66,7 +66,9 @@ export function searchIndexScript(entries: readonly SearchEntry[], locale: strin
       }
       return [title, d, id, slug];
     });
-  return `self.${GLOBAL}=${JSON.stringify({ page: PAGE_PATTERN, directors: [...directors.keys()], works })};\n`;
+  // JSON.parse of a string literal: browsers parse that much faster than the same object as code.
+  const json = JSON.stringify({ page: PAGE_PATTERN, directors: [...directors.keys()], works });
+  return `self.${GLOBAL}=JSON.parse('${json.replace(/['\\]/g, (c) => `\\${c}`)}');\n`;
 }
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };

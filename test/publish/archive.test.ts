@@ -120,5 +120,9 @@ describe("archive target", () => {
       }
     }
     expect(missing).toEqual([]);
+    // Rewritten pages, search index and root page included, the same build gives the same bytes.
+    const again = file("site-again.zip");
+    await publish({ dir: out, target: new ArchiveTarget(again, "zip"), domain: "domain-1.example" });
+    expect(md5(await readFile(again))).toBe(md5(await readFile(archive)));
   });
 });

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { appendFile, mkdir, readFile, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -226,6 +226,24 @@ describe.skipIf(!existsSync(CHROMIUM))("an offline archive opened from file:// w
       await browse(unpacked, d, false);
     }, 120_000);
   }
+
+  it("a copy whose search index is gone hides the search box on the first search", async () => {
+    const unpacked = await archive("no-index.tar.gz", "domain-2.example");
+    await rm(path.join(unpacked, "domain-2.example/assets/search-index.js"));
+    const { context, problems } = await offlineContext(unpacked);
+    try {
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(path.join(unpacked, "domain-2.example/index.html")).href);
+      const box = page.locator('input[type="search"]');
+      await expect.poll(() => box.isVisible()).toBe(true);
+      await box.fill("luna");
+      await expect.poll(() => page.locator("[data-search]").isHidden()).toBe(true);
+      // The missing file is reported, for whoever looks into it.
+      expect(problems.some((p) => p.includes("search-index.js"))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 
   it("a published site opened from file:// (no offline index) hides the search box, with no error", async () => {
     const { context, problems } = await offlineContext(path.join(root.dir, ".."));

@@ -29,7 +29,14 @@
       output.replaceChildren();
       return;
     }
-    const found = await search(term);
+    let found;
+    try {
+      found = await search(term);
+    } catch (error) {
+      // The index did not load: a box that cannot work is not shown.
+      form.hidden = true;
+      throw error;
+    }
     if (found === null || id !== latest) return;
     const count = document.createElement("p");
     const n = found.count;

@@ -8,6 +8,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { domainView, type DomainView } from "../../src/model/listing.ts";
+import { startServer } from "../../src/serve/server.ts";
 import { buildFixture, CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
 import { SCRIPT_ID, SCRIPT_TITLE } from "../site/fixture.ts";
 
@@ -226,6 +227,30 @@ describe.skipIf(!existsSync(CHROMIUM))("an offline archive opened from file:// w
       await browse(unpacked, d, false);
     }, 120_000);
   }
+
+  it("served over HTTP (catalogue serve --dir), the same copy searches with Pagefind", async () => {
+    const unpacked = await archive("served.tar.gz", "domain-2.example");
+    const server = await startServer({ dir: unpacked, port: 0, host: "127.0.0.1" });
+    const page = await browser.newPage();
+    try {
+      const problems: string[] = [];
+      watch(page, problems);
+      const requests: string[] = [];
+      page.on("request", (r) => void requests.push(r.url()));
+      await page.goto(server.url);
+      const box = page.locator('input[type="search"]');
+      await expect.poll(() => box.isVisible()).toBe(true);
+      const target = views.get("domain-2.example")!.orders.name.at(-1)!;
+      await box.fill(target.work.name);
+      await page.locator(`.search-results a[href*="audiovisual-detail/${target.work.id}/"]`).waitFor({ timeout: 15_000 });
+      expect(requests.some((url) => url.endsWith("/pagefind/pagefind.js"))).toBe(true);
+      expect(requests.filter(isIndex)).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+      await server.close();
+    }
+  });
 
   it("a copy whose search index is gone hides the search box on the first search", async () => {
     const unpacked = await archive("no-index.tar.gz", "domain-2.example");

@@ -1,12 +1,13 @@
+import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
-import { mkdir, rename, rm } from "node:fs/promises";
+import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import archiver from "archiver";
 import { UserError } from "../errors.ts";
-import { readFile } from "node:fs/promises";
 import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
-import { offlineHtml } from "./offline.ts";
+import { offlineCopy, type OfflineCopy } from "./offline-copy.ts";
 import type { Published, SourceFile, Target } from "./target.ts";
 
 /**
@@ -14,7 +15,8 @@ import type { Published, SourceFile, Target } from "./target.ts";
  * deterministically (entries sorted by path, every time the build date at midnight UTC, mode
  * 0644, owner 0), into a temporary file renamed over the archive once complete. It unpacks into a
  * build folder (with its own `_catalogue/files.tsv`) that `catalogue serve --dir` serves, and
- * its HTML navigates from file:// (see offline.ts).
+ * that opens from file:// with no network: a root `index.html`, pages that reach only files of
+ * the copy, and search without a server (see offline-copy.ts).
  */
 
 export type ArchiveFormat = "zip" | "tar.gz";
@@ -55,44 +57,54 @@ export class ArchiveTarget implements Target {
 
   async finish(published: Published): Promise<void> {
     const date = new Date(`${published.date}T00:00:00Z`);
-    const archive =
-      this.format === "zip" ? archiver("zip", { zlib: { level: 9 } }) : archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
-    const written = pipeline(archive, createWriteStream(this.temp));
-    const names = [...this.entries.keys()].sort();
-    // HTML pages are rewritten for file:// (small files: read whole).
-    const pages = new Map<string, Buffer>();
-    for (const rel of names.filter((n) => n.endsWith(".html"))) {
-      const entry = this.entries.get(rel)!;
-      const html = entry.bytes !== null ? Buffer.from(entry.bytes).toString("utf8") : await readFile(entry.abs!, "utf8");
-      pages.set(rel, Buffer.from(offlineHtml(html)));
-    }
+    // HTML pages rewritten for file://, the search indexes and the root page (offline-copy.ts).
+    const copy = await offlineCopy([...this.entries.keys()], (rel) => this.text(rel));
+    const names = [...new Set([...this.entries.keys(), ...copy.added.keys()])].sort();
     const files = new Map<string, FileEntry>();
     for (const rel of names) {
-      const page = pages.get(rel);
-      const entry = this.entries.get(rel)!;
-      files.set(rel, page === undefined ? { size: entry.size, md5: entry.md5 } : { size: page.length, md5: md5(page) });
+      const added = copy.added.get(rel);
+      const { size, md5: digest } = added !== undefined ? { size: added.length, md5: md5(added) } : (copy.pages.get(rel) ?? this.entries.get(rel)!);
+      files.set(rel, { size, md5: digest });
     }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
     const list = Buffer.from(manifestText(files));
-    for (const rel of [...names, MANIFEST_PATH].sort()) {
-      const data = { name: rel, date, mode: 0o644, store: COMPRESSED.test(rel) };
-      const entry = this.entries.get(rel);
-      if (entry === undefined) archive.append(list, data);
-      else if (pages.has(rel)) archive.append(pages.get(rel)!, data);
-      else if (entry.bytes !== null) archive.append(entry.bytes, data);
-      // A stream, not archive.file(): file() stats in parallel and may reorder the entries.
-      else archive.append(createReadStream(entry.abs!), data);
-    }
+    const archive =
+      this.format === "zip" ? archiver("zip", { zlib: { level: 9 } }) : archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
+    const written = pipeline(archive, createWriteStream(this.temp));
     try {
+      for (const rel of [...names, MANIFEST_PATH].sort()) {
+        // One entry at a time: a page is rewritten as it is written, and one file is open at once.
+        const processed = once(archive, "entry");
+        archive.append(rel === MANIFEST_PATH ? list : await this.content(rel, copy), { name: rel, date, mode: 0o644, store: COMPRESSED.test(rel) });
+        await processed;
+      }
       await archive.finalize();
       await written;
       await rename(this.temp, this.file);
     } catch (error) {
+      archive.abort();
+      await written.catch(() => {});
       await rm(this.temp, { force: true });
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOSPC" || code === "EACCES" || code === "EROFS") throw new UserError(`cannot write ${this.file}: ${(error as Error).message}`);
       throw error;
     }
+  }
+
+  /** What the copy holds at `rel`: a new file, a rewritten page, or the build's file. */
+  private async content(rel: string, copy: OfflineCopy): Promise<Buffer | Readable> {
+    const added = copy.added.get(rel);
+    if (added !== undefined) return added;
+    if (copy.pages.has(rel)) return copy.page(rel, await this.text(rel));
+    const entry = this.entries.get(rel)!;
+    // A stream, not archive.file(): file() stats in parallel and may reorder the entries.
+    return entry.bytes ?? createReadStream(entry.abs!);
+  }
+
+  /** A file to publish, as text (pages and build.json are small: read whole). */
+  private async text(rel: string): Promise<string> {
+    const entry = this.entries.get(rel)!;
+    return entry.bytes !== null ? Buffer.from(entry.bytes).toString("utf8") : readFile(entry.abs!, "utf8");
   }
 
   async abort(): Promise<void> {

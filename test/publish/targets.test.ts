@@ -3,7 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { ArchiveTarget } from "../../src/publish/archive.ts";
 import { DirectoryTarget } from "../../src/publish/directory.ts";
 import { S3Target } from "../../src/publish/s3.ts";
@@ -122,6 +122,9 @@ for (const format of ["zip", "tar.gz"] as const) {
         const files = await walk(unpacked);
         // The archive's own file list (checked in archive.test.ts), like the build's, is bookkeeping.
         files.delete(MANIFEST_PATH);
+        // So is the root page an offline copy opens at (offline-root.ts; these builds have no HTML to rewrite).
+        expect(files.get("index.html")?.bytes.toString()).toMatch(/<li lang="\w+">Red de bibliotecas 1 <small>domain-1\.example<\/small><\/li>/);
+        files.delete("index.html");
         // No temporary file is ever left beside the archive.
         const beside = await readdir(path.dirname(file));
         if (beside.some((n) => n.endsWith(".tmp"))) throw new Error(`temporary file left: ${beside.join(", ")}`);

@@ -32,8 +32,11 @@ export function pageDescription(page: SitePage): string {
       return clip(`${parts.join(". ")}.`);
     }
     case "director": {
+      const { name } = page.director;
       const sentence = biographySentence(page.director, site);
-      return sentence ?? s.describeDirector(page.director.name, library, page.works.length);
+      if (sentence === null) return s.describeDirector(name, library, page.works.length);
+      // A biography that does not open with the name would leave the result unnamed.
+      return sentence.includes(name) ? sentence : clip(`${name}: ${sentence}`);
     }
     case "not-found":
       return s.notFoundText;

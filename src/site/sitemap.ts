@@ -26,11 +26,14 @@ const URLSET_CLOSE = `</urlset>\n`;
 export const inSitemap = (page: SitePage) =>
   page.dir !== null && (page.kind !== "listing" || page.ordering === page.site.defaultOrdering);
 
-/** The sitemap's URLs of a domain, in the order the pages are planned. */
+/**
+ * The sitemap's URLs of a domain, sorted by path (the home page first): not in the pages' name
+ * order, which a renamed title would change, rewriting the sitemap for nothing.
+ */
 export const sitemapUrls = (site: DomainSite, pages: Iterable<SitePage>): string[] => {
-  const urls: string[] = [];
-  for (const page of pages) if (inSitemap(page)) urls.push(absoluteUrl(site.info.base_url, page.dir!));
-  return urls;
+  const dirs: string[] = [];
+  for (const page of pages) if (inSitemap(page)) dirs.push(page.dir!);
+  return dirs.sort().map((dir) => absoluteUrl(site.info.base_url, dir));
 };
 
 /** The sitemap files of one site, by file name relative to the site root. */

@@ -41,6 +41,8 @@ export interface Audit {
   scores: Record<string, number | null>;
   /** The weighted audits that did not pass, with what they found. */
   failing: string[];
+  /** Largest contentful paint and total blocking time in milliseconds (NaN without the performance category). */
+  metrics: { lcp: number; tbt: number };
 }
 
 export interface Browser {
@@ -66,7 +68,9 @@ export async function launchBrowser(): Promise<Browser> {
           }
         }
       }
-      return { scores: Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, c.score])), failing };
+      const metric = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
+      const metrics = { lcp: metric("largest-contentful-paint"), tbt: metric("total-blocking-time") };
+      return { scores: Object.fromEntries(Object.entries(lhr.categories).map(([id, c]) => [id, c.score])), failing, metrics };
     },
     close: async () => void chrome.kill(),
   };

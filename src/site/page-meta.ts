@@ -56,13 +56,31 @@ export function biographySentence(director: Director, site: DomainSite): string 
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
-/** The first sentence of a text by the Unicode sentence rules of its language, on one line. */
+/**
+ * The first sentence of a text by the Unicode sentence rules of its language, on one line.
+ * ICU's rules as Intl.Segmenter applies them know no abbreviation, and end a sentence at
+ * "F. W. Murnau" or "Dr. Mabuse": a segment ending in an initial or a common abbreviation of
+ * the catalogue's languages runs on into the next.
+ */
 export function firstSentence(text: string, lang: string): string {
   let segmenter = segmenters.get(lang);
   if (segmenter === undefined) segmenters.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: "sentence" })));
-  const first = segmenter.segment(text.trim())[Symbol.iterator]().next().value;
-  return (first?.segment ?? "").replace(/\s+/g, " ").trim();
+  // Within the first paragraph (blank lines separate them, as on the pages): ICU would end a
+  // sentence at any line break.
+  const paragraph = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
+  let sentence = "";
+  for (const { segment } of segmenter.segment(paragraph)) {
+    sentence += segment;
+    const last = ABBREVIATED.exec(sentence)?.[1];
+    if (last === undefined || !(/^\p{Lu}$/u.test(last) || ABBREVIATIONS.has(last.toLowerCase()))) break;
+  }
+  return sentence.trim();
 }
+
+/** The word before a sentence's final full stop. */
+const ABBREVIATED = /(?:^|[\s(«"'])(\p{L}{1,5})\.\s*$/u;
+/** Titles and abbreviations that end in a full stop inside a sentence (es, ca, gl, eu, fr, en). */
+const ABBREVIATIONS = new Set(["dr", "dra", "mr", "mrs", "ms", "sr", "sra", "srta", "st", "sta", "sto", "jr", "mme", "mlle", "mgr", "gral", "prof", "vol", "núm", "pág", "aprox", "ca", "vs"]);
 
 /** A text cut at the last word boundary before MAX_DESCRIPTION, with an ellipsis. */
 function clip(text: string): string {

@@ -6,7 +6,7 @@ import { domainView } from "../../src/model/listing.ts";
 import { startServer, type RunningServer } from "../../src/serve/server.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { buildSite } from "./fixture.ts";
-import { CHROMIUM, launchBrowser, LH_DOMAINS, lighthouseContent, type Browser } from "./lighthouse.ts";
+import { auditedPages, CHROMIUM, launchBrowser, LH_DOMAINS, lighthouseContent, type Browser } from "./lighthouse.ts";
 
 /**
  * Lighthouse on a home, listing, work, director and category page of each interface language,
@@ -36,15 +36,7 @@ beforeAll(async () => {
     const domain = catalogue.domains.find((d) => d.domain === host)!;
     const view = domainView(catalogue, domain, "2026-11-20");
     const site = `http://${host}:${port}${new URL(domain.base_url).pathname.replace(/\/$/, "")}/`;
-    // A director whose photo is shown, when the domain lists one.
-    const listed = view.orders.name.find((l) => l.director?.show_img) ?? view.orders.name.find((l) => l.director !== null)!;
-    pages.push(
-      [`${lang} home`, site],
-      [`${lang} listing`, `${site}page/2/`],
-      [`${lang} work`, `${site}audiovisual-detail/${listed.work.id}/${listed.work.slug}/`],
-      [`${lang} director`, `${site}director/${listed.director!.slug}/`],
-      [`${lang} category`, `${site}category/${listed.work.audiovisual_type ?? "peliculas"}/`],
-    );
+    for (const { kind, url } of auditedPages(site, view)) pages.push([`${lang} ${kind}`, url]);
   }
   browser = await launchBrowser();
 }, 180_000);

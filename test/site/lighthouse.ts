@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
+import type { DomainView } from "../../src/model/listing.ts";
 import { generatedContent } from "../helpers/catalogue.ts";
 import { directorPhotos } from "./fixture.ts";
 
@@ -34,6 +35,21 @@ export async function lighthouseContent(dir: string): Promise<string> {
   await writeFile(domains, (await readFile(domains, "utf8")).replace(`${LH_DOMAINS.en},Red de bibliotecas 2,,`, `${LH_DOMAINS.en},Red de bibliotecas 2,https://${LH_DOMAINS.en}/cataleg,`));
   await directorPhotos(content, { 1: true, 2: false });
   return content;
+}
+
+/**
+ * A home, listing, work, director and category page of a domain's site (`site`: its root URL):
+ * the work and director of a director whose photo is shown, when the domain lists one.
+ */
+export function auditedPages(site: string, view: DomainView): { kind: string; url: string }[] {
+  const listed = view.orders.name.find((l) => l.director?.show_img) ?? view.orders.name.find((l) => l.director !== null)!;
+  return [
+    { kind: "home", url: site },
+    { kind: "listing", url: `${site}page/2/` },
+    { kind: "work", url: `${site}audiovisual-detail/${listed.work.id}/${listed.work.slug}/` },
+    { kind: "director", url: `${site}director/${listed.director!.slug}/` },
+    { kind: "category", url: `${site}category/${listed.work.audiovisual_type ?? "peliculas"}/` },
+  ];
 }
 
 export interface Audit {

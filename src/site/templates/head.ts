@@ -35,7 +35,7 @@ ${image !== null ? html`<meta property="og:image" content="${image.url}">
 <meta name="twitter:description" content="${description}">
 ${image !== null ? html`<meta name="twitter:image" content="${image.url}">
 <meta name="twitter:image:alt" content="${image.alt}">
-` : ""}${data !== null ? html`<script type="application/ld+json">${raw(scriptJson(data))}</script>\n` : ""}`;
+` : ""}${data !== null ? html`<script type="application/ld+json">${raw(scriptJson(data) /* escaped for a script element, not HTML */)}</script>\n` : ""}`;
 }
 
 const OG_TYPE: Record<SitePage["kind"], string> = {

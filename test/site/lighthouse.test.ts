@@ -56,5 +56,5 @@ run("Lighthouse", () => {
       if (!ok) results.push(`${name} ${url}: ${JSON.stringify(scores)}\n  ${failing.join("\n  ")}`);
     }
     expect(results).toEqual([]);
-  }, 400_000);
+  }, 600_000);
 });

@@ -11,7 +11,8 @@
  * and a plain Eleventy pagination build, rebuilds), scale (100,000 works in one domain: peak
  * memory), site (scripts/bench-site.ts), exports (scripts/bench-exports.ts), load
  * (scripts/bench-load.ts: serve, nginx, the Worker in workerd, json-server), publish (scripts/bench-publish.ts; slow:
- * the first upload of ~70,000 files to s3rver takes minutes).
+ * the first upload of ~70,000 files to s3rver takes minutes), lighthouse (scripts/bench-lighthouse.ts:
+ * Lighthouse's scores of the sample site's pages, performance included; a few minutes).
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -86,11 +87,12 @@ try {
     ["scripts/bench-exports.ts", "exports"],
     ["scripts/bench-load.ts", "load"],
     ["scripts/bench-publish.ts", "publish"],
+    ["scripts/bench-lighthouse.ts", "lighthouse"],
   ] as const) {
     if (!sections.has(label)) continue;
     console.error(`running ${script}…`);
     await new Promise<void>((resolve, reject) => {
-      const args = label === "site" ? ["--runs", String(runs)] : [];
+      const args = label === "site" || label === "lighthouse" ? ["--runs", String(runs)] : [];
       const child = spawn(TSX, [path.join(ROOT, script), ...args], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, TMPDIR: work, BENCH_ROWS_FILE: rowsFile } });
       // A failed section is reported, and the others still run and print their figures.
       child.on("exit", (code) => {

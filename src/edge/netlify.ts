@@ -35,6 +35,7 @@ export function netlifyRules(info: BuildInfo, domain: string): EdgeRules {
   headers.push(`${routes.api}*`, ...Object.entries(API_HEADERS).map(([k, v]) => `  ${k}: ${v}`));
   for (const e of routes.exports) headers.push(e.path, `  Content-Disposition: ${e.contentDisposition}`);
   for (const prefix of host.media) headers.push(`${prefix}*`, `  Cache-Control: ${CACHE.immutable}`);
+  for (const file of routes.discovery) headers.push(file.path, `  Content-Type: ${file.type}`);
   return { headers: headers.join("\n") + "\n", redirects: redirects.join("\n") + "\n" };
 }
 

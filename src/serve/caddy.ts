@@ -1,5 +1,6 @@
 import type { BuildInfo } from "../output/build-info.ts";
 import type { Listen } from "./listen.ts";
+import { MIME_TYPES } from "./mime.ts";
 import {
   ALLOW,
   API_HEADERS,
@@ -132,6 +133,9 @@ function site(host: HostRoutes, dir: string, listen: Listen, fallback: boolean):
   const directory = ["not path */", "file {\n\t\t\t\ttry_files {path}/\n\t\t\t}"];
   lines.push(...matcher("dir_q", ...directory, hasQuery), `\t\tredir @dir_q {path}/?{query} 301`);
   lines.push(...matcher("dir", ...directory), `\t\tredir @dir {path}/ 301`);
+  // Content types from the one table (mime.ts) rather than Go's, which says text/xml for .xml and
+  // knows .atom or .txt only from the system's mime.types. Deferred, as file_server sets its guess.
+  for (const [ext, type] of Object.entries(MIME_TYPES)) lines.push(...matcher(`type_${ext}`, `path *.${ext}`), ...headerBlock(`@type_${ext}`, { "Content-Type": type }, true));
   lines.push(`\t\tfile_server {`, `\t\t\tdisable_canonical_uris`, `\t\t}`, `\t}`);
   if (host.domain !== null) {
     lines.push(

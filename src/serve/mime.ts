@@ -12,6 +12,7 @@ export const MIME_TYPES: Record<string, string> = {
   map: "application/json",
   webmanifest: "application/manifest+json",
   xml: "application/xml",
+  atom: "application/atom+xml",
   txt: "text/plain; charset=utf-8",
   svg: "image/svg+xml",
   png: "image/png",
@@ -39,4 +40,4 @@ export function mimeType(file: string): string {
 
 /** Types worth compressing on the fly (images and fonts are compressed already). */
 export const isCompressible = (type: string) =>
-  /^(text\/|application\/(json|javascript|xml|manifest\+json)|image\/svg\+xml)/.test(type);
+  /^(text\/|application\/(json|javascript|xml|atom\+xml|manifest\+json)|image\/svg\+xml)/.test(type);

@@ -180,7 +180,7 @@ ${types}
   gzip on;
   gzip_vary on;
   gzip_min_length 256;
-  gzip_types application/json text/css text/javascript application/xml image/svg+xml application/manifest+json;
+  gzip_types application/json text/css text/javascript text/plain application/xml application/atom+xml image/svg+xml application/manifest+json;
 
 ${queryMaps()}
 

@@ -7,6 +7,8 @@ import {
 } from "../api/layout.ts";
 import { UserError } from "../errors.ts";
 import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
+import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../site/urls.ts";
+import { mimeType } from "./mime.ts";
 
 /**
  * CONTRACT section 4 as data: the one description of how a request maps onto the files of a
@@ -154,6 +156,13 @@ export interface DomainRoutes {
   exports: ExportRoute[];
   /** The 404 page of the domain's HTML catalogue (served when the file exists). */
   notFoundPage: string;
+  /**
+   * The files crawlers and feed readers ask for by name (src/site/discovery.ts): `robots.txt` at
+   * the host's root, the sitemap (and its parts, `*` standing for the number) and the Atom feed
+   * under the base path. Servers find them as any static file, typed by mime.ts; rule sets that
+   * cannot type a file by its extension (Netlify's _headers) name them with these types.
+   */
+  discovery: { path: string; type: string }[];
 }
 
 export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
@@ -178,6 +187,13 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
       contentDisposition: `attachment; filename="${safeFileName(info.exports[kind] ?? `${kind}.xlsx`)}"`,
     })),
     notFoundPage: `${info.base_path}/404.html`,
+    discovery: [
+      { path: `/${ROBOTS_FILE}`, type: mimeType(ROBOTS_FILE) },
+      { path: `${info.base_path}/${SITEMAP_FILE}`, type: mimeType(SITEMAP_FILE) },
+      // A splat only ends a path in a rule set: `sitemap-*` for sitemap-1.xml, sitemap-2.xml, …
+      { path: `${info.base_path}/${sitemapPartFile(1).replace(/1\.xml$/, "*")}`, type: mimeType(sitemapPartFile(1)) },
+      { path: `${info.base_path}/${FEED_FILE}`, type: mimeType(FEED_FILE) },
+    ],
   };
 }
 

@@ -41,6 +41,15 @@ export interface Strings {
   notFound: string;
   notFoundText: string;
   backHome: string;
+  /** Label of the breadcrumb trail. */
+  breadcrumb: string;
+  /** The Atom feed of new works: its title, and the footer's link to it. */
+  feedTitle: (library: string) => string;
+  feedLink: string;
+  /** Meta descriptions (src/site/describe.ts). */
+  describeListing: (library: string, count: number, ordering: string) => string;
+  describeCategory: (label: string, library: string, count: number) => string;
+  describeDirector: (name: string, library: string, count: number) => string;
 }
 
 const es: Strings = {
@@ -79,6 +88,12 @@ const es: Strings = {
   notFound: "Página no encontrada",
   notFoundText: "La página que busca no existe o ya no está disponible.",
   backHome: "Volver al catálogo",
+  breadcrumb: "Ruta de navegación",
+  feedTitle: (library) => `Novedades · ${library}`,
+  feedLink: "Novedades (Atom)",
+  describeListing: (library, n, ordering) => `Catálogo de ${library}: ${es.works(n)}, orden: ${ordering}.`,
+  describeCategory: (label, library, n) => `${label} en el catálogo de ${library}: ${es.works(n)}.`,
+  describeDirector: (name, library, n) => `${name}: ${es.works(n)} en el catálogo de ${library}.`,
 };
 
 const en: Strings = {
@@ -117,6 +132,12 @@ const en: Strings = {
   notFound: "Page not found",
   notFoundText: "The page you are looking for does not exist or is no longer available.",
   backHome: "Back to the catalogue",
+  breadcrumb: "Breadcrumb",
+  feedTitle: (library) => `New works · ${library}`,
+  feedLink: "New works (Atom feed)",
+  describeListing: (library, n, ordering) => `Catalogue of ${library}: ${en.works(n)}, sorted by ${ordering}.`,
+  describeCategory: (label, library, n) => `${label} in the catalogue of ${library}: ${en.works(n)}.`,
+  describeDirector: (name, library, n) => `${name}: ${en.works(n)} in the catalogue of ${library}.`,
 };
 
 export const stringsFor = (locale: string): Strings => (locale.toLowerCase().startsWith("en") ? en : es);

@@ -4,13 +4,14 @@ import type { Catalogue } from "../content/load.ts";
 import type { ImageSource } from "../content/images.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
-import type { OutputTree } from "../output/tree.ts";
+import { md5, type OutputTree } from "../output/tree.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSite, pagePath, sitePages, type SitePage } from "./model.ts";
 import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, writeIndex, type IndexFile, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
+import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
 
 export interface SiteInput {
@@ -86,6 +87,7 @@ export async function renderSite(tree: OutputTree, input: SiteInput): Promise<Si
     for (const [i, site] of sites.entries()) {
       const view = views[i]!;
       const planned = [...sitePages(site, view)];
+      for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
       const keyOf = pageKeys(site, version, input.workDigests);
       const keyed: string[] = new Array(planned.length);
       pages += planned.length;

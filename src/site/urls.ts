@@ -15,6 +15,8 @@ import { API_PATH, type ExportKind } from "../api/layout.ts";
  *   director/<slug>/                      a director and their works
  *   category/<type>/[page/<n>/]           a category (peliculas, documentales, …), name order
  *   404.html                              the not-found page (root-relative links: any depth)
+ *   sitemap.xml, sitemap-<n>.xml          the sitemap (an index of parts past 50,000 URLs or 50 MB)
+ *   feed.atom                             the Atom feed of new works
  *   assets/style.css, assets/search.js    stylesheet and the search script
  *   pagefind/…                            the search index
  */
@@ -22,6 +24,11 @@ import { API_PATH, type ExportKind } from "../api/layout.ts";
 export const ASSETS_DIR = "assets/";
 export const SEARCH_DIR = "pagefind/";
 export const NOT_FOUND_FILE = "404.html";
+export const SITEMAP_FILE = "sitemap.xml";
+export const sitemapPartFile = (n: number) => `sitemap-${n}.xml`;
+export const FEED_FILE = "feed.atom";
+/** At the root of the domain's host (the folder `<domain>/`), whatever the base path. */
+export const ROBOTS_FILE = "robots.txt";
 
 export function listingDir(ordering: Ordering, defaultOrdering: Ordering, page: number): string {
   // The default ordering lives at the root only: one URL per page of content.
@@ -43,3 +50,6 @@ export const rootFrom = (dir: string) => "../".repeat(dir.split("/").length - 1)
 
 /** A link from a page whose root prefix is `root` to `target` (relative to the site root). */
 export const link = (root: string, target: string) => root + target || "./";
+
+/** The absolute URL of a page of the site at `dir` (relative to the site root), from the domain's base_url. */
+export const absoluteUrl = (baseUrl: string, dir: string) => `${baseUrl}/${dir}`;

@@ -55,7 +55,7 @@ export async function startEdge(dir: string): Promise<{ port: number; stop(): Pr
     // What the CDN itself adds in front of the function: compression for clients that accept it.
     const type = out["content-type"] ?? "";
     const size = req.method === "HEAD" ? Number(out["content-length"] ?? 0) : bytes.length;
-    if (/^(text\/|application\/(json|javascript))/.test(type) && size >= 256 && response.status === 200) {
+    if (/^(text\/|application\/(json|javascript|xml|atom\+xml))/.test(type) && size >= 256 && response.status === 200) {
       out.vary = out.vary ? `${out.vary}, Accept-Encoding` : "Accept-Encoding";
       if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
         bytes = gzipSync(bytes);

@@ -63,6 +63,15 @@ describe("Netlify _redirects and _headers", () => {
     expect(headers).toContain(`/api/v1/videos/audiovisuals/export_excel/\n  Content-Disposition: attachment; filename="${d.exports.export_excel}"\n`);
     expect(headers).toContain("/media/*\n  Cache-Control: public, max-age=31536000, immutable\n");
   });
+
+  it("types robots.txt, the sitemap and its parts, and the Atom feed (under the base path, robots.txt at the root)", () => {
+    const d = { ...info.domains[0]!, base_path: "/cataleg" };
+    const { headers } = netlifyRules({ ...info, domains: [d] }, d.domain);
+    expect(headers).toContain("\n/robots.txt\n  Content-Type: text/plain; charset=utf-8\n");
+    expect(headers).toContain("\n/cataleg/sitemap.xml\n  Content-Type: application/xml\n");
+    expect(headers).toContain("\n/cataleg/sitemap-*\n  Content-Type: application/xml\n");
+    expect(headers).toContain("\n/cataleg/feed.atom\n  Content-Type: application/atom+xml\n");
+  });
 });
 
 describe("catalogue config netlify", () => {

@@ -45,6 +45,10 @@ describe("headers", () => {
     expect(headersFor("a.example/media/abc-480.jpeg", info)).toEqual({ contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable" });
     expect(headersFor("img.example/b/abc-480.webp", info)).toEqual({ contentType: "image/webp", cacheControl: "public, max-age=31536000, immutable" });
     expect(headersFor("a.example/index.html", info).contentType).toBe("text/html; charset=utf-8");
+    // What crawlers and feed readers ask for by name (the S3 object's type is what it is served with).
+    expect(headersFor("a.example/robots.txt", info)).toEqual({ contentType: "text/plain; charset=utf-8", cacheControl: "public, max-age=300" });
+    expect(headersFor("a.example/sitemap-2.xml", info)).toEqual({ contentType: "application/xml", cacheControl: "public, max-age=300" });
+    expect(headersFor("a.example/feed.atom", info)).toEqual({ contentType: "application/atom+xml", cacheControl: "public, max-age=300" });
     expect(headersFor("a.example/pagefind/fragment/en_1a2b.pf_fragment", info)).toEqual({ contentType: "application/octet-stream", cacheControl: "public, max-age=60" });
     expect(headersFor("a.example/pagefind/pagefind.js", info).cacheControl).toBe("public, max-age=60");
     expect(headersFor("a.example/_api/export/export_excel.xlsx", info)).toEqual({

@@ -89,10 +89,12 @@ async function injected(page: Page): Promise<Record<string, unknown>> {
       .map((e) => e.getAttribute("href") ?? e.getAttribute("src") ?? e.getAttribute("action") ?? e.getAttribute("formaction"))
       .filter((u) => /^\\s*javascript:/i.test(u)),
     imgX: document.querySelectorAll('img[src="x"], svg[onload]').length,
-    inlineScripts: [...document.querySelectorAll("script:not([src])")].filter((s) => s.textContent.includes("__xss")).length,
+    // Structured data holds the payload as data: it must stay a whole JSON document that never runs.
+    inlineScripts: [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')].filter((s) => s.textContent.includes("__xss")).length,
+    brokenData: [...document.querySelectorAll('script[type="application/ld+json"]')].filter((s) => { try { JSON.parse(s.textContent); return false; } catch { return true; } }).length,
   })`)) as Record<string, unknown>;
 }
-const CLEAN = { xss: "undefined", handlers: [], scriptUrls: [], imgX: 0, inlineScripts: 0 };
+const CLEAN = { xss: "undefined", handlers: [], scriptUrls: [], imgX: 0, inlineScripts: 0, brokenData: 0 };
 
 /** The page's visible text, spaces collapsed as the payload's are. */
 const text = async (page: Page) => ((await page.evaluate("document.title + '\\n' + document.body.innerText")) as string).replace(/[ \t]+/g, " ");

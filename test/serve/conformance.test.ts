@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture } from "../helpers/catalogue.ts";
-import { HTML, makeFixture, placeHtml, type Fixture } from "./fixture.ts";
+import { DISCOVERY, HTML, makeFixture, placeHtml, type Fixture } from "./fixture.ts";
 import { ask, rawStatus, type Reply } from "./http.ts";
 import { violations } from "./schema.ts";
 import { startEdge } from "../edge/assets.ts";
@@ -375,6 +375,30 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
       const missingPage = await get(host, "/cataleg/no-such-page");
       expect(missingPage.status).toBe(404);
       expect(missingPage.body.toString()).toBe(HTML.notFound);
+    });
+
+    it("serves robots.txt, the sitemaps and the Atom feed with their types, gzipped on request", async () => {
+      const types: Record<string, string> = { txt: "text/plain; charset=utf-8", xml: "application/xml", atom: "application/atom+xml" };
+      for (const [rel, text] of Object.entries(DISCOVERY)) {
+        const host = rel.slice(0, rel.indexOf("/"));
+        const target = rel.slice(host.length);
+        const type = types[rel.slice(rel.lastIndexOf(".") + 1)]!;
+        const reply = await get(host, target);
+        expect(reply.status, rel).toBe(200);
+        expect(reply.headers["content-type"], rel).toBe(type);
+        expect(reply.headers["cache-control"], rel).toBe("public, max-age=300");
+        expect(reply.body.toString(), rel).toBe(text);
+        const head = await get(host, target, {}, "HEAD");
+        expect([head.status, head.headers["content-type"], head.body.length], rel).toEqual([200, type, 0]);
+      }
+      // The feed is large enough to be worth compressing, as XML and text are.
+      const gzipped = await get("domain-1.example", "/feed.atom", { "Accept-Encoding": "gzip" });
+      expect(gzipped.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gzipped.body).toString()).toBe(DISCOVERY["domain-1.example/feed.atom"]);
+      // A sitemap that does not exist is the site's 404, not an empty XML answer.
+      const missing = await get("domain-2.example", "/cataleg/sitemap-9.xml");
+      expect(missing.status).toBe(404);
+      expect(missing.body.toString()).toBe(HTML.notFound);
     });
 
     it("never serves the raw API files or the build metadata", async () => {

@@ -57,9 +57,29 @@ export async function makeFixture(): Promise<Fixture> {
   };
 }
 
-/** Pages of a static HTML catalogue under domain-2's base path. */
+/**
+ * The files crawlers and feed readers ask for by name (the site renderer writes them; here they
+ * are placed by hand like the pages): robots.txt at each host's root, the sitemap, a sitemap part
+ * and the feed under each domain's base path. Paths relative to the output folder.
+ */
+export const DISCOVERY: Record<string, string> = {
+  "domain-1.example/robots.txt": "User-agent: *\nDisallow: /api/\nSitemap: https://domain-1.example/sitemap.xml\n",
+  "domain-1.example/sitemap.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://domain-1.example/sitemap-1.xml</loc></sitemap></sitemapindex>\n`,
+  "domain-1.example/sitemap-1.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://domain-1.example/</loc></url></urlset>\n`,
+  "domain-1.example/feed.atom": `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>${"Novedades ".repeat(100)}</title></feed>\n`,
+  "domain-2.example/robots.txt": "User-agent: *\nDisallow: /cataleg/api/\nSitemap: https://domain-2.example/cataleg/sitemap.xml\n",
+  "domain-2.example/cataleg/sitemap.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://domain-2.example/cataleg/</loc></url></urlset>\n`,
+  "domain-2.example/cataleg/feed.atom": `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Novetats</title></feed>\n`,
+};
+
+/** Pages of a static HTML catalogue under domain-2's base path, and the discovery files. */
 export async function placeHtml(dist: string) {
-  const base = path.join(await realpath(dist), "domain-2.example/cataleg");
+  const root = await realpath(dist);
+  for (const [rel, text] of Object.entries(DISCOVERY)) {
+    await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
+    await writeFile(path.join(root, rel), text);
+  }
+  const base = path.join(root, "domain-2.example/cataleg");
   await mkdir(path.join(base, "sub"), { recursive: true });
   await writeFile(path.join(base, "index.html"), HTML.index);
   await writeFile(path.join(base, "sub/index.html"), HTML.sub);

@@ -1,6 +1,7 @@
 import { MANIFEST_PATH, parseManifest } from "../../src/output/tree.ts";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { parseFeed } from "@rowanmanning/feed-parser";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { tempDir } from "../helpers/catalogue.ts";
 import { MINIMAL, writeContent } from "../helpers/content.ts";
@@ -29,4 +30,10 @@ it("renders a domain with no listed work: one empty listing page, no work, direc
   expect(home).toContain("<p>No works available.</p>");
   expect(home).not.toContain('rel="next"');
   expect(manifest.get("tres.example/pagefind/pagefind.js")).toBeDefined();
+  // Its sitemap lists the home page only; its feed has no entry and is dated the build date.
+  const sitemap = await readFile(path.join(out, "tres.example/sitemap.xml"), "utf8");
+  expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual(["https://tres.example/"]);
+  const feed = parseFeed(await readFile(path.join(out, "tres.example/feed.atom"), "utf8"));
+  expect(feed.items).toEqual([]);
+  expect(feed.updated?.toISOString()).toBe("2026-11-20T00:00:00.000Z");
 });

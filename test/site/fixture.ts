@@ -92,3 +92,16 @@ export async function buildSiteCounted(content: string, out: string): Promise<Co
   if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
   return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexedParts: Number(search[1]), searchParts: Number(search[2]), indexed: Number(search[3]) };
 }
+
+/** Gives directors a photo (a cover image) that they may or may not show (`show_img`). */
+export async function directorPhotos(content: string, shown: Record<number, boolean>): Promise<void> {
+  const file = path.join(content, "directors.csv");
+  const lines = (await readFile(file, "utf8")).split("\n");
+  for (const [id, show] of Object.entries(shown)) {
+    const at = lines.findIndex((l) => l.startsWith(`${id},`));
+    const edited = lines[at]!.replace(/^(\d+,[^,]*,[^,]*),[^,]*,(?:true|false)?,/, `$1,covers/cover-${id}.png,${show},`);
+    if (edited === lines[at]) throw new Error(`director ${id}: unexpected row ${lines[at]}`);
+    lines[at] = edited;
+  }
+  await writeFile(file, lines.join("\n"));
+}

@@ -43,6 +43,8 @@ const files = (outDir: string): Promise<Files> => outputFiles(outDir);
 /** Paths whose bytes differ between two manifests (added and removed included). */
 const changed = (a: Files, b: Files) => [...new Set([...Object.keys(a), ...Object.keys(b)])].filter((f) => a[f]?.md5 !== b[f]?.md5).sort();
 const html = (list: string[]) => list.filter((f) => f.endsWith(".html"));
+/** The site's files beside its pages: sitemaps, feed, robots.txt (no page, API file, search index or build record). */
+const siteFiles = (list: string[]) => list.filter((f) => !f.endsWith(".html") && !/\/(_api|pagefind)\/|^_catalogue\//.test(f));
 /** Builds and returns the counts, with what Eleventy rendered. */
 async function rebuild(target = out) {
   spy.rendered = [];
@@ -123,11 +125,41 @@ describe("an incremental site build", () => {
     expect(changedIndex.filter((f) => !inPart(f))).toEqual([]);
     expect(after["domain-1.example/pagefind/parts.json"]).toEqual(first["domain-1.example/pagefind/parts.json"]);
 
+    // Of the files beside the pages, only the feed, and only when it shows the work; the sitemap
+    // lists URLs, which a title does not change; robots.txt names the sitemap.
+    const isNew = one!.orders.name.find((l) => l.work.id === target.id)!.isNew;
+    expect(siteFiles(changed(first, after))).toEqual(isNew ? ["domain-1.example/feed.atom"] : []);
+
     // No page is stale: the incremental output is the output of a build from scratch.
     const fresh = path.join(dir, "fresh");
     await mkdir(fresh);
     const scratch = await rebuild(path.join(fresh, "out"));
     expect(scratch.rendered).toBe(scratch.pages);
+    expect(await files(path.join(fresh, "out"))).toEqual(after);
+  });
+
+  it("after renaming a new work's title and slug rewrites its feed entry and the sitemap, and equals a full build", async () => {
+    const before = await files(out);
+    const catalogue = await loadCatalogue(content, () => {});
+    const view = domainView(catalogue, catalogue.domains[1]!, "2026-11-20");
+    const target = view.orders.name.find((l) => l.isNew)!.work;
+    const csv = path.join(content, "audiovisuals.csv");
+    const text = await readFile(csv, "utf8");
+    expect(text).toContain(`\n${target.id},${target.name},${target.slug},`);
+    await writeFile(csv, text.replace(`\n${target.id},${target.name},${target.slug},`, `\n${target.id},Novedad renombrada,novedad-renombrada,`));
+    await rebuild();
+    const after = await files(out);
+    const feed = await readFile(path.join(out, "domain-2.example/cataleg/feed.atom"), "utf8");
+    expect(feed).toContain("<title>Novedad renombrada</title>");
+    expect(feed).toContain(`/cataleg/audiovisual-detail/${target.id}/novedad-renombrada/"/>`);
+    expect(await readFile(path.join(out, "domain-2.example/cataleg/sitemap.xml"), "utf8")).toContain(`/cataleg/audiovisual-detail/${target.id}/novedad-renombrada/</loc>`);
+    // The domains that list the work change their feed (it is new in each) and sitemap; robots.txt stays.
+    const expected = ["domain-2.example/cataleg/feed.atom", "domain-2.example/cataleg/sitemap.xml"];
+    expect(siteFiles(changed(before, after)).filter((f) => f.startsWith("domain-2.example/"))).toEqual(expected);
+    expect(changed(before, after)).not.toContain("domain-2.example/robots.txt");
+    const fresh = path.join(dir, "fresh-slug");
+    await mkdir(fresh);
+    await rebuild(path.join(fresh, "out"));
     expect(await files(path.join(fresh, "out"))).toEqual(after);
   });
 

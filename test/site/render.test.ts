@@ -104,6 +104,8 @@ describe("the HTML catalogue", () => {
     await buildSite(content, again);
     const [a, b] = [await files(out), await files(again)];
     expect(Object.keys(a).filter((f) => f.includes("/pagefind/")).length).toBeGreaterThan(4);
+    // The sitemaps, feeds and robots.txt are compared too.
+    for (const f of ["domain-1.example/sitemap.xml", "domain-1.example/feed.atom", "domain-2.example/cataleg/sitemap.xml", "domain-2.example/cataleg/feed.atom", "domain-2.example/robots.txt"]) expect(a[f], f).toBeDefined();
     expect(b).toEqual(a);
     // Touching an image changes the build's input fingerprint but none of its bytes: the site is
     // rendered again and every page comes out identical, so no page is rewritten.

@@ -2,8 +2,10 @@ import { EXPORT_KINDS } from "../../api/layout.ts";
 import { AUDIOVISUAL_TYPES } from "../../content/schema.ts";
 import { html, type Html } from "../html.ts";
 import type { SitePage } from "../model.ts";
-import { ASSETS_DIR, categoryDir, exportDir, link, SEARCH_DIR } from "../urls.ts";
+import { pageTrail } from "../page-meta.ts";
+import { ASSETS_DIR, categoryDir, exportDir, FEED_FILE, link, SEARCH_DIR } from "../urls.ts";
 import type { PageContext } from "./context.ts";
+import { seoHead } from "./head.ts";
 
 export interface LayoutOptions {
   title: string;
@@ -29,7 +31,7 @@ export function layout(page: SitePage, ctx: PageContext, o: LayoutOptions): stri
 <title>${title}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${root}${ASSETS_DIR}style.css">
-${o.head ?? ""}</head>
+${seoHead(page, ctx, title)}${o.head ?? ""}</head>
 <body>
 <a class="skip" href="#main">${s.skip}</a>
 <header class="site-header">
@@ -37,13 +39,24 @@ ${o.head ?? ""}</head>
 ${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}
 </header>
 <main id="main">
-${o.main}
+${trail(page, ctx)}${o.main}
 </main>
 <footer class="site-footer">
 <h2>${s.downloads}</h2>
-<ul>${EXPORT_KINDS.map((kind) => html`<li><a href="${root}${exportDir(kind)}" download="${site.info.exports[kind] ?? ""}" type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">${s.exports[kind]}</a></li>`)}</ul>
+<ul>${EXPORT_KINDS.map((kind) => html`<li><a href="${root}${exportDir(kind)}" download="${site.info.exports[kind] ?? ""}" type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">${s.exports[kind]}</a></li>`)}<li><a href="${root}${FEED_FILE}" type="application/atom+xml">${s.feedLink}</a></li></ul>
 </footer>
 ${o.search ? html`<script src="${root}${ASSETS_DIR}search.js" data-pagefind="${root}${SEARCH_DIR}pagefind.js" defer></script>\n` : ""}</body>
 </html>
 `.value;
+}
+
+/** The visible breadcrumb trail (the same steps as the page's BreadcrumbList); the last step is the page itself. */
+function trail(page: SitePage, ctx: PageContext): Html {
+  const steps = pageTrail(page);
+  if (steps.length === 0) return html``;
+  const last = steps.length - 1;
+  return html`<nav class="breadcrumb" aria-label="${page.site.strings.breadcrumb}"><ol>${steps.map((step, i) =>
+    i === last ? html`<li aria-current="page">${step.name}</li>` : html`<li><a href="${link(ctx.root, step.dir)}">${step.name}</a></li>`,
+  )}</ol></nav>
+`;
 }

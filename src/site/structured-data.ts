@@ -1,0 +1,112 @@
+import { PAGE_SIZE } from "../api/layout.ts";
+import type { Ordering } from "../content/schema.ts";
+import type { ListedWork } from "../model/listing.ts";
+import type { SitePage } from "./model.ts";
+import { biographySentence, pageImage, pageTrail } from "./page-meta.ts";
+import { absoluteUrl, directorDir, workDir } from "./urls.ts";
+
+/**
+ * schema.org JSON-LD of a page: a work is a `Movie`, a director a `Person`, a listing or
+ * category page an `ItemList` of its works, and pages with a trail a `BreadcrumbList`. Every
+ * URL is absolute (on the domain's base_url). Only what the CSV says: no `inLanguage` (the
+ * content has no language of the works), no `dateCreated` without a year.
+ */
+
+type Node = Record<string, unknown>;
+
+export function structuredData(page: SitePage): Node | null {
+  const nodes = [mainNode(page), breadcrumbs(page)].filter((n): n is Node => n !== null);
+  return nodes.length === 0 ? null : { "@context": "https://schema.org", "@graph": nodes };
+}
+
+/**
+ * JSON for a `<script type="application/ld+json">` element: the HTML parser ends a script at
+ * `</script` and treats `<!--` specially, whatever JSON quoting says, so `<`, `>` and `&` are
+ * written as JSON escapes (the same string to any JSON parser). U+2028 and U+2029 are escaped
+ * too, for the parsers that once read JSON as JavaScript.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function mainNode(page: SitePage): Node | null {
+  const { site } = page;
+  const url = (dir: string) => absoluteUrl(site.info.base_url, dir);
+  const image = pageImage(page);
+  switch (page.kind) {
+    case "work": {
+      const { work, director } = page.listed;
+      return {
+        "@type": "Movie",
+        "@id": `${url(page.dir!)}#work`,
+        name: work.name,
+        url: url(page.dir!),
+        ...(image !== null ? { image: imageObject(image) } : {}),
+        ...(director !== null ? { director: { "@type": "Person", name: director.name, url: url(directorDir(director.slug)) } } : {}),
+        ...(work.year !== null ? { dateCreated: String(work.year) } : {}),
+        ...(work.duration !== null ? { duration: `PT${work.duration}M` } : {}),
+        ...(work.audiovisual_type !== null ? { genre: site.strings.categories[work.audiovisual_type] } : {}),
+      };
+    }
+    case "director": {
+      const description = biographySentence(page.director, site);
+      return {
+        "@type": "Person",
+        "@id": `${url(page.dir!)}#person`,
+        name: page.director.name,
+        url: url(page.dir!),
+        ...(image !== null ? { image: imageObject(image) } : {}),
+        ...(description !== null ? { description } : {}),
+      };
+    }
+    case "listing":
+    case "category": {
+      const name = page.kind === "category" ? site.strings.categories[page.type] : site.info.name;
+      const order = page.kind === "listing" ? page.ordering : "name";
+      return {
+        "@type": "ItemList",
+        name,
+        url: url(page.dir!),
+        numberOfItems: page.count,
+        itemListOrder: `https://schema.org/${ORDER[order]}`,
+        itemListElement: page.works.map((listed: ListedWork, i) => ({
+          "@type": "ListItem",
+          position: (page.page - 1) * PAGE_SIZE + i + 1,
+          name: listed.work.name,
+          url: url(workDir(listed.work.id, listed.work.slug)),
+        })),
+      };
+    }
+    case "not-found":
+      return null;
+  }
+}
+
+const ORDER: Record<Ordering, string> = {
+  name: "ItemListOrderAscending",
+  year: "ItemListOrderAscending",
+  "-name": "ItemListOrderDescending",
+  "-year": "ItemListOrderDescending",
+};
+
+const imageObject = (image: { url: string; width: number; height: number }) => ({
+  "@type": "ImageObject",
+  contentUrl: image.url,
+  url: image.url,
+  width: image.width,
+  height: image.height,
+});
+
+function breadcrumbs(page: SitePage): Node | null {
+  const trail = pageTrail(page);
+  if (trail.length === 0) return null;
+  return {
+    "@type": "BreadcrumbList",
+    itemListElement: trail.map((crumb, i) => ({
+      "@type": "ListItem",
+      position: i + 1,
+      name: crumb.name,
+      item: absoluteUrl(page.site.info.base_url, crumb.dir),
+    })),
+  };
+}

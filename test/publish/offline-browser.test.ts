@@ -155,8 +155,11 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
     expect(await page.locator("h1").textContent()).toBe(listed.work.name);
     expect(await badImages(page, d.media)).toEqual([]);
     const work = page.url();
-    for (const href of await page.locator("footer a").evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href))) {
-      expect(href).toMatch(/\/_api\/export\/export_\w+\.xlsx$/);
+    // The footer's links (the three spreadsheets and the Atom feed) are files of the archive.
+    const footer = await page.locator("footer a").evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
+    expect(footer.filter((href) => /\/_api\/export\/export_\w+\.xlsx$/.test(href))).toHaveLength(3);
+    for (const href of footer) {
+      expect(href).toMatch(/\/_api\/export\/export_\w+\.xlsx$|\/feed\.atom$/);
       expect(existsSync(fileURLToPath(href)), href).toBe(true);
     }
     await page.locator('main a[type="application/json"]').click();

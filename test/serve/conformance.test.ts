@@ -391,10 +391,14 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
         const head = await get(host, target, {}, "HEAD");
         expect([head.status, head.headers["content-type"], head.body.length], rel).toEqual([200, type, 0]);
       }
-      // The feed is large enough to be worth compressing, as XML and text are.
+      // The feed is large enough to be worth compressing, as XML and text are. workerd compresses by
+      // its own list of types, which lacks application/atom+xml (documented in docs/serving.md).
       const gzipped = await get("domain-1.example", "/feed.atom", { "Accept-Encoding": "gzip" });
-      expect(gzipped.headers["content-encoding"]).toBe("gzip");
-      expect(gunzipSync(gzipped.body).toString()).toBe(DISCOVERY["domain-1.example/feed.atom"]);
+      if (name.startsWith("workerd")) expect(gzipped.body.toString()).toBe(DISCOVERY["domain-1.example/feed.atom"]);
+      else {
+        expect(gzipped.headers["content-encoding"]).toBe("gzip");
+        expect(gunzipSync(gzipped.body).toString()).toBe(DISCOVERY["domain-1.example/feed.atom"]);
+      }
       // A sitemap that does not exist is the site's 404, not an empty XML answer.
       const missing = await get("domain-2.example", "/cataleg/sitemap-9.xml");
       expect(missing.status).toBe(404);

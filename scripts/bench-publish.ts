@@ -54,7 +54,7 @@ await mkdir(root, { recursive: true });
 console.error(`generating ${values.works} works in ${values.domains} domains in ${root}…`);
 await generateCatalogue(content, { works: Number(values.works), domains: Number(values.domains) });
 const s3 = await startS3rver(["bench"]);
-const proxy: FaultProxy = await startFaultProxy(s3.endpoint, 1);
+const proxy: FaultProxy = await startFaultProxy(s3.endpoint, 1, {}, false);
 const env = { ...process.env, ...s3.env, AWS_EC2_METADATA_DISABLED: "true", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
 
 interface Timed {

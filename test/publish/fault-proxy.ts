@@ -50,7 +50,8 @@ const readBody = (req: IncomingMessage) =>
 
 const errorXml = (code: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>injected by the test proxy</Message></Error>`;
 
-export async function startFaultProxy(upstream: string, seed: number, rates: Partial<FaultRates> = {}): Promise<FaultProxy> {
+/** `keepWrites: false` only counts requests (a benchmark: the bodies of a whole site would fill memory). */
+export async function startFaultProxy(upstream: string, seed: number, rates: Partial<FaultRates> = {}, keepWrites = true): Promise<FaultProxy> {
   const random = seeded(seed);
   let current: FaultRates = { error500: 0, slowDown: 0, reset: 0, slow: 0, stall: 0, ...rates };
   const target = new URL(upstream);
@@ -108,7 +109,7 @@ export async function startFaultProxy(upstream: string, seed: number, rates: Par
       answer.on("data", (c: Buffer) => chunks.push(c));
       answer.on("end", () => {
         const status = answer.statusCode ?? 500;
-        if (status >= 200 && status < 300) logWrite(req, body, Buffer.concat(chunks));
+        if (keepWrites && status >= 200 && status < 300) logWrite(req, body);
         res.writeHead(status, answer.headers);
         res.end(Buffer.concat(chunks));
       });
@@ -117,7 +118,7 @@ export async function startFaultProxy(upstream: string, seed: number, rates: Par
     forward.end(body);
   });
 
-  function logWrite(req: IncomingMessage, body: Buffer, _answer: Buffer) {
+  function logWrite(req: IncomingMessage, body: Buffer) {
     const url = new URL(req.url!, "http://proxy");
     const key = decodeURIComponent(url.pathname.split("/").slice(2).join("/"));
     if (req.method === "PUT") proxy.writes.push({ op: "put", key, body });

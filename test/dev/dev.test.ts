@@ -1,8 +1,9 @@
+import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir } from "../helpers/catalogue.ts";
 import { cli } from "../reliability/helpers.ts";
@@ -13,7 +14,6 @@ import { cli } from "../reliability/helpers.ts";
  * `catalogue init`, and a page open in Chromium while the CSV is edited.
  */
 const BIN = process.env.CATALOGUE_BIN ?? CLI;
-const CHROMIUM = "/usr/bin/chromium";
 // In CI a missing browser is a failure, never a silent skip.
 if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
 const run = existsSync(CHROMIUM) ? describe : describe.skip;
@@ -45,10 +45,7 @@ beforeAll(async () => {
     });
     dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)));
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  });
+  browser = await launchChromium();
   page = await browser.newPage();
 }, 180_000);
 afterAll(async () => {

@@ -1,10 +1,11 @@
+import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { domainView, type DomainView } from "../../src/model/listing.ts";
@@ -19,7 +20,6 @@ import { SCRIPT_ID, SCRIPT_TITLE } from "../site/fixture.ts";
  */
 
 const run = promisify(execFile);
-const CHROMIUM = "/usr/bin/chromium";
 // In CI a missing browser is a failure, never a silent skip.
 if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
 
@@ -69,10 +69,7 @@ beforeAll(async () => {
   const catalogue = await loadCatalogue(content);
   views = new Map(catalogue.domains.map((d) => [d.domain, domainView(catalogue, d, DATE)]));
   if (existsSync(CHROMIUM)) {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-    });
+    browser = await launchChromium();
   }
 }, 180_000);
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { decodeRecord, recordPath } from "../../src/publish/records.ts";
@@ -8,7 +8,7 @@ import { tempDir } from "../helpers/catalogue.ts";
 import { expectHolds, type Driver } from "./conformance.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
 import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
-import { GetObjectCommand as Get, ListObjectsV2Command } from "@aws-sdk/client-s3";
+
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
@@ -52,7 +52,7 @@ function driverOf(prefix: string): Driver {
       for (const o of page.Contents ?? []) {
         const rel = o.Key!.slice(prefix.length + 1);
         if (rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/")) continue;
-        const object = await client.send(new Get({ Bucket: "site", Key: o.Key! }));
+        const object = await client.send(new GetObjectCommand({ Bucket: "site", Key: o.Key! }));
         const headers: { contentType: string; cacheControl: string; contentDisposition?: string } = { contentType: object.ContentType!, cacheControl: object.CacheControl! };
         if (object.ContentDisposition !== undefined) headers.contentDisposition = object.ContentDisposition;
         found.set(rel, { bytes: Buffer.from(await object.Body!.transformToByteArray()), headers });

@@ -1,6 +1,7 @@
+import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture, tempDir } from "../helpers/catalogue.ts";
 import { writeContent } from "../helpers/content.ts";
@@ -12,7 +13,6 @@ import { serveFolder } from "../site/fixture.ts";
  * dialog, no injected element or event handler, the payload shown literally).
  */
 
-const CHROMIUM = "/usr/bin/chromium";
 // In CI a missing browser is a failure, never a silent skip.
 if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
 const run = existsSync(CHROMIUM) ? describe : describe.skip;
@@ -59,10 +59,7 @@ beforeAll(async () => {
   });
   out = path.join(dir, "out");
   await buildFixture(content, out, { site: true });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  });
+  browser = await launchChromium();
 }, 180_000);
 afterAll(async () => {
   await browser?.close();

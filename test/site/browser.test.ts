@@ -1,7 +1,8 @@
+import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { existsSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import type { Ordering } from "../../src/content/schema.ts";
@@ -9,7 +10,6 @@ import { domainView, type DomainView } from "../../src/model/listing.ts";
 import { ROOT, tempDir } from "../helpers/catalogue.ts";
 import { buildSite, SCRIPT_ID, SCRIPT_TITLE, serveFolder, siteContent } from "./fixture.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
 // In CI a missing browser is a failure, never a silent skip.
 if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
 const run = existsSync(CHROMIUM) ? describe : describe.skip;
@@ -33,10 +33,7 @@ beforeAll(async () => {
   view = domainView(catalogue, catalogue.domains[0]!, "2026-11-20");
   server = await serveFolder(path.join(out, "domain-1.example"));
   second = { view: domainView(catalogue, catalogue.domains[1]!, "2026-11-20"), server: await serveFolder(path.join(out, "domain-2.example"), "/cataleg") };
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();

@@ -4,7 +4,6 @@ import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import archiver from "archiver";
 import { UserError } from "../errors.ts";
 import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
 import { offlineCopy, type OfflineCopy } from "./offline-copy.ts";
@@ -68,6 +67,8 @@ export class ArchiveTarget implements Target {
     }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
     const list = Buffer.from(manifestText(files));
+    // archiver is loaded only when an archive is written (a publish to a bucket never needs it).
+    const { default: archiver } = await import("archiver");
     const archive =
       this.format === "zip" ? archiver("zip", { zlib: { level: 9 } }) : archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
     const written = pipeline(archive, createWriteStream(this.temp));

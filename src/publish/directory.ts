@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { hashFile } from "../output/tree.ts";
@@ -50,8 +50,17 @@ export class DirectoryTarget implements Store {
     return entries.map((d) => (d.isDirectory() ? `${d.name}/` : d.name)).sort();
   }
 
-  async get(rel: string): Promise<Buffer | null> {
-    return readFile(path.join(this.root, rel)).catch(() => null);
+  async get(rel: string, firstBytes?: number): Promise<Buffer | null> {
+    const file = path.join(this.root, rel);
+    if (firstBytes === undefined) return readFile(file).catch(() => null);
+    const handle = await open(file, "r").catch(() => null);
+    if (handle === null) return null;
+    try {
+      const { buffer, bytesRead } = await handle.read(Buffer.alloc(firstBytes), 0, firstBytes, 0);
+      return buffer.subarray(0, bytesRead);
+    } finally {
+      await handle.close();
+    }
   }
 
   async claimable(): Promise<void> {

@@ -8,6 +8,7 @@ import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./r
 import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
 import { mergedBuildJson, parseBuildInfo, remerge, scopedDeletes } from "./scope.ts";
 import { readState, type TargetState } from "./state.ts";
+import { unchangedOnTarget } from "./unchanged.ts";
 import { LEGACY_PUBLISHED_PATH, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
 
 export interface PublishOptions {
@@ -57,6 +58,14 @@ const isStore = (target: Store | Target): target is Store => (target as Store).k
  */
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
+  if (isStore(options.target) && !options.verify) {
+    const unchanged = await unchangedOnTarget(options.dir, options.target, options.domains);
+    if (unchanged !== null) {
+      const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
+      const seconds = (performance.now() - started) / 1000;
+      return { target: options.target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: options.target.requests, dryRun: options.dryRun ?? false };
+    }
+  }
   const source = await readSource(options.dir, options.manifest);
   try {
     const { target } = options;
@@ -109,7 +118,7 @@ async function decide(source: Source, store: Store, options: PublishOptions): Pr
   const touched = [...records].flatMap(([domain, r]) => {
     if (r === null || options.verify) return [domain];
     if (r.owned.some((rel) => changing.has(rel)) || [...r.old].some((rel) => changing.has(rel))) return [domain];
-    const bytes = encodeRecord({ domain, state: "complete", date: source.info.date, files: pick(entries, r.owned), pending: new Set() });
+    const bytes = encodeRecord({ domain, state: "complete", date: source.info.date, inputs: source.inputs[domain], files: pick(entries, r.owned), pending: new Set() });
     return md5(bytes) === state.recordTags.get(domain) ? [] : [domain];
   });
   return { state, files, plan, records, touched };
@@ -165,7 +174,7 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
     const pending = new Set<string>();
     for (const rel of r?.old ?? []) if (!deleted.has(rel) && !confirmed.has(rel)) pending.add(rel);
     for (const rel of r?.owned ?? []) if (!confirmed.has(rel)) pending.add(rel);
-    return { domain, state: complete && pending.size === 0 ? "complete" : "updating", date: source.info.date, files: pick(confirmed, r?.owned ?? []), pending };
+    return { domain, state: complete && pending.size === 0 ? "complete" : "updating", date: source.info.date, inputs: source.inputs[domain], files: pick(confirmed, r?.owned ?? []), pending };
   };
   const writeRecords = (complete: boolean) =>
     mapLimit(decision.touched, 8, (domain) => store.put(madeFile(recordPath(domain), encodeRecord(recordOf(domain, complete)), source.info)));

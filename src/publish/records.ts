@@ -24,6 +24,11 @@ export interface DomainRecord {
   state: "complete" | "updating";
   /** The build date of what was published. */
   date: string;
+  /**
+   * The domain's inputs key in the build published (`_catalogue/inputs.json`): a complete record
+   * with the key of the build at hand proves there is nothing to publish (publish/unchanged.ts).
+   */
+  inputs?: string;
   /** Files the target holds as recorded. */
   files: Map<string, PublishedEntry>;
   /** Paths whose state is unknown (being replaced or deleted when the record was written). */
@@ -33,8 +38,23 @@ export interface DomainRecord {
 const MAGIC = "#catalogue-record 1";
 const COLUMNS = "path\tsize\tmd5\tkey\tcontentType\tcacheControl\tcontentDisposition\tmtimeMs";
 
+/** What the first line of a record says: enough to know that nothing changed, without the rest. */
+export interface RecordHead {
+  domain: string;
+  state: DomainRecord["state"];
+  date: string;
+  inputs?: string;
+  /** Files the record lists as held. */
+  files?: number;
+}
+
+/** Bytes of a record that surely hold its first line (a range read of a record starts with them). */
+export const RECORD_HEAD_BYTES = 1024;
+
 export function encodeRecord(record: DomainRecord): Buffer {
-  const head = JSON.stringify({ domain: record.domain, state: record.state, date: record.date });
+  const fields: RecordHead = { domain: record.domain, state: record.state, date: record.date };
+  if (record.inputs !== undefined) Object.assign(fields, { inputs: record.inputs, files: record.files.size });
+  const head = JSON.stringify(fields);
   const lines = [`${MAGIC} ${head}`, COLUMNS];
   const paths = [...new Set([...record.files.keys(), ...record.pending])].sort();
   for (const rel of paths) {
@@ -48,15 +68,10 @@ export function encodeRecord(record: DomainRecord): Buffer {
 /** Null when the bytes are not a record of ours: that domain is then listed, as if unrecorded. */
 export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
   const lines = bytes.toString().split("\n");
-  if (!lines[0]?.startsWith(`${MAGIC} `) || lines[1] !== COLUMNS) return null;
-  let head: { domain?: unknown; state?: unknown; date?: unknown };
-  try {
-    head = JSON.parse(lines[0].slice(MAGIC.length + 1));
-  } catch {
-    return null;
-  }
-  if (typeof head.domain !== "string" || (head.state !== "complete" && head.state !== "updating") || typeof head.date !== "string") return null;
+  const head = decodeRecordHead(bytes);
+  if (head === null || lines[1] !== COLUMNS) return null;
   const record: DomainRecord = { domain: head.domain, state: head.state, date: head.date, files: new Map(), pending: new Set() };
+  if (head.inputs !== undefined) record.inputs = head.inputs;
   for (let i = 2; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === "") continue;
@@ -75,4 +90,21 @@ export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
     record.files.set(rel, entry);
   }
   return record;
+}
+
+/** The first line of a record (the whole record, or its first RECORD_HEAD_BYTES); null when it is not one of ours. */
+export function decodeRecordHead(bytes: Buffer | string): RecordHead | null {
+  const text = bytes.toString();
+  const end = text.indexOf("\n");
+  const line = end < 0 ? "" : text.slice(0, end);
+  if (!line.startsWith(`${MAGIC} `)) return null;
+  let head: Partial<Record<keyof RecordHead, unknown>>;
+  try {
+    head = JSON.parse(line.slice(MAGIC.length + 1));
+  } catch {
+    return null;
+  }
+  const { domain, state, date, inputs, files } = head;
+  if (typeof domain !== "string" || (state !== "complete" && state !== "updating") || typeof date !== "string") return null;
+  return { domain, state, date, ...(typeof inputs === "string" ? { inputs } : {}), ...(typeof files === "number" ? { files } : {}) };
 }

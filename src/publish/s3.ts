@@ -96,9 +96,10 @@ export class S3Target implements Store {
     return names.sort();
   }
 
-  async get(rel: string): Promise<Buffer | null> {
+  async get(rel: string, firstBytes?: number): Promise<Buffer | null> {
+    const range = firstBytes === undefined ? undefined : `bytes=0-${firstBytes - 1}`;
     try {
-      const object = await this.send(`read ${rel}`, (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel) })), true);
+      const object = await this.send(`read ${rel}`, (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range })), true);
       return Buffer.from(await object.Body!.transformToByteArray());
     } catch (error) {
       if ((error as { name?: string }).name === "NoSuchKey") return null;

@@ -1,7 +1,8 @@
-import { realpath } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
+import { INPUTS_PATH } from "../output/records.ts";
 import { holdVersion, MANIFEST_PATH, md5, readManifest, type FileEntry } from "../output/tree.ts";
 import { headersFor, isMedia } from "./headers.ts";
 import type { UndigestedFile } from "./digests.ts";
@@ -22,6 +23,8 @@ export interface Source {
   /** The resolved build version. */
   dir: string;
   info: BuildInfo;
+  /** Each domain's inputs key (`_catalogue/inputs.json`), written into its record (records.ts). */
+  inputs: Record<string, string>;
   /** Every published file, sorted by path (the build's own bookkeeping, but build.json, is not published). */
   files: BuildFile[];
   /** Lets builds recycle the version again (it is held while it is read). */
@@ -29,7 +32,7 @@ export interface Source {
 }
 
 /** Build files that stay in the output: what the build knows of its inputs, and its file list. */
-const UNPUBLISHED = new Set([MANIFEST_PATH, "_catalogue/inputs.json"]);
+const UNPUBLISHED = new Set([MANIFEST_PATH, INPUTS_PATH]);
 
 export async function readSource(dir: string, manifest?: ReadonlyMap<string, FileEntry>): Promise<Source> {
   const real = await realpath(dir).catch(() => {
@@ -53,10 +56,20 @@ export async function readSource(dir: string, manifest?: ReadonlyMap<string, Fil
       files.push({ path: rel, size: entry.size, md5: entry.md5, key: entry.key, abs: path.join(real, rel), bytes: null, ...headersFor(rel, info), phase: phaseOf(rel, info) });
     }
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    return { dir: real, info, files, release };
+    return { dir: real, info, inputs: await readDomainKeys(real), files, release };
   } catch (error) {
     await release();
     throw error;
+  }
+}
+
+/** Each domain's inputs key as the build recorded it ({} for a build without them). */
+export async function readDomainKeys(dir: string): Promise<Record<string, string>> {
+  try {
+    const domains = (JSON.parse(await readFile(path.join(dir, INPUTS_PATH), "utf8")) as { domains?: unknown }).domains;
+    return typeof domains === "object" && domains !== null ? (domains as Record<string, string>) : {};
+  } catch {
+    return {};
   }
 }
 

@@ -52,8 +52,8 @@ export interface Store {
   list(prefix: string, known?: ReadonlyMap<string, PublishedEntry>): Promise<Map<string, Listed>>;
   /** The top-level folders and files of the target (what `--verify` lists in parallel). */
   top(): Promise<string[]>;
-  /** An object's bytes, or null when there is none. */
-  get(rel: string): Promise<Buffer | null>;
+  /** An object's bytes (its first `firstBytes` only, when given), or null when there is none. */
+  get(rel: string, firstBytes?: number): Promise<Buffer | null>;
   /** Stores a file; returns the mtime a directory gave it (for its quick check). */
   put(file: SourceFile): Promise<number | undefined>;
   remove(paths: string[]): Promise<void>;

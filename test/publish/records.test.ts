@@ -1,7 +1,9 @@
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
-import { decodeRecord, recordPath } from "../../src/publish/records.ts";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { decodeRecord, encodeRecord, RECORD_HEAD_BYTES, recordPath, type DomainRecord } from "../../src/publish/records.ts";
 import { S3Target } from "../../src/publish/s3.ts";
 import type { Store } from "../../src/publish/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
@@ -171,5 +173,79 @@ describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
     await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: original }));
     const own = await publish({ dir: editions.before, target: spied("media"), domains: ["domain-1.example"], verify: true });
     expect(own.plan.deletes).toEqual(["domain-1.example/media/unused-480.jpeg"]);
+  });
+});
+
+/** A spied S3 target that also notes every read: its path, the bytes asked for, the bytes answered. */
+function readsSpied(prefix: string) {
+  const target = spied(prefix);
+  const reads: { rel: string; firstBytes?: number; length: number | null }[] = [];
+  const get = target.get.bind(target);
+  return Object.assign(target, {
+    reads,
+    get: async (rel: string, firstBytes?: number) => {
+      const bytes = await get(rel, firstBytes);
+      reads.push({ rel, firstBytes, length: bytes?.length ?? null });
+      return bytes;
+    },
+  });
+}
+
+const storedRecord = async (prefix: string, domain: string) =>
+  decodeRecord(Buffer.from(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: `${prefix}/${recordPath(domain)}` }))).Body!.transformToByteArray()))!;
+
+describe("a publish with nothing to do (publish/unchanged.ts)", { timeout: 120_000 }, () => {
+  it("answers from one listing of _catalogue/ and the first line of each record", async () => {
+    const first = await publish({ dir: editions.before, target: spied("quick") });
+    const inputs = JSON.parse(await readFile(path.join(editions.before, "_catalogue/inputs.json"), "utf8")) as { domains: Record<string, string> };
+    for (const domain of ["domain-1.example", "domain-2.example"]) {
+      const record = await storedRecord("quick", domain);
+      expect(record.inputs).toBe(inputs.domains[domain]);
+    }
+    const target = readsSpied("quick");
+    const again = await publish({ dir: editions.before, target });
+    expect([again.uploaded, again.deleted, again.skipped]).toEqual([0, 0, first.uploaded]);
+    expect(target.listed).toEqual(["_catalogue/"]);
+    expect(target.reads.map((r) => r.rel).sort()).toEqual([recordPath("domain-1.example"), recordPath("domain-2.example")]);
+    // Range reads: s3rver answers the first kilobyte of records far larger than that.
+    expect(target.reads.every((r) => r.firstBytes === RECORD_HEAD_BYTES && r.length === RECORD_HEAD_BYTES)).toBe(true);
+    expect(again.requests).toBe(3);
+    // The same for a shard: build.json is read to merge its entries, no listing beyond _catalogue/.
+    const shard = readsSpied("quick");
+    const scoped = await publish({ dir: editions.before, target: shard, domains: ["domain-2.example"] });
+    expect([scoped.uploaded, scoped.deleted, scoped.requests]).toEqual([0, 0, 3]);
+    expect(shard.reads.map((r) => r.rel).sort()).toEqual(["_catalogue/build.json", recordPath("domain-2.example")]);
+  });
+
+  it("is not taken when a domain's inputs changed, a record is updating, build.json differs or a domain is gone", async () => {
+    await publish({ dir: editions.before, target: spied("doubt") });
+    // Another build: its keys are not the records'.
+    const edited = readsSpied("doubt");
+    const after = await publish({ dir: editions.after, target: edited });
+    expect(after.plan.uploads.map((u) => u.file.path).sort()).toEqual(editions.changed);
+    expect(edited.reads.some((r) => r.firstBytes === undefined && r.rel === recordPath("domain-1.example"))).toBe(true);
+
+    // build.json changed behind the publisher's back: restored.
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: "doubt/_catalogue/build.json", Body: "{}" }));
+    const restored = await publish({ dir: editions.after, target: spied("doubt") });
+    expect(restored.plan.uploads.map((u) => u.file.path)).toEqual(["_catalogue/build.json"]);
+
+    // A domain the build no longer has, recorded complete: a whole publish removes it.
+    const gone: DomainRecord = { domain: "gone.example", state: "complete", date: "2026-11-20", inputs: "x", files: new Map(), pending: new Set() };
+    gone.files.set("gone.example/index.html", { size: 1, md5: "0cc175b9c0f1b6a831c399e269772661", contentType: "text/html; charset=utf-8", cacheControl: "public, max-age=300" });
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: "doubt/gone.example/index.html", Body: "a" }));
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: `doubt/${recordPath("gone.example")}`, Body: encodeRecord(gone) }));
+    const removed = await publish({ dir: editions.after, target: spied("doubt") });
+    expect(removed.plan.deletes).toEqual(["gone.example/index.html"]);
+
+    // A record left updating by a killed run, with the right key: the domain is listed again.
+    const record = await storedRecord("doubt", "domain-2.example");
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: `doubt/${recordPath("domain-2.example")}`, Body: encodeRecord({ ...record, state: "updating" }) }));
+    const listed = spied("doubt");
+    const repaired = await publish({ dir: editions.after, target: listed });
+    expect(repaired.uploaded).toBe(0);
+    expect(listed.listed).toContain("domain-2.example/");
+    expect((await storedRecord("doubt", "domain-2.example")).state).toBe("complete");
+    await expectHolds(driverOf("doubt"), editions.after);
   });
 });

@@ -71,17 +71,22 @@ export class DirectoryTarget implements Store {
 
   async put(file: SourceFile): Promise<number> {
     const dest = path.join(this.root, file.path);
-    await mkdir(path.dirname(dest), { recursive: true });
     const temp = path.join(path.dirname(dest), `.${path.basename(dest)}.${process.pid}.tmp`);
-    try {
-      if (file.bytes !== null) await writeFile(temp, file.bytes);
-      else await copyFile(file.abs!, temp);
-      await rename(temp, dest);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw explain(error, `write ${dest}`);
+    for (let attempt = 1; ; attempt++) {
+      await mkdir(path.dirname(dest), { recursive: true });
+      try {
+        if (file.bytes !== null) await writeFile(temp, file.bytes);
+        else await copyFile(file.abs!, temp);
+        await rename(temp, dest);
+        return (await stat(dest)).mtimeMs;
+      } catch (error) {
+        await rm(temp, { force: true });
+        // Another publisher (a shard, a lease's release) may remove the folder it left empty
+        // between the mkdir and the write: make it again.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT" && attempt < 5) continue;
+        throw explain(error, `write ${dest}`);
+      }
     }
-    return (await stat(dest)).mtimeMs;
   }
 
   async remove(paths: string[]): Promise<void> {

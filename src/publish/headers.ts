@@ -29,11 +29,19 @@ export const contentType = (rel: string) => mimeType(rel);
 
 /** Whether `rel` lies in a domain's media folder (processed, content-hashed images). */
 export function isMedia(rel: string, info: BuildInfo): boolean {
-  return info.domains.some((d) => d.media_folder !== d.domain && rel.startsWith(`${d.media_folder}/`));
+  return mediaFolders(info).some((folder) => rel.startsWith(folder));
+}
+
+// Asked for every file of a build (70,000 and more): the folders are made once per build description.
+const mediaPrefixes = new WeakMap<BuildInfo, string[]>();
+function mediaFolders(info: BuildInfo): string[] {
+  let folders = mediaPrefixes.get(info);
+  if (folders === undefined) mediaPrefixes.set(info, (folders = info.domains.filter((d) => d.media_folder !== d.domain).map((d) => `${d.media_folder}/`)));
+  return folders;
 }
 
 /** Pagefind writes its index into a `pagefind/` folder of the site. */
-export const isSearchIndex = (rel: string) => rel.split("/").slice(0, -1).includes("pagefind");
+export const isSearchIndex = (rel: string) => rel.startsWith("pagefind/") || rel.includes("/pagefind/");
 
 export function cacheControl(rel: string, info: BuildInfo): string {
   if (isMedia(rel, info)) return CACHE_IMMUTABLE;

@@ -9,7 +9,7 @@ import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildF
 import { mergedBuildJson, parseBuildInfo, remerge, scopedDeletes } from "./scope.ts";
 import { readState, type TargetState } from "./state.ts";
 import { unchangedOnTarget } from "./unchanged.ts";
-import { LEGACY_PUBLISHED_PATH, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
+import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
 
 export interface PublishOptions {
   /** The build output (default `dist`). */
@@ -58,18 +58,19 @@ const isStore = (target: Store | Target): target is Store => (target as Store).k
  */
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
-  if (isStore(options.target) && !options.verify) {
-    const unchanged = await unchangedOnTarget(options.dir, options.target, options.domains);
+  const { target } = options;
+  const catalogue = isStore(target) ? await target.list("_catalogue/") : null;
+  if (isStore(target) && !options.verify) {
+    const unchanged = await unchangedOnTarget(options.dir, target, options.domains, catalogue!);
     if (unchanged !== null) {
       const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
       const seconds = (performance.now() - started) / 1000;
-      return { target: options.target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: options.target.requests, dryRun: options.dryRun ?? false };
+      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false };
     }
   }
   const source = await readSource(options.dir, options.manifest);
   try {
-    const { target } = options;
-    return isStore(target) ? await publishToStore(source, target, options, started) : await publishArchive(source, target, options, started);
+    return isStore(target) ? await publishToStore(source, target, options, started, catalogue!) : await publishArchive(source, target, options, started);
   } finally {
     await source.release();
   }
@@ -86,11 +87,11 @@ interface Decision {
   touched: string[];
 }
 
-async function decide(source: Source, store: Store, options: PublishOptions): Promise<Decision> {
+async function decide(source: Source, store: Store, options: PublishOptions, catalogue?: Map<string, Listed>): Promise<Decision> {
   const whole = options.domains === undefined;
   const scope = whole ? source.info.domains : chooseDomains(source.info, options.domains!);
   const names = scope.map((d) => d.domain);
-  const state = await readState(store, source.info, { domains: names, whole, verify: options.verify ?? false, readBuildJson: !whole });
+  const state = await readState(store, source.info, { domains: names, whole, verify: options.verify ?? false, readBuildJson: !whole, catalogue });
   const inScope = (f: BuildFile) => ownersOf(f.path, source.info).some((d) => names.includes(d));
   const chosen = whole ? source.files : [...source.files.filter(inScope), mergedBuildJson(source.info, names, state.buildJson?.bytes ?? null)];
   const files = await completeDigests(chosen, state.published);
@@ -124,8 +125,8 @@ async function decide(source: Source, store: Store, options: PublishOptions): Pr
   return { state, files, plan, records, touched };
 }
 
-async function publishToStore(source: Source, store: Store, options: PublishOptions, started: number): Promise<PublishSummary> {
-  let decision = await decide(source, store, options);
+async function publishToStore(source: Source, store: Store, options: PublishOptions, started: number, catalogue: Map<string, Listed>): Promise<PublishSummary> {
+  let decision = await decide(source, store, options, catalogue);
   const summary = (uploaded: number, deleted: number, bytes: number, dryRun: boolean): PublishSummary => ({
     target: store.name,
     plan: decision.plan,

@@ -40,10 +40,12 @@ export interface StateOptions {
   verify: boolean;
   /** Whether build.json's bytes are needed (a scoped publish merges its domains into it). */
   readBuildJson: boolean;
+  /** The listing of `_catalogue/`, when the caller has just made it. */
+  catalogue?: Map<string, Listed>;
 }
 
 export async function readState(store: Store, info: BuildInfo, options: StateOptions): Promise<TargetState> {
-  const catalogue = await store.list("_catalogue/");
+  const catalogue = options.catalogue ?? (await store.list("_catalogue/"));
   const recordTags = new Map<string, string>();
   for (const [rel, listed] of catalogue) if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv")) recordTags.set(rel.slice(RECORDS_FOLDER.length, -4), listed.md5);
   const hasRecords = recordTags.size > 0;

@@ -6,12 +6,13 @@ import { mapLimit } from "../util/concurrency.ts";
 import { decodeRecordHead, RECORD_HEAD_BYTES, recordPath, RECORDS_FOLDER } from "./records.ts";
 import { mergedBuildJson } from "./scope.ts";
 import { chooseDomains, readDomainKeys } from "./source.ts";
-import { LEGACY_PUBLISHED_PATH, type Store } from "./target.ts";
+import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "./target.ts";
 
 /**
  * The quick answer of a publish with nothing to do (a deploy whose build found its inputs
- * unchanged, a nightly run on a quiet day): one listing of `_catalogue/` and the first line of
- * each owned domain's record, instead of reading the build's file list and the whole records.
+ * unchanged, a nightly run on a quiet day): the listing of `_catalogue/` (which the full
+ * comparison then reuses) and the first line of each owned domain's record, instead of reading
+ * the build's file list and the whole records.
  *
  * A record is written `complete` only once the target holds exactly the domain's files of the
  * build it names by inputs key (publish.ts), and a domain's inputs key changes with anything its
@@ -21,7 +22,7 @@ import { LEGACY_PUBLISHED_PATH, type Store } from "./target.ts";
  * full comparison would find nothing to upload or delete. Any doubt answers null: the caller
  * then publishes as usual.
  */
-export async function unchangedOnTarget(dir: string, store: Store, domains: string[] | undefined): Promise<{ skipped: number } | null> {
+export async function unchangedOnTarget(dir: string, store: Store, domains: string[] | undefined, catalogue: Map<string, Listed>): Promise<{ skipped: number } | null> {
   const real = await realpath(dir).catch(() => null);
   if (real === null) return null;
   const release = await holdVersion(real);
@@ -33,7 +34,6 @@ export async function unchangedOnTarget(dir: string, store: Store, domains: stri
     const names = whole ? info.domains.map((d) => d.domain) : chooseDomains(info, domains).map((d) => d.domain);
     if (names.some((d) => keys[d] === undefined)) return null;
 
-    const catalogue = await store.list("_catalogue/");
     if (catalogue.has(LEGACY_PUBLISHED_PATH)) return null;
     const recorded = [...catalogue.keys()].filter((rel) => rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv"));
     if (names.some((d) => !catalogue.has(recordPath(d)))) return null;

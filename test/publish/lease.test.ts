@@ -47,7 +47,8 @@ for (const [kind, open] of Object.entries(stores)) {
           try {
             lease = await acquireLease(store, scope, { contendMs: 400, patienceMs: 20_000, wait: true });
           } catch (error) {
-            if (!(error instanceof UserError)) throw error;
+            // Only a refusal naming the holder counts: any other error fails the test.
+            if (!(error instanceof UserError) || !error.message.includes("is being published by")) throw error;
             refusals.push(error.message);
             return;
           }
@@ -101,7 +102,8 @@ for (const [kind, open] of Object.entries(stores)) {
       const lease = await acquireLease(store, ["a.example"], { ttlMs: 400 });
       // As a newcomer does with a stale lease: removed.
       await store.remove([...(await store.list(LEASES_FOLDER)).keys()]);
-      await sleep(500);
+      // It learns so at its next renewal (every ttl/4): on a loaded machine that may take longer.
+      for (let waited = 0; !lease.lost && waited < 10_000; waited += 100) await sleep(100);
       expect(lease.lost).toBe(true);
       expect(() => lease.check()).toThrow("lease expired and was taken over");
       await lease.release();

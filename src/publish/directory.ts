@@ -1,7 +1,7 @@
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { hashFile } from "../output/tree.ts";
+import { hashFile, isAlive } from "../output/tree.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import type { Listed, PublishedEntry, SourceFile, Store } from "./target.ts";
 
@@ -31,16 +31,17 @@ export class DirectoryTarget implements Store {
     const names = entries
       .filter((d) => d.isFile() && !/^\..*\.tmp$/.test(d.name))
       .map((d) => path.relative(this.root, path.join(d.parentPath, d.name)).split(path.sep).join("/"));
-    // Leftovers of a killed run (temporary names) are removed by the next listing of their folder.
-    const leftovers = entries.filter((d) => d.isFile() && /^\..*\.tmp$/.test(d.name));
+    // Leftovers of a killed run (temporary names) are removed by the next listing of their folder;
+    // those of a live process (another publisher writing now) are its files in the making.
+    const leftovers = entries.filter((d) => d.isFile() && /^\..*\.tmp$/.test(d.name) && !isAlive(Number(/\.(\d+)\.tmp$/.exec(d.name)?.[1])));
     await Promise.all(leftovers.map((d) => rm(path.join(d.parentPath, d.name), { force: true })));
     await mapLimit(names.sort(), 16, async (rel) => {
       const abs = path.join(this.root, rel);
       const info = await stat(abs).catch(() => null);
       if (info === null) return; // removed meanwhile
       const recorded = known?.get(rel);
-      const md5 = recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs ? recorded.md5 : (await hashFile(abs)).md5;
-      files.set(rel, { size: info.size, md5, modified: info.mtimeMs });
+      const md5 = recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs ? recorded.md5 : (await hashFile(abs).catch(gone))?.md5;
+      if (md5 !== undefined) files.set(rel, { size: info.size, md5, modified: info.mtimeMs });
     });
     return files;
   }
@@ -100,6 +101,12 @@ export class DirectoryTarget implements Store {
     // Deepest first; a folder that still holds something stays.
     for (const dir of [...folders].sort((a, b) => b.length - a.length)) await rmdir(path.join(this.root, dir)).catch(() => {});
   }
+}
+
+/** A file removed between the listing and its read (another publisher's delete) is not listed. */
+function gone(error: NodeJS.ErrnoException): undefined {
+  if (error.code === "ENOENT") return undefined;
+  throw error;
 }
 
 function explain(error: unknown, action: string): Error {

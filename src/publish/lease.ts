@@ -67,6 +67,7 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
     const mine = listing.get(rel);
     if (mine === undefined) throw new Error(`bug: ${store.name} does not list the lease ${rel} just written`);
     const blocking: { body: LeaseBody; age: number }[] = [];
+    let tookOver = false;
     for (const [other, listed] of listing) {
       if (other === rel) continue;
       const age = mine.modified - listed.modified;
@@ -84,9 +85,16 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
         // Its publisher stopped rewriting it, or is a process of this machine that is gone: killed.
         // Taken over (other newcomers may delete it too).
         await store.remove([other]);
+        tookOver = true;
         continue;
       }
       blocking.push({ body: theirs, age });
+    }
+    // After a takeover, look once more: a holder that was only slow (its renewal in flight while
+    // its lease was deleted) has written it again, and is then seen as a contender.
+    if (blocking.length === 0 && tookOver) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      continue;
     }
     if (blocking.length === 0) return hold(store, rel, write, ttl);
     await store.remove([rel]);

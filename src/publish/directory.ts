@@ -74,8 +74,8 @@ export class DirectoryTarget implements Store {
     const dest = path.join(this.root, file.path);
     const temp = path.join(path.dirname(dest), `.${path.basename(dest)}.${process.pid}.tmp`);
     for (let attempt = 1; ; attempt++) {
-      await mkdir(path.dirname(dest), { recursive: true });
       try {
+        await mkdir(path.dirname(dest), { recursive: true });
         if (file.bytes !== null) await writeFile(temp, file.bytes);
         else await copyFile(file.abs!, temp);
         await rename(temp, dest);

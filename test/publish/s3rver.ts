@@ -17,18 +17,20 @@ export interface S3rver {
   stop(): Promise<void>;
 }
 
+/** A fix of s3rver's own for concurrent puts and deletes in one folder (see the file). */
+const KEEP_FOLDERS = path.join(import.meta.dirname, "s3rver-keep-folders.cjs");
 const BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("s3rver/package.json")), "bin/s3rver.js");
 
 export async function startS3rver(buckets: string[]): Promise<S3rver> {
   const dir = await mkdtemp(path.join(tmpdir(), "catalogue-s3rver-"));
-  const args = [BIN, "-d", dir, "-a", "127.0.0.1", "-p", "0", "--silent", "--no-vhost-buckets"];
+  const args = ["--require", KEEP_FOLDERS, BIN, "-d", dir, "-a", "127.0.0.1", "-p", "0", "--silent", "--no-vhost-buckets"];
   for (const bucket of buckets) args.push("--configure-bucket", bucket);
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, NODE_OPTIONS: "--openssl-legacy-provider" },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let out = "";
   const port = await new Promise<number>((resolve, reject) => {
-    let out = "";
     const timer = setTimeout(() => reject(new Error(`s3rver did not start: ${out}`)), 20_000);
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
@@ -42,6 +44,11 @@ export async function startS3rver(buckets: string[]): Promise<S3rver> {
     child.stderr!.on("data", onData);
     child.on("exit", (code) => reject(new Error(`s3rver exited with ${code}: ${out}`)));
   });
+  // A server that dies under a test leaves only ECONNREFUSED behind: say why it died.
+  let stopping = false;
+  child.on("exit", (code, signal) => {
+    if (!stopping) console.error(`s3rver on port ${port} exited (${signal ?? code}): ${out.slice(-4000)}`);
+  });
   const endpoint = `http://127.0.0.1:${port}`;
   return {
     endpoint,
@@ -54,6 +61,7 @@ export async function startS3rver(buckets: string[]): Promise<S3rver> {
       AWS_SHARED_CREDENTIALS_FILE: path.join(dir, "no-credentials"),
     },
     async stop() {
+      stopping = true;
       if (child.exitCode === null) {
         const exited = new Promise((resolve) => child.once("exit", resolve));
         child.kill();

@@ -10,7 +10,10 @@
  * edit and the medians, split with dev's `--timings` lines:
  * - detect: the save to dev's "rebuilding" line (the file system's event and the watcher's quiet time);
  * - build: "rebuilding" to "built" (the build's own stages, from `--timings`, are printed beside it);
- * - reload: "built" to the new title in the page (the reload event, the page's load and paint).
+ * - reload: "built" to the first paint of the reloaded page showing the new title (the reload
+ *   event, the page's load and paint; the page's own clock, performance.timeOrigin and its
+ *   first-contentful-paint entry). The time at which the driver (Playwright's polling) saw the
+ *   title is printed beside it: it adds the driver's own delay after a navigation.
  */
 import { spawn } from "node:child_process";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -66,14 +69,22 @@ try {
   await page.goto(`${url}audiovisual-detail/${first[1]}/${first[3]}/`);
   if (!(await page.locator("body").innerText()).includes(first[2]!)) throw new Error(`the page at ${page.url()} does not show ${first[2]}`);
 
-  const results: { total: number; detect: number; build: number; reload: number; stages: string }[] = [];
+  const results: { total: number; seen: number; detect: number; build: number; reload: number; stages: string }[] = [];
   for (let i = 1; i <= edits; i++) {
     const name = `${first[2]} (edición ${i})`;
     const from = lines.length;
     const saved = performance.now();
+    const savedEpoch = Date.now();
     await writeFile(csv, rename(name));
     await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(name)})`, null, { timeout: 60_000, polling: 10 });
-    const visible = performance.now();
+    const seen = performance.now();
+    // When the reloaded page was first painted, by the page's clock (the same machine's).
+    const painted = await page.evaluate<number>(`(() => {
+      const paint = performance.getEntriesByName("first-contentful-paint")[0];
+      const navigation = performance.getEntriesByType("navigation")[0];
+      return performance.timeOrigin + (paint?.startTime ?? navigation?.domContentLoadedEventEnd ?? performance.now());
+    })()`);
+    const visible = saved + (painted - savedEpoch);
     // The lines of this rebuild: "rebuilding", the timings, "built".
     const line = async (pattern: RegExp) => {
       for (let waited = 0; waited < 5000; waited += 20) {
@@ -86,16 +97,16 @@ try {
     const rebuilding = await line(/; rebuilding$/);
     const built = await line(/^built /);
     const stages = (await line(/^timings: /)).text.slice("timings: ".length);
-    const result = { total: visible - saved, detect: rebuilding.at - saved, build: built.at - rebuilding.at, reload: visible - built.at, stages };
+    const result = { total: visible - saved, seen: seen - saved, detect: rebuilding.at - saved, build: built.at - rebuilding.at, reload: visible - built.at, stages };
     results.push(result);
-    console.error(`edit ${i}: ${seconds(result.total)} (detect ${seconds(result.detect)}, build ${seconds(result.build)}, reload ${seconds(result.reload)}); ${stages}`);
+    console.error(`edit ${i}: ${seconds(result.total)} (detect ${seconds(result.detect)}, build ${seconds(result.build)}, reload ${seconds(result.reload)}; the driver saw it at ${seconds(result.seen)}); ${stages}`);
     // dev settles (the page's channel reconnects) before the next save.
     await new Promise((r) => setTimeout(r, 500));
   }
-  const total = median(results.map((r) => r.total));
-  const split = `detect ${seconds(median(results.map((r) => r.detect)))}, build ${seconds(median(results.map((r) => r.build)))}, reload ${seconds(median(results.map((r) => r.reload)))}`;
-  console.log(JSON.stringify({ edits, medianSeconds: total / 1000, detect: median(results.map((r) => r.detect)) / 1000, build: median(results.map((r) => r.build)) / 1000, reload: median(results.map((r) => r.reload)) / 1000 }));
-  await reportRows([{ measure: `catalogue dev: a title edited in the sample catalogue, visible in the open page (median of ${edits})`, ours: `${seconds(total)} (${split})`, target: "<= 2 s" }]);
+  const mid = (key: "total" | "seen" | "detect" | "build" | "reload") => median(results.map((r) => r[key]));
+  const split = `detect ${seconds(mid("detect"))}, build ${seconds(mid("build"))}, reload ${seconds(mid("reload"))}; the driver saw it at ${seconds(mid("seen"))}`;
+  console.log(JSON.stringify({ edits, seconds: mid("total") / 1000, seen: mid("seen") / 1000, detect: mid("detect") / 1000, build: mid("build") / 1000, reload: mid("reload") / 1000 }));
+  await reportRows([{ measure: `catalogue dev: a title edited in the sample catalogue, painted in the open page (median of ${edits})`, ours: `${seconds(mid("total"))} (${split})`, target: "<= 2 s" }]);
 } finally {
   await browser.close();
   if (dev.exitCode === null) {

@@ -79,6 +79,8 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   const rebuild = async (changed: string[]) => {
     say(`changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`);
     const problems = await attempt();
+    // The new build is loaded now: the reloading pages do not wait for it, nor get the previous one.
+    await server.refresh().catch(() => {});
     channel.update({ build: buildId(), problems });
   };
   const watcher = watchFolder(options.build.contentDir, rebuild, {

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import Image from "@11ty/eleventy-img";
 import type { ImageSource } from "../content/images.ts";
 import type { FileSink } from "../output/staging.ts";
 import { mapLimit } from "../util/concurrency.ts";
@@ -90,6 +89,9 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
   try {
     variants = JSON.parse(await readFile(record, "utf8")) as Recorded[];
   } catch {
+    // Loaded only when an image is not in the cache yet: a few tenths of a second at start, for
+    // every build whose images are all cached (most rebuilds) nothing.
+    const { default: Image } = await import("@11ty/eleventy-img");
     const stats = (await Image(source.abs, {
       widths: request.widths,
       formats: request.formats,

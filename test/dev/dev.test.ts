@@ -55,7 +55,7 @@ afterAll(async () => {
   await browser?.close();
   if (dev?.exitCode === null) dev.kill("SIGKILL");
   await cleanup?.();
-});
+}, 120_000);
 
 /** Every file of a build (DIR is a link to its version), by path. */
 async function files(dir: string): Promise<Map<string, Buffer>> {
@@ -82,7 +82,7 @@ run("catalogue dev", () => {
     await pageShows("Viaje a la Luna (copia restaurada)");
     // The benchmark figure (README, Performance): from the save to the new title in the page.
     console.log(`dev: edit visible in the open page after ${((performance.now() - started) / 1000).toFixed(2)} s`);
-  });
+  }, 120_000);
 
   it("prints a bad save's FILE:LINE problems and shows them in the page, keeps the last good build, and recovers", async () => {
     // Several saves in a burst: one rebuild.
@@ -103,7 +103,7 @@ run("catalogue dev", () => {
     await edit("1,Viaje a la Luna,", "1,Viaje a la Luna otra vez,");
     await pageShows("Viaje a la Luna otra vez");
     expect(await overlay.count()).toBe(0);
-  });
+  }, 180_000);
 
   it("keeps between rebuilds only what is still true: a replaced cover is read again, and the output is a fresh build's, byte for byte", async () => {
     // dev keeps image headers and cache records, and Pagefind's processes, from one rebuild to the next.
@@ -124,11 +124,11 @@ run("catalogue dev", () => {
     const served = await files(path.join(project, "dist"));
     expect([...served.keys()]).toEqual([...(await files(path.join(project, "fresh"))).keys()]);
     for (const [rel, bytes] of await files(path.join(project, "fresh"))) expect(served.get(rel)?.equals(bytes), rel).toBe(true);
-  }, 120_000);
+  }, 180_000);
 
   it("stops cleanly on Ctrl-C", async () => {
     const exited = new Promise<number | null>((resolve) => dev.once("exit", resolve));
     dev.kill("SIGINT");
     expect(await exited).toBe(0);
-  });
+  }, 120_000);
 });

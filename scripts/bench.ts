@@ -5,14 +5,16 @@
  *
  *   npm run bench -- [--works N] [--domains N] [--runs N] [--json FILE] [--keep] [--sections LIST]
  *
- * Sections (default command,api,scale,site,exports,load): command (this file: the compiled
+ * Sections (default command,api,scale,site,exports,load,dev): command (this file: the compiled
  * command as a user starts it, whole processes: --help against `node -e 0`, a build --no-site
  * against cp -a, a build with nothing to do), api (this file: the API build against cp -a
  * and a plain Eleventy pagination build, rebuilds), scale (100,000 works in one domain: peak
  * memory), site (scripts/bench-site.ts), exports (scripts/bench-exports.ts), load
  * (scripts/bench-load.ts: serve, nginx, the Worker in workerd, json-server), publish (scripts/bench-publish.ts; slow:
  * the first upload of ~70,000 files to s3rver takes minutes), lighthouse (scripts/bench-lighthouse.ts:
- * Lighthouse's scores of the sample site's pages, performance included; a few minutes).
+ * Lighthouse's scores of the sample site's pages, performance included; a few minutes), dev
+ * (scripts/bench-dev.ts: `catalogue dev`, a title edited in the sample catalogue until the open
+ * page in Chromium shows it).
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -34,7 +36,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     json: { type: "string" },
     keep: { type: "boolean", default: false },
-    sections: { type: "string", default: "command,api,scale,site,exports,load" },
+    sections: { type: "string", default: "command,api,scale,site,exports,load,dev" },
   },
 });
 const sections = new Set(values.sections!.split(","));
@@ -88,11 +90,12 @@ try {
     ["scripts/bench-load.ts", "load"],
     ["scripts/bench-publish.ts", "publish"],
     ["scripts/bench-lighthouse.ts", "lighthouse"],
+    ["scripts/bench-dev.ts", "dev"],
   ] as const) {
     if (!sections.has(label)) continue;
     console.error(`running ${script}…`);
     await new Promise<void>((resolve, reject) => {
-      const args = label === "site" || label === "lighthouse" ? ["--runs", String(runs)] : [];
+      const args = label === "site" || label === "lighthouse" ? ["--runs", String(runs)] : label === "dev" ? ["--edits", String(Math.max(runs, 5))] : [];
       const child = spawn(TSX, [path.join(ROOT, script), ...args], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, TMPDIR: work, BENCH_ROWS_FILE: rowsFile } });
       // A failed section is reported, and the others still run and print their figures.
       child.on("exit", (code) => {

@@ -1,6 +1,7 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
+import { keepWarm } from "../util/warm.ts";
 
 /** A source image of the content folder, checked to be a real image inside it. */
 export interface ImageSource {
@@ -17,6 +18,25 @@ const FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif", "tiff"]);
 // Decompression bombs: a small file that decodes to billions of pixels would exhaust memory.
 export const MAX_PIXELS = 50_000_000;
 const MAX_BYTES = 50 * 1024 * 1024;
+
+/**
+ * The images' headers read in this process, by path and file state: `catalogue dev` checks every
+ * image at each rebuild, and reading them again was most of its "reading content" stage. Only
+ * the three fields used are kept (a header may carry large EXIF and ICC blocks).
+ */
+type Header = Pick<sharp.Metadata, "format" | "width" | "height">;
+const headers = new Map<string, { state: string; header: Promise<Header> }>();
+
+function readHeader(abs: string, state: string): Promise<Header> {
+  const known = headers.get(abs);
+  if (known?.state === state) return known.header;
+  const header = sharp(abs, { limitInputPixels: false })
+    .metadata()
+    .then(({ format, width, height }) => ({ format, width, height }));
+  if (keepWarm()) headers.set(abs, { state, header });
+  header.catch(() => headers.get(abs)?.header === header && headers.delete(abs));
+  return header;
+}
 
 /** Checks one image path; returns the source or the message explaining what is wrong. */
 export async function checkImage(contentRoot: string, rel: string): Promise<ImageSource | string> {
@@ -41,7 +61,7 @@ export async function checkImage(contentRoot: string, rel: string): Promise<Imag
     const info = await stat(abs);
     if (!info.isFile()) return `not a file: ${JSON.stringify(rel)}`;
     if (info.size > MAX_BYTES) return `image file is larger than 50 MB: ${JSON.stringify(rel)}`;
-    const meta = await sharp(abs, { limitInputPixels: false }).metadata();
+    const meta = await readHeader(abs, `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`);
     if (!meta.format || !FORMATS.has(meta.format) || !meta.width || !meta.height) {
       return `not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF): ${JSON.stringify(rel)}`;
     }

@@ -5,6 +5,7 @@ import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
 import { ReloadChannel } from "./reload.ts";
 import { watchFolder } from "./watch.ts";
+import { setKeepWarm } from "../util/warm.ts";
 
 export interface DevOptions {
   build: Omit<BuildOptions, "reporter">;
@@ -12,6 +13,8 @@ export interface DevOptions {
   host: string;
   /** What dev tells: each build, each failure (with its problems), the server's address. */
   say(line: string): void;
+  /** Also tells, after each build, when each of its stages started (`timings: …`). */
+  timings?: boolean;
 }
 
 export interface RunningDev {
@@ -29,13 +32,19 @@ export interface RunningDev {
  */
 export async function startDev(options: DevOptions): Promise<RunningDev> {
   const { say } = options;
+  // Every rebuild reuses what the previous one loaded and started (image headers, Pagefind).
+  setKeepWarm(true);
   let count = 0;
   const buildId = () => `${process.pid}-${count}`;
   const attempt = async (): Promise<string[] | null> => {
     const started = performance.now();
+    const stages: string[] = [];
+    const stage = (name: string) => stages.push(`${((performance.now() - started) / 1000).toFixed(2)} ${name}`);
     try {
-      const summary = await build({ ...options.build, reporter: { stage() {}, warning: () => {} } });
+      const summary = await build({ ...options.build, reporter: { stage, warning: () => {} } });
       count++;
+      stage("done");
+      if (options.timings) say(`timings: ${stages.join(" | ")}`);
       say(describe(summary, (performance.now() - started) / 1000));
       return null;
     } catch (error) {
@@ -50,8 +59,12 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     }
   };
 
+  const stopSearch = async () => {
+    if (options.build.site !== false) await (await import("../site/search.ts")).stopSearch();
+  };
   const first = await attempt();
   if (first !== null && !existsSync(path.join(options.build.outDir, "_catalogue"))) {
+    await stopSearch();
     throw new UserError(`nothing to serve: the content does not build (see above) and ${options.build.outDir} holds no earlier build`);
   }
   const channel = new ReloadChannel({ build: buildId(), problems: first });
@@ -60,11 +73,14 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     server = await startServer({ dir: options.build.outDir, port: options.port, host: options.host, dev: channel });
   } catch (error) {
     channel.close();
+    await stopSearch();
     throw error;
   }
   const rebuild = async (changed: string[]) => {
     say(`changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`);
     const problems = await attempt();
+    // The new build is loaded now: the reloading pages do not wait for it, nor get the previous one.
+    await server.refresh().catch(() => {});
     channel.update({ build: buildId(), problems });
   };
   const watcher = watchFolder(options.build.contentDir, rebuild, {
@@ -76,6 +92,7 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
       await watcher.close();
       channel.close();
       await server.close();
+      await stopSearch();
     },
   };
 }

@@ -1,6 +1,12 @@
 import { watch, type FSWatcher } from "node:fs";
 
 /**
+ * An editor's save is a few events within milliseconds; every millisecond waited here is one more
+ * before the page shows the edit.
+ */
+export const QUIET_MS = 50;
+
+/**
  * Calls `rebuild` after changes in `dir`, once per burst: it waits until `quietMs` pass without a
  * change (an editor's save is often several events: a temporary file, a rename, a chmod), and a
  * change during a rebuild makes one more rebuild after it, never two at once.
@@ -8,7 +14,7 @@ import { watch, type FSWatcher } from "node:fs";
 export function watchFolder(
   dir: string,
   rebuild: (changed: string[]) => Promise<void>,
-  { quietMs = 150, onError = () => {} }: { quietMs?: number; onError?: (error: Error) => void } = {},
+  { quietMs = QUIET_MS, onError = () => {} }: { quietMs?: number; onError?: (error: Error) => void } = {},
 ): { close(): Promise<void> } {
   let changed = new Set<string>();
   let timer: NodeJS.Timeout | null = null;

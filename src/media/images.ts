@@ -5,6 +5,7 @@ import { UserError } from "../errors.ts";
 import type { ImageSource } from "../content/images.ts";
 import type { FileSink } from "../output/staging.ts";
 import { mapLimit } from "../util/concurrency.ts";
+import { keepWarm } from "../util/warm.ts";
 
 /**
  * Processed images, made with @11ty/eleventy-img into a disk cache (`.cache/catalogue/images`
@@ -83,11 +84,13 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
   // The record names the request (and a version of these settings) so a change re-processes.
   const key = `v1.${request.widths.join("-")}.${request.formats.join("-")}`;
   const record = path.join(outputDir, `${digest}.${key}.json`);
-  let variants: Recorded[];
+  let variants = records.get(record);
+  if (variants !== undefined) return byFormat(variants, outputDir);
   try {
     variants = JSON.parse(await readFile(record, "utf8")) as Recorded[];
   } catch {
-    // eleventy-img (and sharp) load in a few tenths of a second: only when an image is processed.
+    // Loaded only when an image is not in the cache yet: a few tenths of a second at start, for
+    // every build whose images are all cached (most rebuilds) nothing.
     const { default: Image } = await import("@11ty/eleventy-img");
     const stats = (await Image(source.abs, {
       widths: request.widths,
@@ -107,11 +110,23 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
     }
     await atomicWrite(record, JSON.stringify(variants));
   }
-  const byFormat: Record<string, ProcessedImage[]> = {};
+  if (keepWarm()) records.set(record, variants);
+  return byFormat(variants, outputDir);
+}
+
+/**
+ * The records read or written by this process: a record never changes once complete (its name
+ * holds the source's digest and the request), and `catalogue dev` would read every one of them
+ * again at each rebuild (kept in dev only: src/util/warm.ts).
+ */
+const records = new Map<string, Recorded[]>();
+
+function byFormat(variants: Recorded[], outputDir: string): Record<string, ProcessedImage[]> {
+  const formats: Record<string, ProcessedImage[]> = {};
   for (const v of variants) {
-    (byFormat[v.format] ??= []).push({ file: v.file, cachePath: path.join(outputDir, v.file), width: v.width, height: v.height });
+    (formats[v.format] ??= []).push({ file: v.file, cachePath: path.join(outputDir, v.file), width: v.width, height: v.height });
   }
-  return byFormat;
+  return formats;
 }
 
 /**

@@ -39,6 +39,8 @@ export interface DevHooks {
 export interface RunningServer {
   url: string;
   server: http.Server;
+  /** Reads the build DIR points at now (dev, after a rebuild: before the pages reload, not while they wait). */
+  refresh(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -75,6 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${shown}:${address.port}/`,
     server,
+    refresh: async () => void (await sites.current(true)),
     close: () =>
       new Promise<void>((done) => {
         server.close(() => done());
@@ -112,9 +115,9 @@ class SiteCache {
   private checked = 0;
   constructor(private readonly dir: string) {}
 
-  async current(): Promise<Site> {
+  async current(force = false): Promise<Site> {
     const now = performance.now();
-    if (this.site !== null && now - this.checked < LINK_CHECK_MS) return this.site;
+    if (!force && this.site !== null && now - this.checked < LINK_CHECK_MS) return this.site;
     this.checked = now;
     let root: string;
     try {

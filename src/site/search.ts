@@ -8,6 +8,7 @@ import type { FileEntry, OutputTree } from "../output/tree.ts";
 import { RequestWorker } from "../workers/request.ts";
 import { dependencyManifest } from "../program.ts";
 import { threadExecArgv, workerScript } from "../workers/script.ts";
+import { keepWarm } from "../util/warm.ts";
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
@@ -184,8 +185,16 @@ export async function writeIndex(tree: OutputTree, folder: string, files: IndexF
   return kept.length;
 }
 
-/** Stops the Pagefind processes (they would otherwise keep Node alive); harmless when none runs. */
+/**
+ * After a build: stops the Pagefind processes, unless the process builds again (`catalogue dev`,
+ * src/util/warm.ts), whose next build then starts indexing at once.
+ */
 export async function closeSearch(): Promise<void> {
+  if (!keepWarm()) await stopSearch();
+}
+
+/** Stops the Pagefind processes (they would otherwise keep Node alive); harmless when none runs. */
+export async function stopSearch(): Promise<void> {
   const running = second;
   second = null;
   if (running !== null) {

@@ -1,9 +1,10 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir } from "../helpers/catalogue.ts";
 import { cli } from "../reliability/helpers.ts";
@@ -18,6 +19,7 @@ const BIN = process.env.CATALOGUE_BIN ?? CLI;
 if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
 const run = existsSync(CHROMIUM) ? describe : describe.skip;
 
+const EPOCH = String(Date.UTC(2026, 10, 20) / 1000);
 let cleanup: () => Promise<void>;
 let project: string;
 let csv: string;
@@ -34,7 +36,8 @@ beforeAll(async () => {
   expect(init.code, init.stderr).toBe(0);
   csv = path.join(project, "content/audiovisuals.csv");
   original = await readFile(csv, "utf8");
-  dev = spawn(process.execPath, [BIN, "dev", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
+  // A fixed date: the last test builds the same content with `catalogue build` and compares.
+  dev = spawn(process.execPath, [BIN, "dev", "--port", "0", "--timings"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH } });
   dev.stderr!.on("data", (chunk) => (stderr += chunk));
   url = await new Promise<string>((resolve, reject) => {
     let out = "";
@@ -52,7 +55,18 @@ afterAll(async () => {
   await browser?.close();
   if (dev?.exitCode === null) dev.kill("SIGKILL");
   await cleanup?.();
-});
+}, 120_000);
+
+/** Every file of a build (DIR is a link to its version), by path. */
+async function files(dir: string): Promise<Map<string, Buffer>> {
+  const root = await realpath(dir);
+  const found = new Map<string, Buffer>();
+  for (const entry of (await readdir(root, { recursive: true, withFileTypes: true })).filter((e) => e.isFile())) {
+    const abs = path.join(entry.parentPath, entry.name);
+    found.set(path.relative(root, abs), await readFile(abs));
+  }
+  return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
+}
 
 const edit = (from: string, to: string) => writeFile(csv, original.replace(from, to));
 const bodyText = () => page.locator("body").innerText();
@@ -68,7 +82,7 @@ run("catalogue dev", () => {
     await pageShows("Viaje a la Luna (copia restaurada)");
     // The benchmark figure (README, Performance): from the save to the new title in the page.
     console.log(`dev: edit visible in the open page after ${((performance.now() - started) / 1000).toFixed(2)} s`);
-  });
+  }, 120_000);
 
   it("prints a bad save's FILE:LINE problems and shows them in the page, keeps the last good build, and recovers", async () => {
     // Several saves in a burst: one rebuild.
@@ -89,11 +103,32 @@ run("catalogue dev", () => {
     await edit("1,Viaje a la Luna,", "1,Viaje a la Luna otra vez,");
     await pageShows("Viaje a la Luna otra vez");
     expect(await overlay.count()).toBe(0);
-  });
+  }, 180_000);
+
+  it("keeps between rebuilds only what is still true: a replaced cover is read again, and the output is a fresh build's, byte for byte", async () => {
+    // dev keeps image headers and cache records, and Pagefind's processes, from one rebuild to the next.
+    const builds = () => stderr.split("\n").filter((line) => line.startsWith("built ")).length;
+    const before = builds();
+    // A cover that is no image any more, then another image, at the same path.
+    const covers = path.join(project, "content/covers");
+    const [first] = (await readdir(covers)).sort();
+    await writeFile(path.join(covers, first!), "not an image");
+    await expect.poll(() => stderr, { timeout: 60_000 }).toContain(`cover: not a readable image: "covers/${first}"`);
+    await writeFile(path.join(covers, first!), await sharp({ create: { width: 300, height: 420, channels: 3, background: "#335577" } }).jpeg().toBuffer());
+    await expect.poll(builds, { timeout: 60_000 }).toBe(before + 1);
+    // The timings dev prints with --timings: each stage of the build, then "done".
+    expect(stderr).toMatch(/^timings: 0\.\d\d reading content \|.* \| \d+\.\d\d done$/m);
+
+    const fresh = await cli(["build", "--out", "fresh", "--cache", "fresh-cache"], { cwd: project, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH } });
+    expect(fresh.code, fresh.stderr).toBe(0);
+    const served = await files(path.join(project, "dist"));
+    expect([...served.keys()]).toEqual([...(await files(path.join(project, "fresh"))).keys()]);
+    for (const [rel, bytes] of await files(path.join(project, "fresh"))) expect(served.get(rel)?.equals(bytes), rel).toBe(true);
+  }, 180_000);
 
   it("stops cleanly on Ctrl-C", async () => {
     const exited = new Promise<number | null>((resolve) => dev.once("exit", resolve));
     dev.kill("SIGINT");
     expect(await exited).toBe(0);
-  });
+  }, 120_000);
 });

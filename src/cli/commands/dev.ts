@@ -4,13 +4,14 @@ import { parsePort, stopOnSignal } from "./serve.ts";
 export const devCommand: Command = {
   name: "dev",
   summary: "build, serve, and rebuild on every save in the content folder; open pages reload",
-  usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--cache DIR]",
+  usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--cache DIR] [--timings]",
   help: `  --content DIR        the content folder to watch (default: content)
   --out DIR            the output folder (default: dist)
   --port N             the port (default: 8080; 0 picks a free one, printed on start)
   --host ADDR          the address to listen on (default: 127.0.0.1)
   --no-site            API, exports and server files only: no HTML catalogue
   --cache DIR          the processed-image cache (default: .cache/catalogue)
+  --timings            after each build, print when each of its stages started (seconds)
                        A save that makes the content invalid prints its problems and shows them
                        in the open pages; the last good build stays served. Stop with Ctrl-C.`,
   options: {
@@ -20,6 +21,7 @@ export const devCommand: Command = {
     host: { type: "string", default: "127.0.0.1" },
     "no-site": { type: "boolean", default: false },
     cache: { type: "string" },
+    timings: { type: "boolean", default: false },
   },
   async run(values, _positionals, io) {
     const port = parsePort(values.port as string);
@@ -36,6 +38,7 @@ export const devCommand: Command = {
       port,
       host: values.host as string,
       say,
+      timings: values.timings as boolean,
     });
     io.stdout.write(`serving ${values.out} on ${dev.url}, watching ${values.content} (stop with Ctrl-C)\n`);
     await stopOnSignal(() => dev.close());

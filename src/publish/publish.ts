@@ -1,4 +1,5 @@
-import { BUILD_INFO_PATH } from "../output/build-info.ts";
+import { UserError } from "../errors.ts";
+import { BUILD_INFO_PATH, parseBuildInfo } from "../output/build-info.ts";
 import { md5, type FileEntry } from "../output/tree.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
@@ -6,7 +7,8 @@ import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
 import { checkDeletes, makePlan, phaseIndex, type Plan } from "./plan.ts";
 import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
 import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
-import { mergedBuildJson, parseBuildInfo, remerge, scopedDeletes } from "./scope.ts";
+import { pruneMedia } from "./prune.ts";
+import { mergedBuildJson, remerge, scopedDeletes } from "./scope.ts";
 import { readState, type TargetState } from "./state.ts";
 import { LEGACY_PUBLISHED_PATH, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
 
@@ -30,6 +32,8 @@ export interface PublishOptions {
   /** The build's file list, when the caller just built it (deploy): files.tsv is not read again. */
   manifest?: ReadonlyMap<string, FileEntry>;
   lease?: LeaseOptions;
+  /** Then remove the media no domain of the target uses (prune.ts); a store only. */
+  pruneMedia?: boolean;
 }
 
 export interface PublishSummary {
@@ -43,6 +47,8 @@ export interface PublishSummary {
   /** Requests made to the target (S3 only). */
   requests: number | null;
   dryRun: boolean;
+  /** Media removed (or that would be) by `pruneMedia`, also counted in `deleted`. */
+  pruned: string[];
 }
 
 const isStore = (target: Store | Target): target is Store => (target as Store).kind === "store";
@@ -60,7 +66,14 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const source = await readSource(options.dir, options.manifest);
   try {
     const { target } = options;
-    return isStore(target) ? await publishToStore(source, target, options, started) : await publishArchive(source, target, options, started);
+    if (!isStore(target)) {
+      if (options.pruneMedia) throw new UserError(`--prune-media: ${target.name} is an archive, written whole: it holds no unused media`);
+      return await publishArchive(source, target, options, started);
+    }
+    const summary = await publishToStore(source, target, options, started);
+    if (!options.pruneMedia) return summary;
+    const pruned = await pruneMedia(target, source.info, { dryRun: summary.dryRun, maxDeletes: options.maxDeletes, lease: options.lease });
+    return { ...summary, pruned, deleted: summary.deleted + (summary.dryRun ? 0 : pruned.length), seconds: (performance.now() - started) / 1000, requests: target.requests };
   } finally {
     await source.release();
   }
@@ -127,6 +140,7 @@ async function publishToStore(source: Source, store: Store, options: PublishOpti
     seconds: (performance.now() - started) / 1000,
     requests: store.requests,
     dryRun,
+    pruned: [],
   });
   if (options.dryRun) return summary(0, 0, 0, true);
   checkDeletes(decision.plan, options.maxDeletes, store.name);
@@ -216,6 +230,7 @@ async function publishArchive(source: Source, target: Target, options: PublishOp
     seconds: (performance.now() - started) / 1000,
     requests: target.requests,
     dryRun,
+    pruned: [],
   });
   if (options.dryRun) return summary(0, true);
   const published = { date: source.info.date, files: new Map(files.map((f) => [f.path, entryOf(f)])) };

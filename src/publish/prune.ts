@@ -1,0 +1,127 @@
+import { UserError } from "../errors.ts";
+import { BUILD_INFO_PATH, parseBuildInfo, type BuildInfo } from "../output/build-info.ts";
+import { mapLimit } from "../util/concurrency.ts";
+import { acquireLease, LEASES_FOLDER, type LeaseOptions } from "./lease.ts";
+import { ROUTINE_DELETE_SHARE } from "./plan.ts";
+import { decodeRecord, recordPath, RECORDS_FOLDER } from "./records.ts";
+import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "./target.ts";
+
+/**
+ * `--prune-media`: removes the media no domain uses from every media folder of the target, while
+ * shards may be publishing. A scoped publish never deletes media of a folder another domain
+ * uses; an image its domains dropped stays, `pending` in their records, until a whole publish
+ * or this. It reads every domain's record (what each uses, or is uploading) and lists the media
+ * folders that the target's build.json and the build name. It removes an object only when
+ *
+ * - no record lists it as a file, nor as pending while its domain is under a live lease (a shard
+ *   uploading it now: records are rewritten `updating` before the first upload);
+ * - it was written before the prune started, by the store's clock (the prune's own lease):
+ *   whatever a shard uploads meanwhile stays;
+ * - no record changed since it was read (records rewritten meanwhile are read again).
+ *
+ * One prune at a time (a lease of its own, which also waits for a whole publish).
+ */
+
+/** The lease scope of a prune: overlaps only with another prune and a whole publish (`*`). */
+const PRUNE_SCOPE = "_catalogue/prune-media";
+
+export interface PruneOptions {
+  dryRun: boolean;
+  maxDeletes?: number;
+  lease?: LeaseOptions;
+}
+
+/** The media removed (or, in a dry run, that would be). */
+export async function pruneMedia(store: Store, info: BuildInfo, options: PruneOptions): Promise<string[]> {
+  const lease = options.dryRun ? null : await acquireLease(store, [PRUNE_SCOPE], { ...options.lease, wait: true, patienceMs: options.lease?.patienceMs ?? 300_000 });
+  try {
+    const since = lease?.since ?? Number.POSITIVE_INFINITY;
+    const catalogue = await store.list("_catalogue/");
+    if (catalogue.has(LEGACY_PUBLISHED_PATH)) {
+      throw new UserError(`--prune-media: ${store.name} was last published by an older version (it has ${LEGACY_PUBLISHED_PATH}); publish every domain once first`);
+    }
+    const tags = recordTags(catalogue);
+    if (tags.size === 0) return [];
+    const busy = await leasedDomains(store, catalogue, since, options.lease?.ttlMs ?? 120_000);
+    const used = new Set<string>();
+    await readRecords(store, [...tags.keys()], used, busy);
+    const folders = mediaFolders([info, parseBuildInfo(await store.get(BUILD_INFO_PATH))]);
+    const listed = new Map<string, Listed>();
+    for (const listing of await Promise.all(folders.map((f) => store.list(f)))) for (const [rel, l] of listing) listed.set(rel, l);
+    let unused = [...listed].filter(([rel, l]) => !used.has(rel) && l.modified < since).map(([rel]) => rel);
+    if (unused.length === 0) return [];
+
+    // Records a shard rewrote while this one read: what they list now stays too.
+    const now = recordTags(await store.list(RECORDS_FOLDER));
+    const moved = [...now].filter(([domain, tag]) => tags.get(domain) !== tag).map(([domain]) => domain);
+    await readRecords(store, moved, used, null);
+    unused = unused.filter((rel) => !used.has(rel)).sort();
+    checkPrune(unused.length, listed.size, options.maxDeletes, store.name);
+    if (!options.dryRun && unused.length > 0) {
+      lease!.check();
+      await store.remove(unused);
+    }
+    return unused;
+  } finally {
+    await lease?.release().catch(() => {});
+  }
+}
+
+const recordTags = (listing: ReadonlyMap<string, Listed>) => {
+  const tags = new Map<string, string>();
+  for (const [rel, listed] of listing) if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv")) tags.set(rel.slice(RECORDS_FOLDER.length, -4), listed.md5);
+  return tags;
+};
+
+/**
+ * Adds what the records of `domains` list to `used`: their files, and their pending paths when
+ * `busy` is null (records rewritten meanwhile) or names the domain (a publisher holds it now).
+ * A pending path of a domain nobody publishes is an image its domains dropped, or an upload of
+ * a killed publisher: its next publish lists that domain's folders and uploads what it lacks.
+ */
+async function readRecords(store: Store, domains: string[], used: Set<string>, busy: Set<string> | null): Promise<void> {
+  const records = await mapLimit(domains, 8, async (domain) => {
+    const bytes = await store.get(recordPath(domain));
+    const record = bytes === null ? null : decodeRecord(bytes);
+    if (bytes !== null && record === null) throw new UserError(`--prune-media: ${store.name}: ${recordPath(domain)} is not a record of this version of catalogue; nothing was pruned`);
+    return record;
+  });
+  for (const record of records) {
+    if (record === null) continue;
+    for (const rel of record.files.keys()) used.add(rel);
+    if (busy === null || busy.has("*") || busy.has(record.domain)) for (const rel of record.pending) used.add(rel);
+  }
+}
+
+/** The domains under a live lease other than the prune's own (`*`: a whole publish). */
+async function leasedDomains(store: Store, catalogue: ReadonlyMap<string, Listed>, since: number, ttl: number): Promise<Set<string>> {
+  const busy = new Set<string>();
+  // A dry run takes no lease, so has no time of the store's: every lease counts.
+  const live = (l: Listed) => !Number.isFinite(since) || since - l.modified <= ttl;
+  const leases = [...catalogue].filter(([rel, l]) => rel.startsWith(LEASES_FOLDER) && live(l));
+  await mapLimit(leases, 8, async ([rel]) => {
+    try {
+      const body = JSON.parse((await store.get(rel))?.toString() ?? "{}") as { scope?: unknown };
+      const scope = Array.isArray(body.scope) ? body.scope : ["*"];
+      for (const name of scope) if (typeof name === "string" && name !== PRUNE_SCOPE) busy.add(name);
+    } catch {
+      busy.add("*"); // unreadable: assume the worst
+    }
+  });
+  return busy;
+}
+
+/** The distinct media folders the descriptions name (one inside another is listed with it). */
+function mediaFolders(infos: (BuildInfo | null)[]): string[] {
+  const folders = new Set<string>();
+  for (const info of infos) for (const d of info?.domains ?? []) if (d.media_folder !== d.domain) folders.add(`${d.media_folder}/`);
+  return [...folders].filter((f) => ![...folders].some((g) => g !== f && f.startsWith(g))).sort();
+}
+
+/** The delete guard of a prune: `--max-deletes`, else at most half of the media held. */
+function checkPrune(n: number, held: number, maxDeletes: number | undefined, target: string): void {
+  const fix = `nothing was changed. Check --to (run with --dry-run to see the list), then run again with --max-deletes ${n} to allow it`;
+  if (maxDeletes !== undefined ? n > maxDeletes : n > held * ROUTINE_DELETE_SHARE) {
+    throw new UserError(`--prune-media would delete ${n} of the ${held} media files at ${target}, more than ${maxDeletes !== undefined ? `--max-deletes ${maxDeletes}` : "half"}; ${fix}`);
+  }
+}

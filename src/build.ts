@@ -98,10 +98,14 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const entries: DomainEntry[] = infos.map((d) => ({ ...d, position: order.indexOf(d.domain), date }));
     if (options.domains !== undefined) {
       const built = new Set(domains.map((d) => d.domain));
-      // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept.
-      tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))));
+      const kept = await previousDomains(tree, built);
+      // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept,
+      // but media folders only rebuilt domains use (written anew: images they dropped go).
+      const overlap = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+      const rebuiltMedia = infos.map((d) => `${d.media_folder}/`).filter((f) => !kept.some((d) => overlap(`${d.media_folder}/`, f)));
+      tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))) && !rebuiltMedia.some((f) => rel.startsWith(f)));
       // With their own dates; their rows as domains.csv has them now.
-      for (const d of await previousDomains(tree, built)) entries.push({ ...d, position: order.includes(d.domain) ? order.indexOf(d.domain) : d.position });
+      for (const d of kept) entries.push({ ...d, position: order.includes(d.domain) ? order.indexOf(d.domain) : d.position });
       // Their inputs keys stay valid with their files.
       for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }

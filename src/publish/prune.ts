@@ -1,9 +1,10 @@
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, parseBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { mapLimit } from "../util/concurrency.ts";
-import { acquireLease, LEASES_FOLDER, type LeaseOptions } from "./lease.ts";
+import { acquireLease, LEASES_FOLDER, type Lease, type LeaseOptions } from "./lease.ts";
 import { ROUTINE_DELETE_SHARE } from "./plan.ts";
-import { decodeRecord, recordPath, RECORDS_FOLDER } from "./records.ts";
+import { decodeRecord, encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
+import { madeFile } from "./source.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "./target.ts";
 
 /**
@@ -34,6 +35,7 @@ export interface PruneOptions {
 /** The media removed (or, in a dry run, that would be). */
 export async function pruneMedia(store: Store, info: BuildInfo, options: PruneOptions): Promise<string[]> {
   const lease = options.dryRun ? null : await acquireLease(store, [PRUNE_SCOPE], { ...options.lease, wait: true, patienceMs: options.lease?.patienceMs ?? 300_000 });
+  let domainsLease: Lease | null = null;
   try {
     const since = lease?.since ?? Number.POSITIVE_INFINITY;
     const catalogue = await store.list("_catalogue/");
@@ -43,26 +45,47 @@ export async function pruneMedia(store: Store, info: BuildInfo, options: PruneOp
     const tags = recordTags(catalogue);
     if (tags.size === 0) return [];
     const busy = await leasedDomains(store, catalogue, since, options.lease?.ttlMs ?? 120_000);
-    const used = new Set<string>();
-    await readRecords(store, [...tags.keys()], used, busy);
+    const records = await readRecords(store, [...tags.keys()]);
     const folders = mediaFolders([info, parseBuildInfo(await store.get(BUILD_INFO_PATH))]);
     const listed = new Map<string, Listed>();
     for (const listing of await Promise.all(folders.map((f) => store.list(f)))) for (const [rel, l] of listing) listed.set(rel, l);
-    let unused = [...listed].filter(([rel, l]) => !used.has(rel) && l.modified < since).map(([rel]) => rel);
-    if (unused.length === 0) return [];
+    const inMedia = (rel: string) => folders.some((f) => rel.startsWith(f));
 
-    // Records a shard rewrote while this one read: what they list now stays too.
+    // Pending media of a domain nobody publishes: an image its domains dropped, or an upload of a
+    // killed publisher (its next publish lists that domain and uploads what it lacks).
+    const stale = (r: DomainRecord) => !busy.has("*") && !busy.has(r.domain) && [...r.pending].some(inMedia);
+    let fixed = records.filter(stale);
+    if (!options.dryRun && fixed.length > 0) {
+      // Held while their records are rewritten without those paths: no publisher of theirs runs meanwhile.
+      domainsLease = await acquireLease(store, fixed.map((r) => r.domain), { ...options.lease, patienceMs: 10_000 }).catch(() => null);
+      if (domainsLease === null) fixed = [];
+    }
+    const used = new Set<string>();
+    for (const r of records) for (const rel of [...r.files.keys(), ...(fixed.includes(r) ? [] : r.pending)]) used.add(rel);
+    let unused = [...listed].filter(([rel, l]) => !used.has(rel) && l.modified < since).map(([rel]) => rel);
+
+    // Records a shard rewrote while this one read: what they list now stays too, and they are not rewritten.
     const now = recordTags(await store.list(RECORDS_FOLDER));
-    const moved = [...now].filter(([domain, tag]) => tags.get(domain) !== tag).map(([domain]) => domain);
-    await readRecords(store, moved, used, null);
+    const moved = new Set([...now].filter(([domain, tag]) => tags.get(domain) !== tag).map(([domain]) => domain));
+    for (const r of await readRecords(store, [...moved])) for (const rel of [...r.files.keys(), ...r.pending]) used.add(rel);
     unused = unused.filter((rel) => !used.has(rel)).sort();
     checkPrune(unused.length, listed.size, options.maxDeletes, store.name);
-    if (!options.dryRun && unused.length > 0) {
-      lease!.check();
-      await store.remove(unused);
-    }
+    if (options.dryRun) return unused;
+    lease!.check();
+    if (unused.length > 0) await store.remove(unused);
+    // Their pending media are gone now (pruned, or absent already): the records say so.
+    await mapLimit(
+      fixed.filter((r) => !moved.has(r.domain)),
+      8,
+      async (r) => {
+        const pending = new Set([...r.pending].filter((rel) => !inMedia(rel) || used.has(rel)));
+        const record: DomainRecord = { ...r, pending, state: pending.size === 0 ? "complete" : "updating" };
+        await store.put(madeFile(recordPath(r.domain), encodeRecord(record), info));
+      },
+    );
     return unused;
   } finally {
+    await domainsLease?.release().catch(() => {});
     await lease?.release().catch(() => {});
   }
 }
@@ -73,24 +96,15 @@ const recordTags = (listing: ReadonlyMap<string, Listed>) => {
   return tags;
 };
 
-/**
- * Adds what the records of `domains` list to `used`: their files, and their pending paths when
- * `busy` is null (records rewritten meanwhile) or names the domain (a publisher holds it now).
- * A pending path of a domain nobody publishes is an image its domains dropped, or an upload of
- * a killed publisher: its next publish lists that domain's folders and uploads what it lacks.
- */
-async function readRecords(store: Store, domains: string[], used: Set<string>, busy: Set<string> | null): Promise<void> {
+/** The records of `domains` (one that is not a record of ours stops the prune: what it uses is unknown). */
+async function readRecords(store: Store, domains: string[]): Promise<DomainRecord[]> {
   const records = await mapLimit(domains, 8, async (domain) => {
     const bytes = await store.get(recordPath(domain));
     const record = bytes === null ? null : decodeRecord(bytes);
     if (bytes !== null && record === null) throw new UserError(`--prune-media: ${store.name}: ${recordPath(domain)} is not a record of this version of catalogue; nothing was pruned`);
     return record;
   });
-  for (const record of records) {
-    if (record === null) continue;
-    for (const rel of record.files.keys()) used.add(rel);
-    if (busy === null || busy.has("*") || busy.has(record.domain)) for (const rel of record.pending) used.add(rel);
-  }
+  return records.filter((r) => r !== null);
 }
 
 /** The domains under a live lease other than the prune's own (`*`: a whole publish). */

@@ -32,6 +32,8 @@ export interface PruneOptions {
   lease?: LeaseOptions;
 }
 
+export const archiveHasNoMedia = (target: string) => new UserError(`--prune-media: ${target} is an archive, written whole: it holds no unused media`);
+
 /** The media removed (or, in a dry run, that would be). */
 export async function pruneMedia(store: Store, info: BuildInfo, options: PruneOptions): Promise<string[]> {
   const lease = options.dryRun ? null : await acquireLease(store, [PRUNE_SCOPE], { ...options.lease, wait: true, patienceMs: options.lease?.patienceMs ?? 300_000 });
@@ -73,12 +75,12 @@ export async function pruneMedia(store: Store, info: BuildInfo, options: PruneOp
     if (options.dryRun) return unused;
     lease!.check();
     if (unused.length > 0) await store.remove(unused);
-    // Their pending media are gone now (pruned, or absent already): the records say so.
+    // Their pending media are not theirs any more (pruned, absent, or another domain's): the records say so.
     await mapLimit(
       fixed.filter((r) => !moved.has(r.domain)),
       8,
       async (r) => {
-        const pending = new Set([...r.pending].filter((rel) => !inMedia(rel) || used.has(rel)));
+        const pending = new Set([...r.pending].filter((rel) => !inMedia(rel)));
         const record: DomainRecord = { ...r, pending, state: pending.size === 0 ? "complete" : "updating" };
         await store.put(madeFile(recordPath(r.domain), encodeRecord(record), info));
       },

@@ -1,4 +1,3 @@
-import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, parseBuildInfo } from "../output/build-info.ts";
 import { md5, type FileEntry } from "../output/tree.ts";
 import { mapLimit } from "../util/concurrency.ts";
@@ -7,7 +6,7 @@ import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
 import { checkDeletes, makePlan, phaseIndex, type Plan } from "./plan.ts";
 import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
 import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
-import { pruneMedia } from "./prune.ts";
+import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
 import { mergedBuildJson, remerge, scopedDeletes } from "./scope.ts";
 import { readState, type TargetState } from "./state.ts";
 import { LEGACY_PUBLISHED_PATH, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
@@ -67,7 +66,7 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   try {
     const { target } = options;
     if (!isStore(target)) {
-      if (options.pruneMedia) throw new UserError(`--prune-media: ${target.name} is an archive, written whole: it holds no unused media`);
+      if (options.pruneMedia) throw archiveHasNoMedia(target.name);
       return await publishArchive(source, target, options, started);
     }
     const summary = await publishToStore(source, target, options, started);

@@ -39,8 +39,8 @@ export class DirectoryTarget implements Store {
       const info = await stat(abs).catch(() => null);
       if (info === null) return; // removed meanwhile
       const recorded = known?.get(rel);
-      const md5 = recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs ? recorded.md5 : (await hashFile(abs)).md5;
-      files.set(rel, { size: info.size, md5, modified: info.mtimeMs });
+      const md5 = recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs ? recorded.md5 : (await hashFile(abs).catch(gone))?.md5;
+      if (md5 !== undefined) files.set(rel, { size: info.size, md5, modified: info.mtimeMs }); // else removed meanwhile
     });
     return files;
   }
@@ -62,17 +62,21 @@ export class DirectoryTarget implements Store {
 
   async put(file: SourceFile): Promise<number> {
     const dest = path.join(this.root, file.path);
-    await mkdir(path.dirname(dest), { recursive: true });
     const temp = path.join(path.dirname(dest), `.${path.basename(dest)}.${process.pid}.tmp`);
-    try {
-      if (file.bytes !== null) await writeFile(temp, file.bytes);
-      else await copyFile(file.abs!, temp);
-      await rename(temp, dest);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw explain(error, `write ${dest}`);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await mkdir(path.dirname(dest), { recursive: true });
+        if (file.bytes !== null) await writeFile(temp, file.bytes);
+        else await copyFile(file.abs!, temp);
+        await rename(temp, dest);
+        return (await stat(dest)).mtimeMs;
+      } catch (error) {
+        await rm(temp, { force: true });
+        // A publisher removing the folder's last file (a lease, another domain's) removed the folder meanwhile: make it again.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT" && attempt < 5 && (file.bytes !== null || (await stat(file.abs!).catch(() => null)) !== null)) continue;
+        throw explain(error, `write ${dest}`);
+      }
     }
-    return (await stat(dest)).mtimeMs;
   }
 
   async remove(paths: string[]): Promise<void> {
@@ -86,6 +90,12 @@ export class DirectoryTarget implements Store {
     // Deepest first; a folder that still holds something stays.
     for (const dir of [...folders].sort((a, b) => b.length - a.length)) await rmdir(path.join(this.root, dir)).catch(() => {});
   }
+}
+
+/** Undefined for a file removed meanwhile (by another publisher); any other error stands. */
+function gone(error: NodeJS.ErrnoException): undefined {
+  if (error.code === "ENOENT") return undefined;
+  throw error;
 }
 
 function explain(error: unknown, action: string): Error {

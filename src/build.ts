@@ -5,7 +5,7 @@ import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
 import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
-import { BUILD_INFO_PATH, buildInfo, type BuildInfo, type DomainInfo } from "./output/build-info.ts";
+import { BUILD_INFO_PATH, describeBuild, parseBuildInfo, type DomainEntry } from "./output/build-info.ts";
 import { checkUpToDate } from "./output/up-to-date.ts";
 import { INPUTS_PATH } from "./output/records.ts";
 import { programDigest } from "./program.ts";
@@ -94,18 +94,22 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
     if (domainsResult.status === "rejected") throw domainsResult.reason;
     if (siteResult.status === "rejected") throw siteResult.reason;
+    const order = catalogue.domains.map((d) => d.domain);
+    const entries: DomainEntry[] = infos.map((d) => ({ ...d, position: order.indexOf(d.domain), date }));
     if (options.domains !== undefined) {
       const built = new Set(domains.map((d) => d.domain));
-      // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept.
-      tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))));
-      infos.push(...(await previousDomains(tree, built)));
+      const kept = await previousDomains(tree, built);
+      // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept,
+      // but media folders only rebuilt domains use (written anew: images they dropped go).
+      const overlap = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
+      const rebuiltMedia = infos.map((d) => `${d.media_folder}/`).filter((f) => !kept.some((d) => overlap(`${d.media_folder}/`, f)));
+      tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))) && !rebuiltMedia.some((f) => rel.startsWith(f)));
+      // With their own dates; their rows as domains.csv has them now.
+      for (const d of kept) entries.push({ ...d, position: order.includes(d.domain) ? order.indexOf(d.domain) : d.position });
       // Their inputs keys stay valid with their files.
       for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }
-    const order = catalogue.domains.map((d) => d.domain);
-    infos.sort((a, b) => order.indexOf(a.domain) - order.indexOf(b.domain));
-    const info: BuildInfo = { generator: "catalogue", version: 1, date, domains: infos };
-    await tree.write(BUILD_INFO_PATH, JSON.stringify(info, null, 2) + "\n");
+    await tree.write(BUILD_INFO_PATH, JSON.stringify(describeBuild(entries), null, 2) + "\n");
     await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
@@ -199,9 +203,7 @@ async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string
 }
 
 /** With --domain, the domains not rebuilt keep their entry of the previous build description. */
-async function previousDomains(tree: OutputTree, built: Set<string>): Promise<DomainInfo[]> {
-  const bytes = await tree.readPrevious(BUILD_INFO_PATH);
-  if (bytes === null) return [];
-  const parsed = buildInfo.safeParse(JSON.parse(bytes.toString("utf8")));
-  return parsed.success ? parsed.data.domains.filter((d) => !built.has(d.domain)) : [];
+async function previousDomains(tree: OutputTree, built: Set<string>): Promise<DomainEntry[]> {
+  const previous = parseBuildInfo(await tree.readPrevious(BUILD_INFO_PATH));
+  return previous?.domains.filter((d) => !built.has(d.domain)) ?? [];
 }

@@ -41,7 +41,7 @@ export class DirectoryTarget implements Store {
       if (info === null) return; // removed meanwhile
       const recorded = known?.get(rel);
       const md5 = recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs ? recorded.md5 : (await hashFile(abs).catch(gone))?.md5;
-      if (md5 !== undefined) files.set(rel, { size: info.size, md5, modified: info.mtimeMs });
+      if (md5 !== undefined) files.set(rel, { size: info.size, md5, modified: info.mtimeMs }); // else removed meanwhile
     });
     return files;
   }
@@ -82,9 +82,8 @@ export class DirectoryTarget implements Store {
         return (await stat(dest)).mtimeMs;
       } catch (error) {
         await rm(temp, { force: true });
-        // Another publisher (a shard, a lease's release) may remove the folder it left empty
-        // between the mkdir and the write: make it again.
-        if ((error as NodeJS.ErrnoException).code === "ENOENT" && attempt < 5) continue;
+        // A publisher removing the folder's last file (a lease, another domain's) removed the folder meanwhile: make it again.
+        if ((error as NodeJS.ErrnoException).code === "ENOENT" && attempt < 5 && (file.bytes !== null || (await stat(file.abs!).catch(() => null)) !== null)) continue;
         throw explain(error, `write ${dest}`);
       }
     }
@@ -103,7 +102,7 @@ export class DirectoryTarget implements Store {
   }
 }
 
-/** A file removed between the listing and its read (another publisher's delete) is not listed. */
+/** Undefined for a file removed meanwhile (by another publisher); any other error stands. */
 function gone(error: NodeJS.ErrnoException): undefined {
   if (error.code === "ENOENT") return undefined;
   throw error;

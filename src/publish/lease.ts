@@ -43,6 +43,8 @@ interface LeaseBody {
 }
 
 export interface Lease {
+  /** When the lease was first written, by the store's clock (ms): what other objects' times compare with. */
+  readonly since: number;
   /** Set when a renewal found the lease gone or taken over: nothing more may be written. */
   readonly lost: boolean;
   /** Throws when the lease was lost. */
@@ -96,7 +98,7 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
       await new Promise((resolve) => setTimeout(resolve, 500));
       continue;
     }
-    if (blocking.length === 0) return hold(store, rel, write, ttl);
+    if (blocking.length === 0) return hold(store, rel, write, ttl, mine.modified);
     await store.remove([rel]);
     const holder = blocking.find((b) => b.age > contend);
     if ((holder !== undefined && !options.wait) || Date.now() > deadline) {
@@ -111,7 +113,7 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
   }
 }
 
-function hold(store: Store, rel: string, write: () => Promise<unknown>, ttl: number): Lease {
+function hold(store: Store, rel: string, write: () => Promise<unknown>, ttl: number, since: number): Lease {
   let lost = false;
   let renewing: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
@@ -124,6 +126,7 @@ function hold(store: Store, rel: string, write: () => Promise<unknown>, ttl: num
   }, ttl / 4);
   timer.unref();
   return {
+    since,
     get lost() {
       return lost;
     },

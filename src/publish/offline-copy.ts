@@ -1,5 +1,5 @@
 import path from "node:path";
-import { BUILD_INFO_PATH, buildInfo, type DomainInfo } from "../output/build-info.ts";
+import { BUILD_INFO_PATH, parseBuildInfo, type DomainInfo } from "../output/build-info.ts";
 import { md5, type FileEntry } from "../output/tree.ts";
 import { offlineHtml, relativePath } from "./offline.ts";
 import { homePage, ROOT_PAGE, rootPage } from "./offline-root.ts";
@@ -34,7 +34,9 @@ export interface OfflineCopy {
  * page by page (`page`) in little memory.
  */
 export async function offlineCopy(paths: readonly string[], read: ReadText): Promise<OfflineCopy> {
-  const domains = paths.includes(BUILD_INFO_PATH) ? buildInfo.parse(JSON.parse(await read(BUILD_INFO_PATH))).domains : [];
+  const info = paths.includes(BUILD_INFO_PATH) ? parseBuildInfo(await read(BUILD_INFO_PATH)) : null;
+  if (paths.includes(BUILD_INFO_PATH) && info === null) throw new Error(`bug: the build's ${BUILD_INFO_PATH} does not parse`);
+  const domains = info?.domains ?? [];
   // A domain's catalogue is in the copy when its home page is (a --no-site domain has none).
   const present = new Set(paths);
   const sites = domains.filter((d) => present.has(homePage(d))).map((d) => ({ domain: d, root: homePage(d).slice(0, -"index.html".length) }));

@@ -1,4 +1,4 @@
-import { BUILD_INFO_PATH } from "../output/build-info.ts";
+import { BUILD_INFO_PATH, parseBuildInfo } from "../output/build-info.ts";
 import { md5, type FileEntry } from "../output/tree.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
@@ -6,7 +6,8 @@ import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
 import { checkDeletes, makePlan, phaseIndex, type Plan } from "./plan.ts";
 import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
 import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
-import { mergedBuildJson, parseBuildInfo, remerge, scopedDeletes } from "./scope.ts";
+import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
+import { mergedBuildJson, remerge, scopedDeletes } from "./scope.ts";
 import { readState, type TargetState } from "./state.ts";
 import { unchangedOnTarget } from "./unchanged.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
@@ -31,6 +32,8 @@ export interface PublishOptions {
   /** The build's file list, when the caller just built it (deploy): files.tsv is not read again. */
   manifest?: ReadonlyMap<string, FileEntry>;
   lease?: LeaseOptions;
+  /** Then remove the media no domain of the target uses (prune.ts); a store only. */
+  pruneMedia?: boolean;
 }
 
 export interface PublishSummary {
@@ -44,6 +47,8 @@ export interface PublishSummary {
   /** Requests made to the target (S3 only). */
   requests: number | null;
   dryRun: boolean;
+  /** Media removed (or that would be) by `pruneMedia`, also counted in `deleted`. */
+  pruned: string[];
 }
 
 const isStore = (target: Store | Target): target is Store => (target as Store).kind === "store";
@@ -60,17 +65,25 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const started = performance.now();
   const { target } = options;
   const catalogue = isStore(target) ? await target.list("_catalogue/") : null;
-  if (isStore(target) && !options.verify) {
+  // A prune reads every domain's record and lists the media: it never takes the quick answer.
+  if (isStore(target) && !options.verify && !options.pruneMedia) {
     const unchanged = await unchangedOnTarget(options.dir, target, options.domains, catalogue!);
     if (unchanged !== null) {
       const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
       const seconds = (performance.now() - started) / 1000;
-      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false };
+      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false, pruned: [] };
     }
   }
   const source = await readSource(options.dir, options.manifest);
   try {
-    return isStore(target) ? await publishToStore(source, target, options, started, catalogue!) : await publishArchive(source, target, options, started);
+    if (!isStore(target)) {
+      if (options.pruneMedia) throw archiveHasNoMedia(target.name);
+      return await publishArchive(source, target, options, started);
+    }
+    const summary = await publishToStore(source, target, options, started, catalogue!);
+    if (!options.pruneMedia) return summary;
+    const pruned = await pruneMedia(target, source.info, { dryRun: summary.dryRun, maxDeletes: options.maxDeletes, lease: options.lease });
+    return { ...summary, pruned, deleted: summary.deleted + (summary.dryRun ? 0 : pruned.length), seconds: (performance.now() - started) / 1000, requests: target.requests };
   } finally {
     await source.release();
   }
@@ -137,6 +150,7 @@ async function publishToStore(source: Source, store: Store, options: PublishOpti
     seconds: (performance.now() - started) / 1000,
     requests: store.requests,
     dryRun,
+    pruned: [],
   });
   if (options.dryRun) return summary(0, 0, 0, true);
   checkDeletes(decision.plan, options.maxDeletes, store.name);
@@ -226,6 +240,7 @@ async function publishArchive(source: Source, target: Target, options: PublishOp
     seconds: (performance.now() - started) / 1000,
     requests: target.requests,
     dryRun,
+    pruned: [],
   });
   if (options.dryRun) return summary(0, true);
   const published = { date: source.info.date, files: new Map(files.map((f) => [f.path, entryOf(f)])) };

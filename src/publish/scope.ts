@@ -1,4 +1,4 @@
-import { BUILD_INFO_PATH, buildInfo, type BuildInfo } from "../output/build-info.ts";
+import { BUILD_INFO_PATH, describeBuild, parseBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { isMedia } from "./headers.ts";
 import { acquireLease } from "./lease.ts";
 import type { PublishOptions } from "./publish.ts";
@@ -26,26 +26,16 @@ export function scopedDeletes(info: BuildInfo, names: string[], stored: BuildInf
   };
 }
 
-export function parseBuildInfo(bytes: Buffer | null): BuildInfo | null {
-  if (bytes === null) return null;
-  try {
-    const parsed = buildInfo.safeParse(JSON.parse(bytes.toString("utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * build.json of a publish that owns some domains: the target's, with those domains' entries
- * replaced (in place) or added (after the others), so that shards publishing other domains to
- * the same target keep theirs.
+ * replaced or added, so that shards publishing other domains to the same target keep theirs.
+ * Entries carry their row in domains.csv and their date (build-info.ts `describeBuild`): the
+ * shards' merges, in whatever order they land, write the bytes of one full build.
  */
 export function mergedBuildJson(info: BuildInfo, names: string[], stored: Buffer | null): BuildFile & { md5: string } {
   const current = parseBuildInfo(stored);
   const ours = info.domains.filter((d) => names.includes(d.domain));
-  const domains = current === null ? ours : [...current.domains.map((d) => ours.find((o) => o.domain === d.domain) ?? d), ...ours.filter((o) => !current!.domains.some((d) => d.domain === o.domain))];
-  const merged: BuildInfo = { ...info, domains };
+  const merged = describeBuild([...(current?.domains ?? []).filter((d) => !names.includes(d.domain)), ...ours]);
   return madeFile(BUILD_INFO_PATH, buildInfoBytes(merged), merged);
 }
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
+import type { BuildInfo, DomainEntry } from "../../src/output/build-info.ts";
 import { headersFor } from "../../src/publish/headers.ts";
 import { checkDeletes, makePlan } from "../../src/publish/plan.ts";
 import { phaseOf, type Phase } from "../../src/publish/source.ts";
 import type { TargetState } from "../../src/publish/state.ts";
 import type { PublishedEntry, SourceFile } from "../../src/publish/target.ts";
 
-const domain = (name: string, extra: Partial<DomainInfo> = {}): DomainInfo => ({
+const domain = (name: string, extra: Partial<DomainEntry> = {}): DomainEntry => ({
   domain: name,
   name,
   base_url: `https://${name}`,
@@ -19,6 +19,8 @@ const domain = (name: string, extra: Partial<DomainInfo> = {}): DomainInfo => ({
   total_pages: 2,
   exports: { export_excel: `export_excel-${name}-2026-11-20.xlsx` },
   site: true,
+  position: name.charCodeAt(0),
+  date: "2026-11-20",
   ...extra,
 });
 const info: BuildInfo = {

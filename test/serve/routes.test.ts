@@ -21,7 +21,7 @@ const domain = (name: string, base = "", media = `${name}${base}/media`): Domain
   exports: { export_excel: "a.xlsx", export_up_movies: "b.xlsx", export_down_movies: "c.xlsx" },
   site: false,
 });
-const info = (...domains: DomainInfo[]): BuildInfo => ({ generator: "catalogue", version: 1, date: "2026-11-20", domains });
+const info = (...domains: DomainInfo[]): BuildInfo => ({ generator: "catalogue", version: 1, date: "2026-11-20", domains: domains.map((d, position) => ({ ...d, position, date: "2026-11-20" })) });
 
 /** The contract's reading of a query string, written plainly: split on &, first `name` or `name=` wins. */
 function reference(query: string, name: string): string | undefined {

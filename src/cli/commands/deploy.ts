@@ -7,7 +7,7 @@ export const deployCommand: Command = {
   name: "deploy",
   summary: "build, then publish what changed, in one process (the build hands over its file list)",
   usage:
-    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify]",
+    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--prune-media]",
   help: `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
   --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist), kept between deploys: a deploy rebuilds

@@ -13,6 +13,7 @@ export const publishOptions = {
   "max-deletes": { type: "string" },
   verify: { type: "boolean", default: false },
   domain: { type: "string", multiple: true },
+  "prune-media": { type: "boolean", default: false },
 } as const;
 
 export const targetHelp = `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
@@ -22,12 +23,15 @@ export const guardHelp = `  --max-deletes N      allow at most N deletes. Withou
                        list pass up to ${ROUTINE_DELETE_SHARE * 100} % of them (a day's churn), and at most ${UNRECORDED_DELETES} files no record
                        lists: a wrong --dir or --to stops before any change
   --verify             list the whole target instead of trusting its records; repair what is
-                       missing or differs, remove what neither the build nor a record knows`;
+                       missing or differs, remove what neither the build nor a record knows
+  --prune-media        then remove the media no domain uses from every media folder of the target
+                       (what --domain publishes leave in folders shared with other domains): reads
+                       every domain's record first, never removes media written after it started`;
 
 export const publishCommand: Command = {
   name: "publish",
   summary: "upload the built output to S3, a folder or an archive, changing only what changed",
-  usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]...",
+  usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]... [--prune-media]",
   help: `${targetHelp}
   --dir DIR            the built output to publish (default: dist)
   --dry-run            list every planned upload (new, changed, headers) and delete; change nothing
@@ -48,12 +52,15 @@ export async function publishRequest(values: OptionValues, dir: string, io: CliI
   if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   const { openTarget } = await import("../../publish/targets.ts");
   const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
+  // Before a deploy's build: an archive has nothing to prune.
+  if (values["prune-media"] && (target as { kind?: string }).kind !== "store") throw (await import("../../publish/prune.ts")).archiveHasNoMedia(target.name);
   return {
     target,
     domains: values.domain as string[] | undefined,
     dryRun: values["dry-run"] as boolean,
     maxDeletes: parseCount(values["max-deletes"] as string | undefined),
     verify: values.verify as boolean,
+    pruneMedia: values["prune-media"] as boolean,
   };
 }
 
@@ -96,10 +103,11 @@ function printPlan(summary: PublishSummary, io: CliIO) {
   const lines: string[] = [];
   for (const u of plan.uploads) lines.push(`upload  ${u.reason.padEnd(8)} ${u.file.path}  (${formatBytes(u.file.size)}, ${u.file.contentType})`);
   for (const rel of plan.deletes) lines.push(`delete  ${"".padEnd(8)} ${rel}`);
+  for (const rel of summary.pruned) lines.push(`delete  ${"unused".padEnd(8)} ${rel}`);
   if (lines.length > 0) io.stdout.write(lines.join("\n") + "\n");
   io.stderr.write(
     `dry run for ${summary.target}: would upload ${plan.uploads.length} (${formatBytes(plan.bytes)}), ` +
-      `skip ${plan.skipped}, delete ${plan.deletes.length}; nothing was changed\n`,
+      `skip ${plan.skipped}, delete ${plan.deletes.length + summary.pruned.length}; nothing was changed\n`,
   );
 }
 

@@ -1,0 +1,76 @@
+import { ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { publish } from "../../src/publish/publish.ts";
+import { S3Target } from "../../src/publish/s3.ts";
+import type { Store } from "../../src/publish/target.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { makeEditions, type Editions } from "./fixtures.ts";
+import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+
+let root: { dir: string; cleanup: () => Promise<void> };
+let editions: Editions;
+let s3: S3rver;
+let client: S3Client;
+
+beforeAll(async () => {
+  root = await tempDir("catalogue-prune-");
+  [editions, s3] = await Promise.all([makeEditions(root.dir, 30), startS3rver(["site"])]);
+  client = s3Client(s3.endpoint);
+});
+afterAll(async () => {
+  client?.destroy();
+  await s3?.stop();
+  await root?.cleanup();
+});
+
+const put = (key: string) => client.send(new PutObjectCommand({ Bucket: "site", Key: `prune/${key}`, Body: "x", ContentType: "image/jpeg" }));
+async function held(folder: string): Promise<string[]> {
+  const page = await client.send(new ListObjectsV2Command({ Bucket: "site", Prefix: `prune/${folder}` }));
+  return (page.Contents ?? []).map((o) => o.Key!.slice("prune/".length)).sort();
+}
+
+/** An S3 target on which another shard uploads an image while the media folder is being listed. */
+function racing(upload: string | null = null): Store {
+  const target = new S3Target({ url: "s3://site/prune", endpoint: s3.endpoint, env: s3.env, retry: { attempts: 2, baseMs: 5 } });
+  const list = target.list.bind(target);
+  let raced = false;
+  return Object.assign(target, {
+    list: async (prefix: string) => {
+      if (prefix === "domain-1.example/media/" && upload !== null && !raced) {
+        raced = true;
+        await put(upload);
+      }
+      return list(prefix);
+    },
+  });
+}
+
+describe("--prune-media", { timeout: 120_000 }, () => {
+  it("removes media no record lists, never what was written after it started; the dry run and the guard change nothing", async () => {
+    await publish({ dir: editions.before, target: racing() });
+    const before = await held("domain-1.example/media/");
+    await put("domain-1.example/media/dropped-480.jpeg");
+    // Listings date objects to the second: the prune starts in a later one.
+    await sleep(1100);
+
+    const dry = await publish({ dir: editions.before, target: racing(), domains: ["domain-2.example"], pruneMedia: true, dryRun: true });
+    expect(dry.pruned).toEqual(["domain-1.example/media/dropped-480.jpeg"]);
+    await expect(publish({ dir: editions.before, target: racing(), domains: ["domain-2.example"], pruneMedia: true, maxDeletes: 0 })).rejects.toThrow(
+      /--prune-media would delete 1 of the \d+ media files at s3:\/\/site\/prune, more than --max-deletes 0; nothing was changed/,
+    );
+    expect(await held("domain-1.example/media/")).toEqual([...before, "domain-1.example/media/dropped-480.jpeg"].sort());
+
+    // A shard of domain-2 prunes the folder of domain-1, while another uploads an image there.
+    const pruned = await publish({ dir: editions.before, target: racing("domain-1.example/media/uploading-480.jpeg"), domains: ["domain-2.example"], pruneMedia: true });
+    expect(pruned.pruned).toEqual(["domain-1.example/media/dropped-480.jpeg"]);
+    expect(pruned.deleted).toBe(1);
+    expect(await held("domain-1.example/media/")).toEqual([...before, "domain-1.example/media/uploading-480.jpeg"].sort());
+  });
+
+  it("is refused for an archive", async () => {
+    const { openTarget } = await import("../../src/publish/targets.ts");
+    const target = await openTarget(`${root.dir}/copy.zip`, { dir: editions.before, env: {} });
+    await expect(publish({ dir: editions.before, target, pruneMedia: true })).rejects.toThrow(/--prune-media: .*copy\.zip is an archive/);
+  });
+});

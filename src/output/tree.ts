@@ -119,7 +119,7 @@ export class OutputTree extends StagingWriter {
     for (const [rel, entry] of this.previous) {
       if (this.has(rel) || !keep(rel)) continue;
       this.claim(rel);
-      this.entries.set(rel, { ...entry, fresh: false });
+      this.setEntry(rel, { ...entry, fresh: false });
       this.queueLink(rel);
     }
   }
@@ -128,8 +128,7 @@ export class OutputTree extends StagingWriter {
   async commit(): Promise<TreeSummary> {
     try {
       await this.settle();
-      let written = 0;
-      for (const entry of this.entries.values()) if (entry.fresh) written++;
+      const written = this.entries.countFresh();
       const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;
       const summary = { files: this.entries.size, written, unchanged: this.entries.size - written, removed, bytesWritten: this.bytesWritten };
       const unchanged = written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir));

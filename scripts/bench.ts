@@ -41,7 +41,8 @@ const { values } = parseArgs({
 const sections = new Set(values.sections!.split(","));
 const runs = Number(values.runs);
 const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
-const work = await mkdtemp(path.join(base, "catalogue-bench-"));
+// BENCH_PREFIX names the work folder (sessions sharing a tmpfs each keep to their own names).
+const work = await mkdtemp(path.join(base, process.env.BENCH_PREFIX ?? "catalogue-bench-"));
 // nginx's workers (user nobody when started as root) must reach the builds inside it.
 await chmod(work, 0o755);
 const rows: BenchRow[] = [];

@@ -41,9 +41,9 @@ type PageSink = (rel: string, html: string) => Promise<void>;
  * soon as it is rendered, to `sink` with its output path (relative to the output folder).
  * Returns the number of pages.
  */
-export async function renderPages(pages: SitePage[], sink: PageSink): Promise<number> {
+export async function renderPages(pages: SitePage[], sink: PageSink, perRun = PAGES_PER_RUN): Promise<number> {
   let count = 0;
-  for (let start = 0; start < pages.length; start += PAGES_PER_RUN) count += await renderRun(pages.slice(start, start + PAGES_PER_RUN), sink);
+  for (let start = 0; start < pages.length; start += perRun) count += await renderRun(pages.slice(start, start + perRun), sink);
   return count;
 }
 

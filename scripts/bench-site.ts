@@ -8,8 +8,9 @@
  * A first build into another folder warms the image cache and the modules; then the full build is
  * measured. Prints one JSON line.
  * - `pagesPerSecond` counts every HTML page over the whole site stage (images, planning, Eleventy,
- *   search index); `eleventyPagesPerSecond` over the Eleventy run alone (rendering and writing
- *   the pages; Pagefind indexes meanwhile in its own process); `pagesPerCpuSecond` over the CPU
+ *   search index); `eleventyPagesPerSecond` over the Eleventy runs alone (rendering and writing
+ *   the pages, each domain in runs of at most 5,000 pages; Pagefind indexes meanwhile in its own
+ *   processes); `pagesPerCpuSecond` over the CPU
  *   time of the build process during the site stage. `searchWaitSeconds`: how long the build
  *   waited for Pagefind after Eleventy was done.
  * - The no-change rebuild changes an image's time stamp, not its bytes (a rebuild whose inputs
@@ -65,16 +66,17 @@ async function timedBuild(outDir = out) {
     return found;
   };
   const seconds = (from: string, to: string) => stage(to).at - stage(from).at;
-  const rendered = Number(/^rendering (\d+) of/.exec(stage("rendering ").name)![1]);
-  return { summary, stage, seconds, rendered };
+  const [, rendered, , eleventy] = /^rendered (\d+) of (\d+) HTML pages \(Eleventy ([\d.]+) s\)$/.exec(stage("rendered ").name)!.map(Number);
+  return { summary, stage, seconds, rendered: rendered!, eleventy: eleventy! };
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
 const siteStages = (b: Awaited<ReturnType<typeof timedBuild>>) => ({
-  images: round(b.seconds("processing the site's images", "planning the HTML catalogue")),
-  plan: round(b.seconds("planning the HTML catalogue", "rendering ")),
-  eleventy: round(b.seconds("rendering ", "building the search index")),
-  searchWait: round(b.seconds("building the search index", "switching to the new output")),
+  images: round(b.seconds("processing the site's images", "writing ")),
+  // The domains in turn: planning, keying and rendering their pages while their API is written.
+  domains: round(b.seconds("writing ", "waiting for the search index")),
+  eleventy: round(b.eleventy),
+  searchWait: round(b.seconds("waiting for the search index", "rendered ")),
 });
 
 // A first build into another folder fills the image cache and loads the program's modules, so
@@ -86,7 +88,7 @@ await rm(path.join(dir, ".warm-up.versions"), { recursive: true, force: true });
 const full = await timedBuild();
 const pages = [...(await readManifest(out)).keys()].filter((f) => f.endsWith(".html")).length;
 const siteSeconds = full.seconds("processing the site's images", "switching to the new output");
-const eleventySeconds = full.seconds("rendering ", "building the search index");
+const eleventySeconds = full.eleventy;
 // On a shared machine wall time depends on the neighbours; CPU time of this process does not
 // (Pagefind indexes in its own process and is not counted here).
 const siteCpuSeconds = full.stage("switching to the new output").cpu - full.stage("processing the site's images").cpu;

@@ -8,8 +8,9 @@
  * Sections (default command,api,scale,site,exports,load,dev): command (this file: the compiled
  * command as a user starts it, whole processes: --help against `node -e 0`, a build --no-site
  * against cp -a, a build with nothing to do), api (this file: the API build against cp -a
- * and a plain Eleventy pagination build, rebuilds), scale (100,000 works in one domain: peak
- * memory), site (scripts/bench-site.ts), exports (scripts/bench-exports.ts), load
+ * and a plain Eleventy pagination build, rebuilds), scale (API builds at 3, 30 and 100 domains
+ * and of 20,000 works × 30 domains, site builds of 20,000 × 3 and 100,000 × 1: time per domain
+ * and peak memory; about a quarter of an hour), site (scripts/bench-site.ts), exports (scripts/bench-exports.ts), load
  * (scripts/bench-load.ts: serve, nginx, the Worker in workerd, json-server), publish (scripts/bench-publish.ts; slow:
  * the first upload of ~70,000 files to s3rver takes minutes), lighthouse (scripts/bench-lighthouse.ts:
  * Lighthouse's scores of the sample site's pages, performance included; a few minutes), dev
@@ -42,7 +43,8 @@ const { values } = parseArgs({
 const sections = new Set(values.sections!.split(","));
 const runs = Number(values.runs);
 const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
-const work = await mkdtemp(path.join(base, "catalogue-bench-"));
+// BENCH_PREFIX names the work folder (sessions sharing a tmpfs each keep to their own names).
+const work = await mkdtemp(path.join(base, process.env.BENCH_PREFIX ?? "catalogue-bench-"));
 // nginx's workers (user nobody when started as root) must reach the builds inside it.
 await chmod(work, 0o755);
 const rows: BenchRow[] = [];
@@ -214,13 +216,53 @@ async function apiSection(content: string, out: string) {
 
 }
 
-/** 100,000 works in one domain: the API build's peak memory (target: under 1 GB). */
+/**
+ * Memory and time against the number of domains (issue 17): API builds of 5,000 works at 3, 30
+ * and 100 domains (medians of `runs`: seconds per domain and per 1,000 files should stay flat)
+ * and of 20,000 works × 30 domains, the site build of 20,000 works × 3 domains, and 100,000 works
+ * in one domain with and without the site. The compiled program builds, as the installed
+ * command does; peak RSS is the build's process (its threads included), Pagefind's processes
+ * apart. Each catalogue and output is deleted as soon as it is measured (20,000 × 30 writes
+ * 13 GB).
+ */
 async function scaleSection() {
-  const content = path.join(work, "content-100k");
-  await generateCatalogue(content, { works: 100_000, domains: 1 });
-  const out = path.join(work, "out-100k");
-  const result = await buildOnce(content, out);
-  rows.push({ measure: `100,000 works, one domain, API build (${result.files} files)`, ours: `${result.seconds.toFixed(1)} s, peak ${result.maxRssMB.toFixed(0)} MB`, target: "peak memory under 1 GB" });
-  await fresh(out);
-  await rm(content, { recursive: true, force: true });
+  await run(process.execPath, [path.join(ROOT, "scripts/compile.mjs")]);
+  const compiled = { ...process.env, BENCH_COMPILED: "1" };
+  const measure = async (works: number, domains: number, site: boolean, times: number) => {
+    const content = path.join(work, `content-${works}x${domains}`);
+    await generateCatalogue(content, { works, domains });
+    const out = path.join(work, `out-${works}x${domains}`);
+    const results: (ChildResult & { childrenPeakMB: number })[] = [];
+    for (let i = 0; i < times; i++) {
+      await fresh(out);
+      const { stdout } = await run(TSX, [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, "2026-11-20", ...(site ? ["--site"] : [])], { maxBuffer: 1 << 26, env: compiled });
+      results.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
+      console.error(`scale: ${works} × ${domains}${site ? " with the site" : ""}: ${results.at(-1)!.seconds.toFixed(1)} s, ${results.at(-1)!.maxRssMB.toFixed(0)} MB`);
+    }
+    await fresh(out);
+    await rm(content, { recursive: true, force: true });
+    const seconds = median(results.map((r) => r.seconds));
+    const files = results[0]!.files;
+    const peak = Math.max(...results.map((r) => r.maxRssMB));
+    const pagefind = Math.max(...results.map((r) => r.childrenPeakMB));
+    return { seconds, files, peak, pagefind, perDomain: seconds / domains, perThousand: (seconds / files) * 1000 };
+  };
+  const row = (label: string, r: Awaited<ReturnType<typeof measure>>, target: string) =>
+    rows.push({
+      measure: `${label} (${r.files.toLocaleString("en")} files)`,
+      ours: `${r.seconds.toFixed(1)} s, peak ${r.peak.toFixed(0)} MB${r.pagefind > 0 ? ` (Pagefind ${r.pagefind.toFixed(0)} MB apart)` : ""}`,
+      peer: `${r.perDomain.toFixed(2)} s per domain, ${r.perThousand.toFixed(3)} s per 1,000 files`,
+      target,
+    });
+  const series: Awaited<ReturnType<typeof measure>>[] = [];
+  for (const domains of [3, 30, 100]) {
+    const r = await measure(5000, domains, false, runs);
+    series.push(r);
+    const ratio = r.perThousand / series[0]!.perThousand;
+    row(`5,000 works × ${domains} domains, API build`, r, domains === 3 ? "peak <= 600 MB" : `peak <= 600 MB; s per 1,000 files ${ratio.toFixed(2)}x of 3 domains (within 1.2x)`);
+  }
+  row("20,000 works × 30 domains, API build", await measure(20_000, 30, false, 1), "peak <= 600 MB");
+  row("20,000 works × 3 domains, with the site", await measure(20_000, 3, true, 1), "peak <= 700 MB");
+  row("100,000 works, one domain, API build", await measure(100_000, 1, false, 1), "peak under 1 GB");
+  row("100,000 works, one domain, with the site", await measure(100_000, 1, true, 1), "peak <= 1.5 GB");
 }

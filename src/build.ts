@@ -5,7 +5,8 @@ import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
 import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
-import { BUILD_INFO_PATH, describeBuild, parseBuildInfo, type DomainEntry } from "./output/build-info.ts";
+import type { SiteRenderer } from "./site/render.ts";
+import { BUILD_INFO_PATH, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "./output/build-info.ts";
 import { checkUpToDate } from "./output/up-to-date.ts";
 import { INPUTS_PATH } from "./output/records.ts";
 import { programDigest } from "./program.ts";
@@ -63,37 +64,58 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const domains = selectDomains(catalogue, options.domains);
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
 
+  // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built,
+  // while the images are processed.
+  const siteModule = site ? import("./site/render.ts") : null;
+  siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
+  let renderer: SiteRenderer | null = null;
+  const exports = new ExportQueue();
   try {
     // A large build starts its writer threads now, on the core this one leaves idle while it
     // orders the works and keys the domains (they start and load exceljs in a few tenths of a second).
     if (catalogue.works.length * domains.length >= EARLY_THREADS_WORKS) tree.startThreads();
     reporter.stage("processing images");
     const images = await apiImages(catalogue.images.values(), cacheDir);
-    const views = domains.map((domain) => domainView(catalogue, domain, date));
-    const infos = views.map((view) => domainInfo(view, site));
+    if (siteModule !== null) {
+      const input = { catalogue, domains, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart };
+      renderer = await (await siteModule).SiteRenderer.start(tree, input);
+    }
 
     // Domains whose inputs are those of the previous build keep their folder as it is.
     const previousKeys = await readDomainKeys(tree);
     const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
-    // Each work's inputs digest, recorded by domainInputsKey: the HTML page keys are made of them.
-    const workDigests = new Map<ListedWork, string>();
-    const domainKeys = Object.fromEntries(views.map((view, i) => [view.domain.domain, domainInputsKey(base, view, infos[i]!, images, workDigests)]));
-    const isUnchanged = (view: DomainView) => previousKeys[view.domain.domain] === domainKeys[view.domain.domain];
-    const unchanged = views.filter(isUnchanged);
-    const changed = views.filter((view) => !isUnchanged(view));
-    for (const view of views) await writeMedia(tree, view, images);
-    if (unchanged.length > 0) keepDomains(tree, unchanged, views);
-    reporter.stage(`writing the API and exports of ${changed.length} domain(s)${unchanged.length > 0 ? ` (${unchanged.length} unchanged, kept)` : ""}`);
-    const domainsDone = writeDomains(tree, changed, images, (d) => reporter.stage(`wrote the API and exports of ${d}`));
-    // The HTML catalogue renders while the domains' files are written (both wait on writes).
-    // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built.
-    const siteDone = site
-      ? import("./site/render.ts").then(({ renderSite }) => renderSite(tree, { catalogue, views, changed, infos, workDigests, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart }))
-      : Promise.resolve();
-    const [domainsResult, siteResult] = await Promise.allSettled([domainsDone, siteDone]);
-    if (domainsResult.status === "rejected") throw domainsResult.reason;
-    if (siteResult.status === "rejected") throw siteResult.reason;
+    const infos: DomainInfo[] = [];
+    const domainKeys: Record<string, string> = {};
+    const unchanged: Domain[] = [];
+    // One domain at a time: its view, keys and pages are released before the next one's are
+    // made, so memory is bounded by the largest domain, not by their number.
+    for (const domain of domains) {
+      const view = domainView(catalogue, domain, date);
+      const info = domainInfo(view, site);
+      infos.push(info);
+      // Each work's inputs digest, recorded by domainInputsKey: the HTML page keys are made of them.
+      const workDigests = new Map<ListedWork, string>();
+      const key = (domainKeys[domain.domain] = domainInputsKey(base, view, info, images, workDigests));
+      await writeMedia(tree, view, images);
+      await renderer?.placeImages(view, info);
+      if (previousKeys[domain.domain] === key) {
+        unchanged.push(domain);
+        continue;
+      }
+      reporter.stage(`writing ${domain.domain}`);
+      // The HTML pages render while the API's files are written (both wait on writes).
+      const [api, pages] = await Promise.allSettled([
+        writeDomainApi(tree, view, images).then(() => exports.add(writeExports(tree, view, sheetWriter(tree)).then(() => reporter.stage(`wrote the API and exports of ${domain.domain}`)))),
+        renderer?.renderDomain(view, info, workDigests),
+      ]);
+      if (api.status === "rejected") throw api.reason;
+      if (pages.status === "rejected") throw pages.reason;
+    }
+    if (unchanged.length > 0) keepDomains(tree, unchanged, domains);
+    await exports.done();
+    await renderer?.finish();
+    reporter.stage(`built the API and exports of ${domains.length - unchanged.length} domain(s)${unchanged.length > 0 ? ` (${unchanged.length} unchanged, kept)` : ""}`);
     const order = catalogue.domains.map((d) => d.domain);
     const entries: DomainEntry[] = infos.map((d) => ({ ...d, position: order.indexOf(d.domain), date }));
     if (options.domains !== undefined) {
@@ -115,6 +137,9 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     const summary = await tree.commit();
     return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries };
   } catch (error) {
+    // Nothing may still write when the tree is dropped.
+    await exports.settle();
+    await renderer?.close();
     await tree.abort();
     throw error;
   }
@@ -143,9 +168,9 @@ async function readDomainKeys(tree: OutputTree): Promise<Inputs["domains"]> {
  * processed images, which writeMedia has already placed for every domain (a media folder may be
  * inside another domain's folder, and images no domain uses any more must go).
  */
-function keepDomains(tree: OutputTree, unchanged: DomainView[], all: DomainView[]) {
-  const folders = unchanged.map((view) => `${view.domain.domain}/`);
-  const media = all.map((view) => `${urlFolder(view.domain.media_url)}/`);
+function keepDomains(tree: OutputTree, unchanged: Domain[], all: Domain[]) {
+  const folders = unchanged.map((domain) => `${domain.domain}/`);
+  const media = all.map((domain) => `${urlFolder(domain.media_url)}/`);
   tree.keepPrevious((rel) => folders.some((folder) => rel.startsWith(folder)) && !media.some((folder) => rel.startsWith(folder)));
 }
 
@@ -160,24 +185,30 @@ function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domai
 }
 
 /**
- * The domains' own files: the API of each domain in turn (writer threads hash and write the
- * pages), and each domain's spreadsheets while the next domain's pages are serialised.
+ * The domains' spreadsheets, written (in writer threads) while the next domains are built. Each
+ * holds its domain's view until it is written: at most two are in flight.
  */
-async function writeDomains(tree: OutputTree, views: DomainView[], images: Map<string, ProcessedImage>, onDone: (domain: string) => void): Promise<void> {
-  const exports: Promise<void>[] = [];
-  try {
-    for (const view of views) {
-      await writeDomainApi(tree, view, images);
-      const done = writeExports(tree, view, sheetWriter(tree)).then(() => onDone(view.domain.domain));
-      done.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
-      exports.push(done);
-    }
-  } catch (error) {
-    await Promise.allSettled(exports); // nothing may still write when the caller cleans up
-    throw error;
+class ExportQueue {
+  private readonly pending: Promise<void>[] = [];
+
+  async add(done: Promise<void>): Promise<void> {
+    done.catch(() => {}); // awaited in done(); never an unhandled rejection meanwhile
+    this.pending.push(done);
+    if (this.pending.length > EXPORTS_IN_FLIGHT) await this.pending.shift();
   }
-  await Promise.all(exports);
+
+  /** Waits for every spreadsheet; throws the first failure. */
+  async done(): Promise<void> {
+    await Promise.all(this.pending.splice(0));
+  }
+
+  /** Waits for every spreadsheet, failed or not. */
+  async settle(): Promise<void> {
+    await Promise.allSettled(this.pending.splice(0));
+  }
 }
+
+const EXPORTS_IN_FLIGHT = 2;
 
 /** Rows from which a spreadsheet is written in a writer thread even if none is running yet (below, starting one costs more). */
 const SHEET_THREAD_ROWS = 5000;

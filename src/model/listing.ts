@@ -41,7 +41,7 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
       // CONTRACT 3: new while T - available_from < new_days.
       isNew: today - from < domain.new_days,
     };
-    if (work.status_global === 1 && from <= today && today <= until) listed.push(entry);
+    if (isListed(work, from, until, today)) listed.push(entry);
     // Both exports concern works with status 1 (a work with another status was never listed, so
     // it cannot be withdrawn). ups: T - window < available_from <= T; downs: T - window <=
     // available_until < T (gone today).
@@ -52,6 +52,23 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
   const ranks = catalogueRanks(catalogue, domain.locale);
   const byName = (list: ListedWork[]) => orderWorks(list, domain.locale, ranks).name;
   return { domain, date, orders: orderWorks(listed, domain.locale, ranks), ups: byName(ups), downs: byName(downs) };
+}
+
+/** CONTRACT 3: a work is listed while its status is 1 and the day is within its window (day numbers). */
+const isListed = (work: Audiovisual, from: number, until: number, today: number) => work.status_global === 1 && from <= today && today <= until;
+
+/**
+ * The works a domain lists at the build date, unordered: what domainView lists, without ordering
+ * them or building its entries (the site asks every domain for the images it shows before the
+ * domains are built one by one).
+ */
+export function* listedWorks(catalogue: Catalogue, domain: Domain, date: string): Generator<Audiovisual> {
+  const today = dayNumber(date);
+  const windows = catalogue.windows.get(domain.domain) ?? new Map<number, Window>();
+  for (const work of catalogue.works) {
+    const window = windows.get(work.id);
+    if (window !== undefined && isListed(work, dayNumber(window.from), window.until === null ? Infinity : dayNumber(window.until), today)) yield work;
+  }
 }
 
 /** The catalogue's names are ranked once per locale, however many domains and lists use it. */

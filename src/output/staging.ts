@@ -4,6 +4,7 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
+import { FileEntries } from "./entries.ts";
 import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
 export type { StagedEntry };
@@ -121,8 +122,9 @@ export class StagingWriter implements FileSink {
   readonly staging: string;
   protected readonly previous: ReadonlyMap<string, FileEntry>;
   /** Entries of the files hashed so far (complete after `flush()`). */
-  readonly entries = new Map<string, StagedEntry>();
-  private readonly claimed = new Set<string>();
+  readonly entries = new FileEntries();
+  /** Files handed over whose entry is not known yet (in a batch): with `entries`, every path this build holds. */
+  private readonly pending = new Set<string>();
   protected readonly madeDirs = new Set<string>();
   bytesWritten = 0;
   private readonly batchBytes: number;
@@ -160,7 +162,7 @@ export class StagingWriter implements FileSink {
 
   /** Whether this build already holds a file at `rel` (shared media are written once). */
   has(rel: string): boolean {
-    return this.claimed.has(rel);
+    return this.entries.has(rel) || this.pending.has(rel);
   }
 
   /** Adds one file to the new version (its bytes may come in parts, copied once into the batch). */
@@ -317,7 +319,7 @@ export class StagingWriter implements FileSink {
   }
 
   private merge(result: BatchResult) {
-    for (const [rel, entry] of result.entries) this.entries.set(rel, entry);
+    for (const [rel, entry] of result.entries) this.setEntry(rel, entry);
     this.bytesWritten += result.bytesWritten;
   }
 
@@ -343,7 +345,7 @@ export class StagingWriter implements FileSink {
     const old = this.previous.get(rel);
     if (old === undefined || old.key !== key) return false;
     this.claim(rel);
-    this.entries.set(rel, { size: old.size, md5: old.md5, key: old.key, fresh: false });
+    this.setEntry(rel, { size: old.size, md5: old.md5, key: old.key, fresh: false });
     this.queueLink(rel);
     return true;
   }
@@ -370,7 +372,7 @@ export class StagingWriter implements FileSink {
   protected unlinked(): string[] {
     // A loop, not [...entries].filter: a pair array per file cost a tenth of a second at commit.
     const rels: string[] = [];
-    for (const [rel, entry] of this.entries) if (!entry.fresh && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
+    for (const rel of this.entries.keys()) if (!this.entries.isFresh(rel) && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
     return rels;
   }
 
@@ -438,17 +440,23 @@ export class StagingWriter implements FileSink {
   private record(rel: string, entry: FileEntry): boolean {
     const old = this.previous.get(rel);
     const fresh = old === undefined || !sameBytes(old, entry);
-    this.entries.set(rel, { size: entry.size, md5: entry.md5, key: entry.key, fresh });
+    this.setEntry(rel, { size: entry.size, md5: entry.md5, key: entry.key, fresh });
     if (fresh) this.bytesWritten += entry.size;
     return fresh;
+  }
+
+  /** Records the entry of a file claimed before. */
+  protected setEntry(rel: string, entry: StagedEntry) {
+    this.entries.set(rel, entry);
+    this.pending.delete(rel);
   }
 
   protected claim(rel: string) {
     if (UNSAFE_PATH.test(rel) || rel === MANIFEST_PATH) {
       throw new Error(`bug: refusing to write ${JSON.stringify(rel)} in the output`);
     }
-    if (this.claimed.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
-    this.claimed.add(rel);
+    if (this.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
+    this.pending.add(rel);
     if (this.recycled.size > 0) this.clearWay(rel);
   }
 

@@ -119,7 +119,7 @@ export class OutputTree extends StagingWriter {
     for (const [rel, entry] of this.previous) {
       if (this.has(rel) || !keep(rel)) continue;
       this.claim(rel);
-      this.entries.set(rel, { ...entry, fresh: false });
+      this.setEntry(rel, { ...entry, fresh: false });
       this.queueLink(rel);
     }
   }
@@ -128,8 +128,7 @@ export class OutputTree extends StagingWriter {
   async commit(): Promise<TreeSummary> {
     try {
       await this.settle();
-      let written = 0;
-      for (const entry of this.entries.values()) if (entry.fresh) written++;
+      const written = this.entries.countFresh();
       const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;
       const summary = { files: this.entries.size, written, unchanged: this.entries.size - written, removed, bytesWritten: this.bytesWritten };
       const unchanged = written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir));
@@ -143,7 +142,7 @@ export class OutputTree extends StagingWriter {
       await this.close();
       this.removeLeftovers();
       this.ensureDir(MANIFEST_PATH);
-      await fs.writeFile(path.join(this.staging, MANIFEST_PATH), manifestText(this.entries));
+      await writeManifest(path.join(this.staging, MANIFEST_PATH), this.entries);
       const finalDir = path.join(this.versionsDir, this.id);
       await fs.rename(this.staging, finalDir);
       // Nothing changed: the current version stays, and this finished copy of it is the older
@@ -196,11 +195,31 @@ const MANIFEST_HEADER = "path\tsize\tmd5\tkey\n";
  */
 export function manifestText(entries: ReadonlyMap<string, FileEntry>): string {
   const lines: string[] = [MANIFEST_HEADER];
-  for (const rel of [...entries.keys()].sort()) {
-    const { size, md5, key } = entries.get(rel)!;
-    lines.push(`${rel}\t${size}\t${md5 ?? ""}\t${key ?? ""}\n`);
-  }
+  for (const rel of [...entries.keys()].sort()) lines.push(manifestLine(rel, entries.get(rel)!));
   return lines.join("");
+}
+
+const manifestLine = (rel: string, { size, md5, key }: FileEntry) => `${rel}\t${size}\t${md5 ?? ""}\t${key ?? ""}\n`;
+
+/** Bytes of manifest text written at a time (the whole text of 716,000 files is 150 MB as one string). */
+const MANIFEST_CHUNK = 1 << 20;
+
+/** Writes manifestText(entries) into `file`, a piece at a time. */
+async function writeManifest(file: string, entries: ReadonlyMap<string, FileEntry>): Promise<void> {
+  const handle = await fs.open(file, "w");
+  try {
+    let chunk = MANIFEST_HEADER;
+    for (const rel of [...entries.keys()].sort()) {
+      chunk += manifestLine(rel, entries.get(rel)!);
+      if (chunk.length >= MANIFEST_CHUNK) {
+        await handle.writeFile(chunk);
+        chunk = "";
+      }
+    }
+    await handle.writeFile(chunk);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The files a manifest lists; throws on a text that is not a manifest (naming the line). */

@@ -2,14 +2,15 @@ import { readFile } from "node:fs/promises";
 import type { Reporter } from "../build.ts";
 import type { Catalogue } from "../content/load.ts";
 import type { ImageSource } from "../content/images.ts";
-import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { Domain } from "../content/schema.ts";
+import { listedWorks, type DomainView, type ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { md5, type OutputTree } from "../output/tree.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
-import { domainSite, pagePath, sitePages, type SitePage } from "./model.ts";
-import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, writeIndex, type IndexFile, type SearchDocument } from "./search.ts";
+import { domainSite, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
+import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, writeIndex, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
@@ -17,12 +18,7 @@ import { ASSETS_DIR } from "./urls.ts";
 export interface SiteInput {
   catalogue: Catalogue;
   /** Every built domain: their images are placed in their media folders. */
-  views: DomainView[];
-  /** The domains whose pages are planned (the others are kept whole, see src/domain-inputs.ts). */
-  changed: DomainView[];
-  infos: DomainInfo[];
-  /** The inputs digest of every listed work of the changed domains (src/domain-inputs.ts). */
-  workDigests: ReadonlyMap<ListedWork, string>;
+  domains: Domain[];
   date: string;
   cacheDir: string;
   reporter: Reporter;
@@ -46,115 +42,158 @@ export interface SiteSummary {
 const ASSET_FILES = ["style.css", "search.js"];
 
 /**
- * Renders the HTML catalogue of every built domain into the output. Only pages whose key
- * (src/site/keys.ts) differs from the previous build's go through Eleventy: after a title is
+ * Renders the HTML catalogue into the output, one domain at a time (the build hands each domain
+ * over and releases it when it is done): memory is bounded by the largest domain. Only pages whose
+ * key (src/site/keys.ts) differs from the previous build's go through Eleventy: after a title is
  * renamed, its work page and the listing, director and category pages that show it.
  */
-export async function renderSite(tree: OutputTree, input: SiteInput): Promise<SiteSummary> {
-  const { catalogue, infos, reporter } = input;
-  reporter.stage("processing the site's images");
-  // Every domain's images, kept domains' too: media folders may be shared, so the build places
-  // every image some domain shows (and only those).
-  const infoOf = (view: DomainView) => infos.find((i) => i.domain === view.domain.domain)!;
-  const images = await siteImages(imagesShown(input.views, catalogue), input.cacheDir);
-  for (const view of input.views) await copyVariants(tree, infoOf(view).media_folder, domainImages(view, images));
-  const views = input.changed;
-  const sites = views.map((view) => domainSite(view, infoOf(view), images));
-  for (const site of sites) {
-    for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
-  }
-  reporter.stage("planning the HTML catalogue");
-  const version = await siteVersion();
-  const toRender: SitePage[] = [];
-  const keys = new Map<string, string>();
-  const searches: Promise<{ folder: string; key: string; files: IndexFile[]; merged: boolean } | number>[] = [];
-  let pages = 0;
-  let indexed = 0;
-  let indexedParts = 0;
-  let searchParts = 0;
+export class SiteRenderer {
+  private readonly summary: SiteSummary = { pages: 0, rendered: 0, searchFiles: 0, indexed: 0, indexedParts: 0, searchParts: 0 };
+  private domains = 0;
+  /** Seconds spent in Eleventy runs (the benchmark reports pages per second of Eleventy alone). */
+  private eleventySeconds = 0;
+  /**
+   * The two Pagefind processes' queues: each part is indexed after the previous one of its lane,
+   * so that its documents are rendered just before (not all domains' documents at once).
+   */
+  private readonly lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  /** Each domain's index parts, indexed and written (a domain's pages are rendered meanwhile). */
+  private readonly searches: Promise<void>[][] = [];
   // The first failure of an index: it stops the rendering (at its next page) rather than after it.
-  let searchFailure: unknown = null;
-  try {
-    // Pagefind indexes the domains started before while this thread plans the next ones, but it
-    // needs this thread to send it their documents: the loops below let it run now and then.
+  private searchFailure: unknown = null;
+
+  private constructor(
+    private readonly tree: OutputTree,
+    private readonly input: SiteInput,
+    private readonly images: Map<string, Variants>,
+    private readonly version: string,
+  ) {}
+
+  /** Processes the images every built domain shows (kept domains' too: media folders may be shared, so the build places every image some domain shows, and only those). */
+  static async start(tree: OutputTree, input: SiteInput): Promise<SiteRenderer> {
+    input.reporter.stage("processing the site's images");
+    const images = await siteImages(imagesShown(input), input.cacheDir);
+    return new SiteRenderer(tree, input, images, await siteVersion());
+  }
+
+  /** Places the images of a domain (changed or kept) in its media folder. */
+  async placeImages(view: DomainView, info: DomainInfo): Promise<void> {
+    await copyVariants(this.tree, info.media_folder, domainImages(view, this.images));
+  }
+
+  /**
+   * Plans, keys and renders one changed domain's pages, and starts its search index. Its index
+   * parts whose pages changed are indexed while its pages render (Pagefind runs in its own
+   * processes); their documents are rendered when a process takes them.
+   */
+  async renderDomain(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>): Promise<void> {
+    const { tree, summary } = this;
+    // Indexing runs at most one domain behind: an older domain's pages are not held any longer.
+    await Promise.all(this.searches.at(-2) ?? []);
+    const site = domainSite(view, info, this.images);
+    for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
+    const planned = [...sitePages(site, view)];
+    for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
+    const keyOf = pageKeys(site, this.version, workDigests);
+    const keyed: string[] = new Array(planned.length);
+    summary.pages += planned.length;
+    this.domains++;
+    // Pagefind needs this thread to send it the documents: the loops below let it run now and then.
     let steps = 0;
     const breathe = () => new Promise(setImmediate);
-    // Every domain's work pages are keyed first, and the search index parts whose pages changed
-    // start indexing before the other pages are keyed (Pagefind runs in its own processes). A
-    // work page's key covers everything its search document is rendered from, so a part is
-    // keyed by its pages' keys: only the documents of changed parts are rendered.
-    const plans: { planned: SitePage[]; keyed: string[] }[] = [];
-    for (const [i, site] of sites.entries()) {
-      const view = views[i]!;
-      const planned = [...sitePages(site, view)];
-      for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
-      const keyOf = pageKeys(site, version, input.workDigests);
-      const keyed: string[] = new Array(planned.length);
-      pages += planned.length;
-      const parts = partCount(view.orders.name.length, input.searchDocsPerPart);
-      const works: { page: SitePage & { kind: "work" }; key: string }[][] = Array.from({ length: parts }, () => []);
-      for (const [p, page] of planned.entries()) {
-        if (page.kind !== "work") continue;
-        keyed[p] = keyOf(page);
-        works[partOf(page.listed.work.id, parts)]!.push({ page, key: keyed[p]! });
-        if (++steps % 500 === 0) await breathe();
-      }
-      let changed = false;
-      for (const [part, partWorks] of works.entries()) {
-        const folder = partFolder(site, part);
-        const key = searchKey(site, partWorks, part, parts);
-        const kept = reuseIndex(tree, folder, key);
-        if (kept === 0) changed = true;
-        const documents = (): SearchDocument[] => partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) }));
-        // Parts to index go to the two Pagefind processes in turn.
-        const search = kept > 0 ? Promise.resolve(kept) : buildIndex(site, documents(), parts, indexedParts++ % 2 === 1).then((files) => ({ folder, key, files, merged: part > 0 }));
-        search.catch((error) => void (searchFailure ??= error));
-        searches.push(search);
-      }
-      if (changed) indexed++;
-      searchParts += parts;
-      await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
-      for (const [p, page] of planned.entries()) if (keyed[p] === undefined) keyed[p] = keyOf(page);
-      plans.push({ planned, keyed });
+    // The work pages are keyed first, and the parts whose pages changed start indexing before the
+    // other pages are keyed. A work page's key covers everything its search document is rendered
+    // from, so a part is keyed by its pages' keys: only the documents of changed parts are rendered.
+    const parts = partCount(view.orders.name.length, this.input.searchDocsPerPart);
+    const works: { page: SitePage & { kind: "work" }; key: string }[][] = Array.from({ length: parts }, () => []);
+    for (const [p, page] of planned.entries()) {
+      if (page.kind !== "work") continue;
+      keyed[p] = keyOf(page);
+      works[partOf(page.listed.work.id, parts)]!.push({ page, key: keyed[p] });
+      if (++steps % 500 === 0) await breathe();
     }
-    for (const { planned, keyed } of plans) {
-      for (const [p, page] of planned.entries()) {
-        const rel = pagePath(page);
-        const key = keyed[p]!;
-        if (!tree.reuse(rel, key)) {
-          toRender.push(page);
-          keys.set(rel, key);
-        }
-        if (++steps % 500 === 0) await breathe();
-      }
+    const searches: Promise<void>[] = [];
+    this.searches.push(searches);
+    const indexedBefore = summary.indexedParts;
+    for (const [part, partWorks] of works.entries()) {
+      const folder = partFolder(site, part);
+      const key = searchKey(site, partWorks, part, parts);
+      const kept = reuseIndex(tree, folder, key);
+      if (kept > 0) summary.searchFiles += kept;
+      else searches.push(this.index(site, folder, key, part, parts, () => partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) }))));
     }
+    if (summary.indexedParts > indexedBefore) summary.indexed++;
+    summary.searchParts += parts;
+    await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
 
-    reporter.stage(`rendering ${toRender.length} of ${pages} HTML pages`);
-    const rendered = await renderPages(toRender, async (rel, html) => {
-      if (searchFailure !== null) throw searchFailure;
+    const toRender: SitePage[] = [];
+    const keys = new Map<string, string>();
+    for (const [p, page] of planned.entries()) {
+      const rel = pagePath(page);
+      const key = keyed[p] ?? keyOf(page);
+      if (!tree.reuse(rel, key)) {
+        toRender.push(page);
+        keys.set(rel, key);
+      }
+      if (++steps % 500 === 0) await breathe();
+    }
+    const started = performance.now();
+    summary.rendered += await renderPages(toRender, async (rel, html) => {
+      if (this.searchFailure !== null) throw this.searchFailure;
       await tree.write(rel, html, keys.get(rel));
     });
-    reporter.stage(`building the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${sites.length} domain(s))`);
-    let searchFiles = 0;
-    for (const result of await Promise.all(searches)) {
-      if (typeof result === "number") searchFiles += result;
-      else {
-        searchFiles += await writeIndex(tree, result.folder, result.files, result.key, result.merged);
-      }
+    this.eleventySeconds += (performance.now() - started) / 1000;
+  }
+
+  /** Indexes a part in the next Pagefind process's lane, then writes its files. */
+  private index(site: DomainSite, folder: string, key: string, part: number, parts: number, documents: () => SearchDocument[]): Promise<void> {
+    const lane = this.summary.indexedParts++ % 2;
+    const done = this.lanes[lane]!.then(async () => {
+      // A failed part stops the others too: the build fails.
+      if (this.searchFailure !== null) return;
+      const files = await buildIndex(site, documents(), parts, lane === 1);
+      this.summary.searchFiles += await writeIndex(this.tree, folder, files, key, part > 0);
+    });
+    this.lanes[lane] = done.catch(() => {});
+    done.catch((error) => void (this.searchFailure ??= error));
+    return done;
+  }
+
+  /** Waits for the search indexes, reports what the site did and stops Pagefind. */
+  async finish(): Promise<SiteSummary> {
+    this.input.reporter.stage("waiting for the search index");
+    try {
+      await Promise.all(this.searches.flat());
+    } finally {
+      await this.close();
     }
-    return { pages, rendered, searchFiles, indexed, indexedParts, searchParts };
-  } finally {
+    const { pages, rendered, indexed, indexedParts, searchParts } = this.summary;
+    this.input.reporter.stage(`rendered ${rendered} of ${pages} HTML pages (Eleventy ${this.eleventySeconds.toFixed(2)} s)`);
+    this.input.reporter.stage(`built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.domains} domain(s))`);
+    return this.summary;
+  }
+
+  /** Stops Pagefind once nothing indexes any more (also when the build failed). */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.searches.flat());
     await closeSearch();
   }
 }
 
 /** The images the pages show: covers of listed works and the photos of directors with `show_img`. */
-function imagesShown(views: DomainView[], catalogue: Catalogue): ImageSource[] {
+function imagesShown({ catalogue, domains, date }: SiteInput): ImageSource[] {
   const rels = new Set<string>();
-  for (const view of views) for (const rel of domainImageRels(view)) rels.add(rel);
+  for (const domain of domains) {
+    for (const work of listedWorks(catalogue, domain, date)) {
+      rels.add(work.cover);
+      const director = work.director_id === null ? undefined : catalogue.directors.get(work.director_id);
+      if (director?.show_img && director.photo !== null) rels.add(director.photo);
+    }
+  }
   return [...rels].sort().map((rel) => catalogue.images.get(rel)!);
 }
 
+/** The images a domain's pages show (as imagesShown, from its view). */
 function domainImageRels(view: DomainView): Set<string> {
   const rels = new Set<string>();
   for (const { work, director } of view.orders.name) {

@@ -21,7 +21,7 @@ const files = (out: string): Promise<Files> => outputFiles(out);
 async function build(out: string): Promise<{ summary: BuildSummary; kept: number; written: number }> {
   const stages: string[] = [];
   const summary = await buildFixture(content, out, { reporter: { stage: (s) => void stages.push(s), warning() {} } });
-  const stage = stages.find((s) => s.startsWith("writing the API and exports of "))!;
+  const stage = stages.find((s) => s.startsWith("built the API and exports of "))!;
   return { summary, kept: Number(/\((\d+) unchanged, kept\)/.exec(stage)?.[1] ?? 0), written: Number(/of (\d+) domain/.exec(stage)![1]) };
 }
 

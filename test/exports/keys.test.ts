@@ -42,7 +42,7 @@ let cleanup: () => Promise<void>;
 let catalogue: Catalogue;
 let view: DomainView;
 /** The first build's entries: the previous version of every later build. */
-let first: Map<string, StagedEntry>;
+let first: ReadonlyMap<string, StagedEntry>;
 
 const rel = (kind: ExportKind) => exportPath("uno.example", kind);
 

@@ -55,6 +55,14 @@ describe("the Eleventy run", () => {
     expect(seen).toContain("uno.example/audiovisual-detail/10/viaje-a-la-luna/index.html");
   });
 
+  it("renders in several runs when there are more pages than a run takes, each page once", async () => {
+    expect(pages.length).toBeGreaterThan(4);
+    const seen: string[] = [];
+    const count = await renderPages(pages, async (rel) => void seen.push(rel), 2);
+    expect(count).toBe(pages.length);
+    expect(seen.sort()).toEqual(pages.map((p) => `uno.example/${p.dir === null ? "404.html" : `${p.dir}index.html`}`).sort());
+  });
+
   it("stops at the first failure of the sink and rethrows it as it was", async () => {
     const failure = new Error("disk full");
     let calls = 0;

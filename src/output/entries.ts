@@ -1,0 +1,70 @@
+import type { StagedEntry } from "./batch.ts";
+
+/**
+ * The entries of a version's files, path → StagedEntry, each kept as one short string
+ * (`+` or `-` for fresh, the size, MD5 and key separated by tabs) rather than an object and its
+ * digest strings: a build of 716,000 files keeps every entry until it ends, and the objects took
+ * half again as much memory. Entries are unpacked when read.
+ */
+export class FileEntries implements ReadonlyMap<string, StagedEntry> {
+  private readonly packed = new Map<string, string>();
+
+  get size(): number {
+    return this.packed.size;
+  }
+
+  set(rel: string, { size, md5, key, fresh }: StagedEntry): this {
+    this.packed.set(rel, `${fresh ? "+" : "-"}${size}\t${md5 ?? ""}\t${key ?? ""}`);
+    return this;
+  }
+
+  get(rel: string): StagedEntry | undefined {
+    const packed = this.packed.get(rel);
+    return packed === undefined ? undefined : unpack(packed);
+  }
+
+  has(rel: string): boolean {
+    return this.packed.has(rel);
+  }
+
+  /** Whether the entry at `rel` was written by this build (false when absent). */
+  isFresh(rel: string): boolean {
+    return this.packed.get(rel)?.[0] === "+";
+  }
+
+  /** Entries written by this build. */
+  countFresh(): number {
+    let fresh = 0;
+    for (const packed of this.packed.values()) if (packed[0] === "+") fresh++;
+    return fresh;
+  }
+
+  keys(): MapIterator<string> {
+    return this.packed.keys();
+  }
+
+  *values(): MapIterator<StagedEntry> {
+    for (const packed of this.packed.values()) yield unpack(packed);
+  }
+
+  *entries(): MapIterator<[string, StagedEntry]> {
+    for (const [rel, packed] of this.packed) yield [rel, unpack(packed)];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, StagedEntry]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: StagedEntry, key: string, map: ReadonlyMap<string, StagedEntry>) => void, thisArg?: unknown): void {
+    for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
+  }
+}
+
+function unpack(packed: string): StagedEntry {
+  const a = packed.indexOf("\t");
+  const b = packed.indexOf("\t", a + 1);
+  const entry: StagedEntry = { size: Number(packed.slice(1, a)), fresh: packed[0] === "+" };
+  if (b > a + 1) entry.md5 = packed.slice(a + 1, b);
+  if (b + 1 < packed.length) entry.key = packed.slice(b + 1);
+  return entry;
+}

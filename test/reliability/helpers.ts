@@ -41,9 +41,10 @@ export interface CliResult {
  * Runs the real command line (bin/catalogue.js) and returns its exit code and output. `shell`
  * prefixes the command with shell text (like `ulimit -f 4;`); `uid`/`gid` run it as another user.
  */
-export function cli(args: string[], options: { cwd?: string; shell?: string; uid?: number; gid?: number; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
-  const quoted = [process.execPath, CLI, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
-  const [file, argv] = options.shell === undefined ? [process.execPath, [CLI, ...args]] : ["/bin/bash", ["-c", `${options.shell} exec ${quoted}`]];
+export function cli(args: string[], options: { cwd?: string; shell?: string; uid?: number; gid?: number; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
+  const bin = options.bin ?? CLI;
+  const quoted = [process.execPath, bin, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
+  const [file, argv] = options.shell === undefined ? [process.execPath, [bin, ...args]] : ["/bin/bash", ["-c", `${options.shell} exec ${quoted}`]];
   return new Promise((done) => {
     execFile(
       file,

@@ -6,7 +6,7 @@ import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
 import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
 import type { SiteRenderer } from "./site/render.ts";
-import { BUILD_INFO_PATH, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "./output/build-info.ts";
+import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "./output/build-info.ts";
 import { checkUpToDate } from "./output/up-to-date.ts";
 import { INPUTS_PATH } from "./output/records.ts";
 import { programDigest } from "./program.ts";
@@ -131,7 +131,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       // Their inputs keys stay valid with their files.
       for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }
-    await tree.write(BUILD_INFO_PATH, JSON.stringify(describeBuild(entries), null, 2) + "\n");
+    await tree.write(BUILD_INFO_PATH, buildInfoBytes(describeBuild(entries)));
     await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();

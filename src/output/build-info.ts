@@ -71,6 +71,9 @@ export function describeBuild(domains: readonly DomainEntry[]): BuildInfo {
   return buildInfo.parse({ generator: "catalogue", version: 1, date, domains: sorted });
 }
 
+/** A build description as bytes, as the build writes it (shards' merges must give the same bytes). */
+export const buildInfoBytes = (info: BuildInfo) => Buffer.from(JSON.stringify(info, null, 2) + "\n");
+
 /**
  * A build description's bytes read back, null when they are not one. One of an older version
  * (entries without position or date) is taken with each entry's place in the file and the file's date.

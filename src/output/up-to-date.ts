@@ -51,7 +51,7 @@ async function currentSummary(outDir: string, fingerprint: string): Promise<UpTo
   }
 }
 
-function countLines(bytes: Buffer): number {
+export function countLines(bytes: Buffer): number {
   let lines = 0;
   for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
   return lines;

@@ -68,7 +68,7 @@ export function encodeRecord(record: DomainRecord): Buffer {
 /** Null when the bytes are not a record of ours: that domain is then listed, as if unrecorded. */
 export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
   const lines = bytes.toString().split("\n");
-  const head = decodeRecordHead(bytes);
+  const head = parseHead(lines[0]!);
   if (head === null || lines[1] !== COLUMNS) return null;
   const record: DomainRecord = { domain: head.domain, state: head.state, date: head.date, files: new Map(), pending: new Set() };
   if (head.inputs !== undefined) record.inputs = head.inputs;
@@ -96,7 +96,10 @@ export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
 export function decodeRecordHead(bytes: Buffer | string): RecordHead | null {
   const text = bytes.toString();
   const end = text.indexOf("\n");
-  const line = end < 0 ? "" : text.slice(0, end);
+  return end < 0 ? null : parseHead(text.slice(0, end));
+}
+
+function parseHead(line: string): RecordHead | null {
   if (!line.startsWith(`${MAGIC} `)) return null;
   let head: Partial<Record<keyof RecordHead, unknown>>;
   try {

@@ -1,7 +1,7 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { BUILD_INFO_PATH, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
+import { BUILD_INFO_PATH, buildInfoBytes, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { INPUTS_PATH } from "../output/records.ts";
 import { holdVersion, MANIFEST_PATH, md5, readManifest, type FileEntry } from "../output/tree.ts";
 import { headersFor, isMedia } from "./headers.ts";
@@ -88,9 +88,6 @@ export function ownersOf(rel: string, info: BuildInfo): string[] {
   const top = rel.slice(0, rel.indexOf("/"));
   return info.domains.some((d) => d.domain === top) ? [top] : [];
 }
-
-/** The build description as bytes, in the build's format. */
-export const buildInfoBytes = (info: BuildInfo) => Buffer.from(JSON.stringify(info, null, 2) + "\n");
 
 /** A file made for this publish (a merged or filtered build.json). */
 export function madeFile(rel: string, bytes: Buffer, info: BuildInfo): BuildFile & { md5: string } {

@@ -2,6 +2,7 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
 import { holdVersion, MANIFEST_PATH, md5 } from "../output/tree.ts";
+import { countLines } from "../output/up-to-date.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { decodeRecordHead, RECORD_HEAD_BYTES, recordPath, RECORDS_FOLDER } from "./records.ts";
 import { mergedBuildJson } from "./scope.ts";
@@ -64,8 +65,5 @@ export async function unchangedOnTarget(dir: string, store: Store, domains: stri
 
 /** Files a whole publish of the build holds: its file list (one line each, under a header line) but inputs.json (source.ts UNPUBLISHED). */
 async function publishedFiles(dir: string): Promise<number> {
-  const list = await readFile(path.join(dir, MANIFEST_PATH));
-  let lines = 0;
-  for (let at = list.indexOf(10); at >= 0; at = list.indexOf(10, at + 1)) lines++;
-  return lines - 2;
+  return countLines(await readFile(path.join(dir, MANIFEST_PATH))) - 2;
 }

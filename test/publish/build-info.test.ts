@@ -1,9 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_INFO_PATH, describeBuild, parseBuildInfo, type DomainEntry } from "../../src/output/build-info.ts";
+import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry } from "../../src/output/build-info.ts";
 import { mergedBuildJson } from "../../src/publish/scope.ts";
-import { buildInfoBytes } from "../../src/publish/source.ts";
 import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
 
 const entry = (domain: string, position: number, date = "2026-11-20"): DomainEntry => ({

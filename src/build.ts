@@ -132,7 +132,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }
     await tree.write(BUILD_INFO_PATH, buildInfoBytes(describeBuild(entries)));
-    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys } satisfies Inputs) + "\n");
+    // With the number of files, itself included: a build with nothing to do reports it without reading the manifest.
+    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys, files: tree.held + 1 } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
     return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries };
@@ -151,6 +152,7 @@ const EARLY_THREADS_WORKS = 5000;
 interface Inputs {
   fingerprint: string;
   domains: Record<string, string>;
+  files?: number;
 }
 
 /** The domains' inputs keys the previous build recorded (none: every domain is built). */

@@ -160,6 +160,11 @@ export class StagingWriter implements FileSink {
     this.batch = this.emptyBatch();
   }
 
+  /** How many files this build holds so far (written, kept, or in a batch). */
+  get held(): number {
+    return this.entries.size + this.pending.size;
+  }
+
   /** Whether this build already holds a file at `rel` (shared media are written once). */
   has(rel: string): boolean {
     return this.entries.has(rel) || this.pending.has(rel);

@@ -40,6 +40,15 @@ export interface TreeSummary {
 /** Hex MD5 in one call (crypto.hash): for small inputs a third cheaper than createHash. */
 export const md5 = (data: string | Uint8Array) => hash("md5", data, "hex");
 
+/** `.OUT.versions`, beside OUT: its versions, its lock, and what the builds keep for themselves (CONTENT_DIGESTS). */
+export function versionsFolder(outDir: string): string {
+  const out = path.resolve(outDir);
+  return path.join(path.dirname(out), `.${path.basename(out)}.versions`);
+}
+
+/** In the versions folder: the content's digests that the no-change check keeps (src/output/fingerprint.ts). */
+export const CONTENT_DIGESTS = "content-digests.json";
+
 export class OutputTree extends StagingWriter {
   readonly outDir: string;
   private readonly versionsDir: string;
@@ -60,8 +69,7 @@ export class OutputTree extends StagingWriter {
    * lock: a build that has nothing to do does not open the tree, but should not leave them.
    */
   static async removeAbandoned(outDir: string): Promise<void> {
-    const out = path.resolve(outDir);
-    const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
+    const versionsDir = versionsFolder(outDir);
     for (const name of await fs.readdir(versionsDir).catch(() => [])) {
       const pid = Number(/-(\d+)\.tmp$/.exec(name)?.[1] ?? 0);
       if (pid > 0 && !isAlive(pid)) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
@@ -76,7 +84,7 @@ export class OutputTree extends StagingWriter {
   /** Opens OUT for a new build: takes the lock, finds the previous version, prepares staging. */
   static async open(outDir: string, options: StagingOptions = {}): Promise<OutputTree> {
     const out = path.resolve(outDir);
-    const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
+    const versionsDir = versionsFolder(out);
     try {
       await fs.mkdir(versionsDir, { recursive: true });
       await takeLock(versionsDir);
@@ -317,7 +325,7 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
   const held = await heldVersions(versionsDir);
-  const old = names.filter((n) => n !== "lock" && n !== READERS && n !== keep && !held.has(n)).sort();
+  const old = names.filter((n) => n !== "lock" && n !== READERS && !n.startsWith(CONTENT_DIGESTS) && n !== keep && !held.has(n)).sort();
   const newestOld = old.filter((n) => !n.endsWith(".tmp")).at(-1);
   for (const name of old) {
     if (name !== newestOld) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });

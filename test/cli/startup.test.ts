@@ -41,4 +41,10 @@ describe("the command's start", () => {
       expect(urls.filter((url) => url.includes("/node_modules/") || url.endsWith(".ts")), args.join(" ")).toEqual([]);
     }
   });
+
+  it("loads no command's module for the main --help: only the command line's own few", async () => {
+    const urls = await loaded(["--help"]);
+    const modules = urls.filter((url) => url.includes("/lib/src/")).map((url) => url.slice(url.indexOf("/lib/src/") + "/lib/src/".length));
+    expect(modules.sort()).toEqual(["cli/commands/index.js", "cli/main.js", "cli/run.js", "errors.js", "program.js"]);
+  });
 });

@@ -3,8 +3,6 @@ import type { Command } from "../command.ts";
 import { stageReporter } from "../progress.ts";
 
 export const buildCommand: Command = {
-  name: "build",
-  summary: "validate the content and write the static site (API, exports, HTML, media)",
   usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist); replaced atomically

@@ -4,8 +4,10 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
+import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
+export { isAlive };
 
 /**
  * The output folder, written atomically and incrementally.
@@ -40,15 +42,6 @@ export interface TreeSummary {
 /** Hex MD5 in one call (crypto.hash): for small inputs a third cheaper than createHash. */
 export const md5 = (data: string | Uint8Array) => hash("md5", data, "hex");
 
-/** `.OUT.versions`, beside OUT: its versions, its lock, and what the builds keep for themselves (CONTENT_DIGESTS). */
-export function versionsFolder(outDir: string): string {
-  const out = path.resolve(outDir);
-  return path.join(path.dirname(out), `.${path.basename(out)}.versions`);
-}
-
-/** In the versions folder: the content's digests that the no-change check keeps (src/output/fingerprint.ts). */
-export const CONTENT_DIGESTS = "content-digests.json";
-
 export class OutputTree extends StagingWriter {
   readonly outDir: string;
   private readonly versionsDir: string;
@@ -62,23 +55,6 @@ export class OutputTree extends StagingWriter {
     this.versionsDir = versionsDir;
     this.id = id;
     this.previousDir = previousDir;
-  }
-
-  /**
-   * Removes the staging folders of builds that were killed (their process is gone), without the
-   * lock: a build that has nothing to do does not open the tree, but should not leave them.
-   */
-  static async removeAbandoned(outDir: string): Promise<void> {
-    const versionsDir = versionsFolder(outDir);
-    for (const name of await fs.readdir(versionsDir).catch(() => [])) {
-      const pid = Number(/-(\d+)\.tmp$/.exec(name)?.[1] ?? 0);
-      if (pid > 0 && !isAlive(pid)) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
-    }
-  }
-
-  /** A file of the current output, read without taking the lock (null when there is none). */
-  static async readCurrent(outDir: string, rel: string): Promise<Buffer | null> {
-    return fs.readFile(path.join(path.resolve(outDir), rel)).catch(() => null);
   }
 
   /** Opens OUT for a new build: takes the lock, finds the previous version, prepares staging. */
@@ -371,12 +347,3 @@ async function releaseLock(versionsDir: string) {
   await fs.rm(path.join(versionsDir, "lock"), { force: true });
 }
 
-/** Whether a process of this machine is still running (a lock or lease of a dead one is free). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

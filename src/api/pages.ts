@@ -75,7 +75,7 @@ class ByteArena {
   }
 }
 
-const ARENA_BLOCK = 1 << 20;
+const ARENA_BLOCK = 64 << 10;
 
 const CLOSE = Buffer.from("}");
 const CLOSE_COMMA = Buffer.from("},");

@@ -13,9 +13,12 @@
  * 3. Each entry of BUNDLES becomes one self-contained file made by esbuild: for code that runs
  *    elsewhere than this Node process (a CDN's worker), which the program then ships instead of
  *    bundling at run time.
+ * 4. The digest of the compiled code (src/program.ts codeDigest) is recorded in lib/code-digest,
+ *    last: the program reads it instead of hashing lib/ at every start. It is removed first, so
+ *    that a compilation that fails leaves none (the program then hashes lib/ itself).
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -36,6 +39,8 @@ const ASSETS = ["src/site/assets"];
 const BUNDLES = [];
 
 if (process.argv.includes("--clean")) rmSync(LIB, { recursive: true, force: true });
+const CODE_DIGEST_FILE = "code-digest"; // src/program.ts's name for it (checked below, once compiled)
+rmSync(path.join(LIB, CODE_DIGEST_FILE), { force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
 for (const folder of ASSETS) {
@@ -60,3 +65,6 @@ if (BUNDLES.length > 0) {
     });
   }
 }
+const program = await import(pathToFileURL(path.join(LIB, "src/program.js")).href);
+if (program.CODE_DIGEST_FILE !== CODE_DIGEST_FILE) throw new Error(`src/program.ts records the code's digest in ${program.CODE_DIGEST_FILE}: update compile.mjs`);
+writeFileSync(path.join(LIB, CODE_DIGEST_FILE), `${program.codeDigest()}\n`);

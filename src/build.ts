@@ -7,7 +7,7 @@ import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/imag
 import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
 import type { SiteRenderer } from "./site/render.ts";
 import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "./output/build-info.ts";
-import { checkUpToDate } from "./output/up-to-date.ts";
+import { checkUpToDate, type UpToDate } from "./output/up-to-date.ts";
 import { INPUTS_PATH } from "./output/records.ts";
 import { programDigest } from "./program.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
@@ -32,6 +32,8 @@ export interface BuildOptions {
   writeBatchBytes?: number;
   /** Documents per part of a domain's search index (tests split small catalogues with a small one). */
   searchDocsPerPart?: number;
+  /** The no-change check's answer for these options when the caller made it already (the command line, before loading this). */
+  checked?: UpToDate;
 }
 
 /** Progress and warnings; the CLI decides how (and whether) to show them. */
@@ -57,7 +59,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const reporter = options.reporter ?? silent;
   const site = options.site ?? true;
-  const { date, fingerprint, current } = await checkUpToDate(options);
+  const { date, fingerprint, current } = options.checked ?? (await checkUpToDate(options));
   if (current !== null) return { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true };
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
@@ -132,7 +134,8 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
       for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
     }
     await tree.write(BUILD_INFO_PATH, buildInfoBytes(describeBuild(entries)));
-    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys } satisfies Inputs) + "\n");
+    // With the number of files, itself included: a build with nothing to do reports it without reading the manifest.
+    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys, files: tree.held + 1 } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
     return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries };
@@ -151,6 +154,7 @@ const EARLY_THREADS_WORKS = 5000;
 interface Inputs {
   fingerprint: string;
   domains: Record<string, string>;
+  files?: number;
 }
 
 /** The domains' inputs keys the previous build recorded (none: every domain is built). */

@@ -62,10 +62,10 @@ let program: Promise<string> | undefined;
  * anything the program runs makes every key new.
  */
 export function programDigest(): Promise<string> {
-  // Read synchronously, as the content's fingerprint is (src/output/fingerprint.ts): a hundred small files.
+  // Read synchronously, as the content's fingerprint is (src/output/fingerprint.ts): a few small files.
   program ??= (async () => {
     const hash = createHash("sha256");
-    for (const file of codeFiles()) hash.update(`${file}\0`).update(readFileSync(path.join(CODE_ROOT, file)));
+    hash.update(recordedCodeDigest() ?? codeDigest());
     const { dependencies } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     const trees = new Set<string>();
     for (const name of Object.keys(dependencies).sort()) {
@@ -78,6 +78,29 @@ export function programDigest(): Promise<string> {
     return hash.digest("hex");
   })();
   return program;
+}
+
+/**
+ * Where scripts/compile.mjs records the compiled code's digest (codeDigest of lib/), beside lib/src:
+ * hashing ~150 files at every start cost a no-op build a tenth of its time.
+ */
+export const CODE_DIGEST_FILE = "code-digest";
+
+/** A digest of every file of the running code (the Eleventy configuration and everything under src/, by path and bytes). */
+export function codeDigest(): string {
+  const hash = createHash("sha256");
+  for (const file of codeFiles()) hash.update(`${file}\0`).update(readFileSync(path.join(CODE_ROOT, file)));
+  return hash.digest("hex");
+}
+
+/**
+ * The compiled code's digest as compile.mjs recorded it, or null: from the sources, which change
+ * between runs (tests, `npm run dev`) and are hashed each time, and in a lib/ compiled by other means.
+ */
+function recordedCodeDigest(): string | null {
+  if (!COMPILED) return null;
+  const recorded = readIfThere(path.join(CODE_ROOT, CODE_DIGEST_FILE)).toString("utf8").trim();
+  return /^[0-9a-f]{64}$/.test(recorded) ? recorded : null;
 }
 
 /** The files of the running code, relative to CODE_ROOT, sorted: the Eleventy configuration and everything under src/. */

@@ -11,10 +11,8 @@ export interface CliIO {
 
 export type OptionValues = Record<string, string | boolean | (string | boolean)[] | undefined>;
 
-/** One subcommand: its help text, its options (node:util parseArgs) and what it does. */
+/** One subcommand: its help text, its options (node:util parseArgs) and what it does; its name and summary are in commands/index.ts. */
 export interface Command {
-  name: string;
-  summary: string;
   usage: string;
   /** Lines describing each option, printed by --help and checked against the README by a test. */
   help: string;

@@ -29,20 +29,21 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  const command = commands.find((c) => c.name === name);
-  if (command === undefined) {
+  const entry = commands.find((c) => c.name === name);
+  if (entry === undefined) {
     io.stderr.write(`catalogue: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`);
     return 1;
   }
+  const command = await entry.load();
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout.write(`Usage: ${command.usage}\n\n${command.summary}\n\nOptions:\n${command.help}\n`);
+    io.stdout.write(`Usage: ${command.usage}\n\n${entry.summary}\n\nOptions:\n${command.help}\n`);
     return 0;
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals ?? false, strict: true });
   } catch (error) {
-    io.stderr.write(`catalogue ${command.name}: ${(error as Error).message}\nUsage: ${command.usage}\n`);
+    io.stderr.write(`catalogue ${name}: ${(error as Error).message}\nUsage: ${command.usage}\n`);
     return 1;
   }
   try {
@@ -54,10 +55,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
       return 1;
     }
     if (error instanceof UserError) {
-      io.stderr.write(`catalogue ${command.name}: ${error.message}\n`);
+      io.stderr.write(`catalogue ${name}: ${error.message}\n`);
       return 1;
     }
-    io.stderr.write(`catalogue ${command.name}: internal error (a bug; please report it with this trace)\n${describe(error)}\n`);
+    io.stderr.write(`catalogue ${name}: internal error (a bug; please report it with this trace)\n${describe(error)}\n`);
     return 2;
   }
 }

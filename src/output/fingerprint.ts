@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { programDigest } from "../program.ts";
 
@@ -9,23 +9,104 @@ import { programDigest } from "../program.ts";
  * the build options. Equal fingerprints mean equal outputs, so a rebuild with nothing changed
  * skips all the work (CONTRACT: files whose bytes did not change are not rewritten).
  *
+ * The CSVs' bytes count through their SHA-256, which `digests` (a file kept beside the output's
+ * versions, see ContentDigests) remembers with each file's stat signature: a CSV whose signature
+ * is the recorded one is not read again.
+ *
  * Read synchronously: a build with nothing to do is this and little else, and each asynchronous
  * read is several round trips through libuv's thread pool, slow on a busy machine.
  */
-export async function inputFingerprint(contentDir: string, options: Record<string, unknown>): Promise<string> {
+export async function inputFingerprint(contentDir: string, options: Record<string, unknown>, digests: string | null = null): Promise<string> {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(options));
+  const known = digests === null ? null : ContentDigests.read(digests);
   for (const file of listFiles(contentDir)) {
     const full = path.join(contentDir, file);
     if (file.endsWith(".csv")) {
-      hash.update(`${file}\0`).update(readFileSync(full));
+      hash.update(`${file}\0${known?.digest(full) ?? sha256(readFileSync(full))}\0`);
     } else {
       const info = statSync(full);
       hash.update(`${file}\0${info.size}\0${info.mtimeMs}\0${info.ino}\0`);
     }
   }
+  if (digests !== null) known!.save(digests);
   hash.update(await programDigest());
   return hash.digest("hex");
+}
+
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * Racy files (git's word): a file modified less than this before it was read may be modified
+ * again within the same timestamp on a file system with coarse ones (FAT: 2 s), keeping its
+ * signature. Its digest is not recorded; it is read again until it is older than that.
+ */
+const RACY_MS = 2000;
+
+/**
+ * The SHA-256 of each CSV, keyed by its stat signature, as git's index keeps its files': size,
+ * mtime, ctime, inode and device, to the nanosecond. The rule is git's: a file whose signature is
+ * the recorded one is taken as unchanged without being read; any difference (a touch, an edit, a
+ * copy, a checkout) reads it again, and identical bytes still give the same fingerprint. An edit
+ * that keeps the size and sets the mtime back changes the ctime, which only the kernel sets, so
+ * it is read again too; only a clock or a file system that lies about them would defeat it.
+ *
+ * A cache, never a source of truth: unreadable, missing or stale, it only means reading the
+ * files. Kept out of the output (signatures are of this machine, and outputs are deterministic).
+ */
+class ContentDigests {
+  private constructor(
+    private readonly recorded: Map<string, Entry>,
+    private readonly current = new Map<string, Entry>(),
+    private added = false,
+  ) {}
+
+  static read(file: string): ContentDigests {
+    try {
+      const { files } = JSON.parse(readFileSync(file, "utf8")) as { files: Record<string, Entry> };
+      return new ContentDigests(new Map(Object.entries(files)));
+    } catch {
+      return new ContentDigests(new Map());
+    }
+  }
+
+  /** The file's SHA-256: the recorded one when its signature is unchanged, else read and hashed. */
+  digest(full: string): string {
+    const key = path.resolve(full);
+    const now = Date.now(); // before the stat: the file is read later still
+    const info = statSync(full, { bigint: true });
+    const signature = [info.size, info.mtimeNs, info.ctimeNs, info.ino, info.dev].join(":");
+    const known = this.recorded.get(key);
+    if (known?.signature === signature) {
+      this.current.set(key, known);
+      return known.sha256;
+    }
+    const digest = sha256(readFileSync(full));
+    const newest = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
+    if (now - newest >= RACY_MS) {
+      this.current.set(key, { signature, sha256: digest });
+      this.added = true;
+    }
+    return digest;
+  }
+
+  /** Records the digests of this fingerprint's files (only theirs) when they differ from the recorded ones, if `file`'s folder exists. */
+  save(file: string): void {
+    if (!this.added && this.current.size === this.recorded.size) return;
+    if (!existsSync(path.dirname(file))) return; // no output yet: its first build makes the folder
+    const partial = `${file}.${process.pid}.part`;
+    try {
+      writeFileSync(partial, JSON.stringify({ files: Object.fromEntries(this.current) }) + "\n");
+      renameSync(partial, file);
+    } catch {
+      rmSync(partial, { force: true }); // only a cache: the next build reads the files again
+    }
+  }
+}
+
+interface Entry {
+  signature: string;
+  sha256: string;
 }
 
 function listFiles(dir: string): string[] {

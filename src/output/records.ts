@@ -1,4 +1,7 @@
-/** The build's own records in `_catalogue/`, beside its manifest (MANIFEST_PATH in staging.ts). Kept free of imports: the no-change check reads them before anything else loads. */
+/** The build's own records in `_catalogue/`. Kept free of imports: the no-change check reads them before anything else loads. */
+
+/** Every file of the output with its size and key or MD5 (written by tree.ts, read by publishing). */
+export const MANIFEST_PATH = "_catalogue/files.tsv";
 
 /** Hosts, domains, base paths and media folders: what servers route by (build-info.ts). */
 export const BUILD_INFO_PATH = "_catalogue/build.json";

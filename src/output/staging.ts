@@ -5,11 +5,12 @@ import { UserError } from "../errors.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
 import { FileEntries } from "./entries.ts";
+import { MANIFEST_PATH } from "./records.ts";
 import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
 export type { StagedEntry };
 
-export const MANIFEST_PATH = "_catalogue/files.tsv";
+export { MANIFEST_PATH }; // its home is records.ts; re-exported for the writer's users
 
 /**
  * A file of a version. A file written with a key (a digest of everything its bytes are made
@@ -158,6 +159,11 @@ export class StagingWriter implements FileSink {
     this.linkSource = options.previousDir;
     this.recycled = options.recycled ?? new Map();
     this.batch = this.emptyBatch();
+  }
+
+  /** How many files this build holds so far (written, kept, or in a batch). */
+  get held(): number {
+    return this.entries.size + this.pending.size;
   }
 
   /** Whether this build already holds a file at `rel` (shared media are written once). */

@@ -4,8 +4,10 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
+import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
+export { isAlive };
 
 /**
  * The output folder, written atomically and incrementally.
@@ -55,28 +57,10 @@ export class OutputTree extends StagingWriter {
     this.previousDir = previousDir;
   }
 
-  /**
-   * Removes the staging folders of builds that were killed (their process is gone), without the
-   * lock: a build that has nothing to do does not open the tree, but should not leave them.
-   */
-  static async removeAbandoned(outDir: string): Promise<void> {
-    const out = path.resolve(outDir);
-    const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
-    for (const name of await fs.readdir(versionsDir).catch(() => [])) {
-      const pid = Number(/-(\d+)\.tmp$/.exec(name)?.[1] ?? 0);
-      if (pid > 0 && !isAlive(pid)) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
-    }
-  }
-
-  /** A file of the current output, read without taking the lock (null when there is none). */
-  static async readCurrent(outDir: string, rel: string): Promise<Buffer | null> {
-    return fs.readFile(path.join(path.resolve(outDir), rel)).catch(() => null);
-  }
-
   /** Opens OUT for a new build: takes the lock, finds the previous version, prepares staging. */
   static async open(outDir: string, options: StagingOptions = {}): Promise<OutputTree> {
     const out = path.resolve(outDir);
-    const versionsDir = path.join(path.dirname(out), `.${path.basename(out)}.versions`);
+    const versionsDir = versionsFolder(out);
     try {
       await fs.mkdir(versionsDir, { recursive: true });
       await takeLock(versionsDir);
@@ -317,7 +301,7 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
   const held = await heldVersions(versionsDir);
-  const old = names.filter((n) => n !== "lock" && n !== READERS && n !== keep && !held.has(n)).sort();
+  const old = names.filter((n) => n !== "lock" && n !== READERS && !n.startsWith(CONTENT_DIGESTS) && n !== keep && !held.has(n)).sort();
   const newestOld = old.filter((n) => !n.endsWith(".tmp")).at(-1);
   for (const name of old) {
     if (name !== newestOld) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
@@ -363,12 +347,3 @@ async function releaseLock(versionsDir: string) {
   await fs.rm(path.join(versionsDir, "lock"), { force: true });
 }
 
-/** Whether a process of this machine is still running (a lock or lease of a dead one is free). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}

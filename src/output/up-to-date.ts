@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { resolveBuildDate } from "../model/dates.ts";
-import { BUILD_INFO_PATH, INPUTS_PATH } from "./records.ts";
+import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "./records.ts";
 import { inputFingerprint } from "./fingerprint.ts";
-import { MANIFEST_PATH } from "./staging.ts";
-import { OutputTree, type TreeSummary } from "./tree.ts";
+import type { TreeSummary } from "./tree.ts";
+import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "./versions.ts";
 
 /** What decides whether a build has anything to do. */
 export interface BuildInputs {
@@ -32,17 +32,20 @@ export interface UpToDate {
 export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   const date = resolveBuildDate(inputs.date);
   const site = inputs.site ?? true;
-  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1 });
+  const digests = path.join(versionsFolder(inputs.outDir), CONTENT_DIGESTS);
+  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1 }, digests);
   const current = await currentSummary(inputs.outDir, fingerprint);
-  if (current !== null) await OutputTree.removeAbandoned(inputs.outDir);
+  if (current !== null) await removeAbandoned(inputs.outDir);
   return { date, fingerprint, current };
 }
 
 async function currentSummary(outDir: string, fingerprint: string): Promise<UpToDate["current"]> {
   try {
-    const read = async (rel: string) => JSON.parse((await OutputTree.readCurrent(outDir, rel))?.toString("utf8") ?? "null");
-    if ((await read(INPUTS_PATH))?.fingerprint !== fingerprint) return null;
-    const files = countLines(readFileSync(path.join(path.resolve(outDir), MANIFEST_PATH))) - 1; // its header line
+    const read = async (rel: string) => JSON.parse((await readCurrent(outDir, rel))?.toString("utf8") ?? "null");
+    const inputs = (await read(INPUTS_PATH)) as { fingerprint?: string; files?: number } | null;
+    if (inputs?.fingerprint !== fingerprint) return null;
+    // Recorded by the build (older ones did not): else the manifest's lines, less its header.
+    const files = inputs.files ?? countLines(readFileSync(path.join(path.resolve(outDir), MANIFEST_PATH))) - 1;
     // Written by the build that recorded this fingerprint: read as it is, without the schema.
     const domains = ((await read(BUILD_INFO_PATH)) as { domains: { domain: string }[] }).domains.map((d) => d.domain);
     return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };

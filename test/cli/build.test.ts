@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
-import { lstat, readdir, readFile, readlink, stat, writeFile } from "node:fs/promises";
+import { lstat, readdir, readFile, readlink, rm, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashFile } from "../../src/output/tree.ts";
-import { CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { CLI, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
 
 const run = promisify(execFile);
 
@@ -57,6 +57,30 @@ describe("catalogue build and validate (CLI)", () => {
     expect(again.stderr).toMatch(/, 0 written, \d+ unchanged, 0 removed/);
     const after = await stat(probe);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+
+  it("reports a build with nothing to do from its records, and rebuilds when the compiled program changes", async () => {
+    // A copy of the installed command whose recorded code digest can change (node_modules shared).
+    const install = path.join(dir, "install");
+    await run("mkdir", ["-p", install]);
+    await run("cp", ["-a", path.join(ROOT, "bin"), path.join(ROOT, "lib"), path.join(ROOT, "package.json"), install]);
+    await symlink(path.join(ROOT, "node_modules"), path.join(install, "node_modules"));
+    const cli = path.join(install, "bin/catalogue.js");
+    const args = ["build", "--content", content, "--out", "p", "--date", "2026-11-20", "--no-site"];
+    const build = async () => (await run(process.execPath, [cli, ...args], { cwd: dir })).stderr;
+    const first = await build();
+    const files = /(\d+) files/.exec(first)![1];
+    const again = await build();
+    expect(again).toContain("nothing to do");
+    expect(again).toContain(`${files} files, 0 written, ${files} unchanged`);
+    // Without its record the program hashes lib/ itself, to the same digest: still nothing to do.
+    await rm(path.join(install, "lib/code-digest"));
+    expect(await build()).toContain("nothing to do");
+    // Another program (a recompiled lib/): everything is built again, to the same bytes.
+    await writeFile(path.join(install, "lib/code-digest"), "f".repeat(64) + "\n");
+    const rebuilt = await build();
+    expect(rebuilt).not.toContain("nothing to do");
+    expect(rebuilt).toContain(`${files} files, 1 written`); // inputs.json, with the new fingerprint
   });
 
   it("rewrites only what a one-title rename changes", async () => {

@@ -3,8 +3,6 @@ import type { Command } from "../command.ts";
 import { stageReporter } from "../progress.ts";
 
 export const buildCommand: Command = {
-  name: "build",
-  summary: "validate the content and write the static site (API, exports, HTML, media)",
   usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist); replaced atomically
@@ -32,14 +30,15 @@ export const buildCommand: Command = {
       reporter,
     };
     // Imported on use: `catalogue --help` should not load the pipeline, and a build with nothing
-    // to do loads only the check that says so (build() checks again, for its other callers).
+    // to do loads only the check that says so (and hands its answer to build()).
     const started = performance.now();
     const { checkUpToDate } = await import("../../output/up-to-date.ts");
-    const { date, current } = await checkUpToDate(options);
+    const checked = await checkUpToDate(options);
+    const { date, current } = checked;
     const summary =
       current !== null
         ? { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true }
-        : await (await import("../../build.ts")).build(options);
+        : await (await import("../../build.ts")).build({ ...options, checked });
     reporter.done();
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +

@@ -10,8 +10,6 @@ const SERVERS = {
 } as const;
 
 export const configCommand: Command = {
-  name: "config",
-  summary: "print an nginx or Caddy configuration that serves the built output, or write CDN rules or a Cloudflare Worker",
   usage:
     "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]\n       catalogue config netlify --domain HOST --out FOLDER [--dir DIR]\n       catalogue config workers --out FOLDER [--dir DIR] [--r2 BUCKET[/PREFIX]] [--name NAME]",
   help: `  nginx|caddy          print that server's configuration on stdout

@@ -4,8 +4,6 @@ import { stageReporter } from "../progress.ts";
 import { guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
 
 export const deployCommand: Command = {
-  name: "deploy",
-  summary: "build, then publish what changed, in one process (the build hands over its file list)",
   usage:
     "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--prune-media]",
   help: `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)

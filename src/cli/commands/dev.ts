@@ -2,8 +2,6 @@ import type { Command } from "../command.ts";
 import { parsePort, stopOnSignal } from "./serve.ts";
 
 export const devCommand: Command = {
-  name: "dev",
-  summary: "build, serve, and rebuild on every save in the content folder; open pages reload",
   usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--cache DIR] [--timings]",
   help: `  --content DIR        the content folder to watch (default: content)
   --out DIR            the output folder (default: dist)

@@ -2,8 +2,6 @@ import path from "node:path";
 import type { Command } from "../command.ts";
 
 export const initCommand: Command = {
-  name: "init",
-  summary: "write a small sample catalogue into DIR/content to start from",
   usage: "catalogue init [DIR]",
   help: `  DIR                  the project folder (default: the working directory); init writes
                        DIR/content (five public-domain works, two domains, drawn covers)

@@ -29,8 +29,6 @@ export const guardHelp = `  --max-deletes N      allow at most N deletes. Withou
                        every domain's record first, never removes media written after it started`;
 
 export const publishCommand: Command = {
-  name: "publish",
-  summary: "upload the built output to S3, a folder or an archive, changing only what changed",
   usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]... [--prune-media]",
   help: `${targetHelp}
   --dir DIR            the built output to publish (default: dist)

@@ -2,8 +2,6 @@ import { UserError } from "../../errors.ts";
 import type { Command } from "../command.ts";
 
 export const serveCommand: Command = {
-  name: "serve",
-  summary: "serve the built output with the API's behaviour (preview and tests)",
   usage: "catalogue serve [--dir DIR] [--port N] [--host ADDR]",
   help: `  --dir DIR            the built output (default: dist); a rebuild is served without restart
   --port N             the port (default: 8080; 0 picks a free one, printed on start)

@@ -2,8 +2,6 @@ import { formatProblem, sortProblems } from "../../errors.ts";
 import type { Command } from "../command.ts";
 
 export const validateCommand: Command = {
-  name: "validate",
-  summary: "check the content folder and report every problem",
   usage: "catalogue validate [--content DIR]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)`,
   options: { content: { type: "string", default: "content" } },

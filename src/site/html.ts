@@ -35,5 +35,19 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   return new Html(out);
 }
 
+/**
+ * The text as one flat string, for a finished page. The templates concatenate thousands of small
+ * pieces, which V8 keeps as a tree (a rope) until something reads the text whole. Eleventy holds a
+ * run's rendered pages until its transform hands them to the output; by then the garbage collector
+ * has copied the pieces apart, and encoding a page into the output cost ten times as much as
+ * flattening it here, while its pieces are fresh (measured: 0.4 ms against 0.03 ms a page), and
+ * the collector moved thousands of pieces per page instead of one string. Reading a character
+ * makes V8 flatten the rope in place.
+ */
+export function flatten(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}
+
 /** Markup that is trusted as is (fixed strings of the templates, never CSV text). */
 export const raw = (text: string) => new Html(text);

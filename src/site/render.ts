@@ -1,25 +1,20 @@
 import { readFile } from "node:fs/promises";
 import type { Reporter } from "../build.ts";
 import type { Catalogue } from "../content/load.ts";
-import type { ImageSource } from "../content/images.ts";
-import type { Domain } from "../content/schema.ts";
-import { listedWorks, type DomainView, type ListedWork } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { md5, type OutputTree } from "../output/tree.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSite, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
-import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, writeIndex, type SearchDocument } from "./search.ts";
+import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, startSearch, writeIndex, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
 
 export interface SiteInput {
   catalogue: Catalogue;
-  /** Every built domain: their images are placed in their media folders. */
-  domains: Domain[];
-  date: string;
   cacheDir: string;
   reporter: Reporter;
   /** Documents per part of a search index (tests split small catalogues with a small one). */
@@ -69,16 +64,26 @@ export class SiteRenderer {
     private readonly version: string,
   ) {}
 
-  /** Processes the images every built domain shows (kept domains' too: media folders may be shared, so the build places every image some domain shows, and only those). */
   static async start(tree: OutputTree, input: SiteInput): Promise<SiteRenderer> {
     input.reporter.stage("processing the site's images");
-    const images = await siteImages(imagesShown(input), input.cacheDir);
-    return new SiteRenderer(tree, input, images, await siteVersion());
+    return new SiteRenderer(tree, input, new Map(), await siteVersion());
   }
 
-  /** Places the images of a domain (changed or kept) in its media folder. */
+  /**
+   * Processes the images a domain's pages show (those no domain before it showed) and places
+   * them in its media folder. Every domain, changed or kept, comes here: media folders may be
+   * shared, so the build places every image some domain shows, and only those. Taken from the
+   * domain's view, which the build makes anyway: listing every domain's works again beforehand
+   * to know its images cost a rename a few tenths of a second.
+   */
   async placeImages(view: DomainView, info: DomainInfo): Promise<void> {
-    await copyVariants(this.tree, info.media_folder, domainImages(view, this.images));
+    const rels = domainImageRels(view);
+    const missing = [...rels].filter((rel) => !this.images.has(rel)).sort();
+    if (missing.length > 0) {
+      const processed = await siteImages(missing.map((rel) => this.input.catalogue.images.get(rel)!), this.input.cacheDir);
+      for (const [rel, variants] of processed) this.images.set(rel, variants);
+    }
+    await copyVariants(this.tree, info.media_folder, [...rels].map((rel) => this.images.get(rel)!));
   }
 
   /**
@@ -88,6 +93,8 @@ export class SiteRenderer {
    */
   async renderDomain(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>): Promise<void> {
     const { tree, summary } = this;
+    // The first domain to render: Pagefind's processes start while its pages are planned.
+    if (this.domains === 0) startSearch();
     // Indexing runs at most one domain behind: an older domain's pages are not held any longer.
     await Promise.all(this.searches.at(-2) ?? []);
     const site = domainSite(view, info, this.images);
@@ -180,20 +187,7 @@ export class SiteRenderer {
   }
 }
 
-/** The images the pages show: covers of listed works and the photos of directors with `show_img`. */
-function imagesShown({ catalogue, domains, date }: SiteInput): ImageSource[] {
-  const rels = new Set<string>();
-  for (const domain of domains) {
-    for (const work of listedWorks(catalogue, domain, date)) {
-      rels.add(work.cover);
-      const director = work.director_id === null ? undefined : catalogue.directors.get(work.director_id);
-      if (director?.show_img && director.photo !== null) rels.add(director.photo);
-    }
-  }
-  return [...rels].sort().map((rel) => catalogue.images.get(rel)!);
-}
-
-/** The images a domain's pages show (as imagesShown, from its view). */
+/** The images a domain's pages show: covers of its works and the photos of their directors with `show_img`. */
 function domainImageRels(view: DomainView): Set<string> {
   const rels = new Set<string>();
   for (const { work, director } of view.orders.name) {
@@ -202,8 +196,6 @@ function domainImageRels(view: DomainView): Set<string> {
   }
   return rels;
 }
-
-const domainImages = (view: DomainView, images: Map<string, Variants>) => [...domainImageRels(view)].map((rel) => images.get(rel)!);
 
 const assets = new Map<string, Promise<Buffer>>();
 const asset = (name: string) => {

@@ -8,7 +8,7 @@ import { indexDocuments, type IndexOptions, type SearchDocument } from "./search
  * after another, until told to close.
  */
 /** What the main thread (indexInWorker in src/site/search.ts) asks. */
-export type SearchRequest = { id: number; options: IndexOptions; documents: SearchDocument[] };
+export type SearchRequest = { id: number; options: IndexOptions; documents: SearchDocument[] } | { id: number; warm: true };
 
 let queue = Promise.resolve();
 parentPort!.on("message", (request: SearchRequest | { close: true }) => {
@@ -19,6 +19,13 @@ parentPort!.on("message", (request: SearchRequest | { close: true }) => {
       return;
     }
     try {
+      if ("warm" in request) {
+        // Starts this thread's Pagefind process (startSearch in src/site/search.ts).
+        const { index } = await pagefind.createIndex({});
+        await index?.deleteIndex();
+        parentPort!.postMessage({ id: request.id, files: [] });
+        return;
+      }
       const files = await indexDocuments(pagefind, request.options, request.documents);
       // Copied, not transferred: Pagefind's arrays may share one buffer.
       parentPort!.postMessage({ id: request.id, files });

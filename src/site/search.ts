@@ -168,11 +168,34 @@ export async function indexDocuments(engine: typeof pagefind, indexOptions: Inde
 /** The worker thread with the second Pagefind process, started on first use. */
 let second: RequestWorker<SearchRequest, { files: IndexFile[] }> | null = null;
 
+const secondWorker = () =>
+  // The compiled module, or from the sources its tsx script (src/workers/script.ts), as the writer threads run.
+  (second ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), "the search index worker", { execArgv: threadExecArgv() }));
+
 /** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
 async function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
-  // The compiled module, or from the sources its tsx script (src/workers/script.ts), as the writer threads run.
-  second ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), "the search index worker", { execArgv: threadExecArgv() });
-  return (await second.request({ options: indexOptions, documents })).files;
+  return (await secondWorker().request({ options: indexOptions, documents })).files;
+}
+
+/**
+ * Starts both Pagefind processes now, before the first part is indexed. Starting a process
+ * copies this one's page tables, which grow with its memory: at the half gigabyte a build holds
+ * once a domain is planned and rendering, each start took 0.2 to 0.45 s of this thread; a rename,
+ * which indexes one part per domain, paid it for both. A failure here is left to the first real
+ * index, which fails with it.
+ */
+export function startSearch(): void {
+  const started = mainQueue.then(async () => {
+    const { index } = await pagefind.createIndex({});
+    await index?.deleteIndex();
+  });
+  mainQueue = started.then(
+    () => {},
+    () => {},
+  );
+  secondWorker()
+    .request({ warm: true })
+    .catch(() => {});
 }
 
 /**

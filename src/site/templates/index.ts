@@ -1,3 +1,4 @@
+import { flatten } from "../html.ts";
 import type { SitePage } from "../model.ts";
 import { categoryPage } from "./category.ts";
 import { pageContext } from "./context.ts";
@@ -6,8 +7,12 @@ import { listingPage } from "./listing.ts";
 import { notFoundPage } from "./not-found.ts";
 import { workPage } from "./work.ts";
 
-/** Renders one page of the site to its HTML (the Eleventy template's render function). */
+/** Renders one page of the site to its HTML (the Eleventy template's render function), as one flat string. */
 export function renderPage(page: SitePage): string {
+  return flatten(pageHtml(page));
+}
+
+function pageHtml(page: SitePage): string {
   const ctx = pageContext(page);
   switch (page.kind) {
     case "listing":

@@ -6,7 +6,7 @@ import { completeDigests } from "./digests.ts";
 import { headersFor, sameHeaders } from "./headers.ts";
 import { phaseIndex, type Plan, type Upload } from "./plan.ts";
 import type { Decision } from "./publish.ts";
-import { entryOf, isPendingAt, lineAt, patchRecord, recordLines, recordPath, RECORDS_FOLDER, type RecordLines } from "./records.ts";
+import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, recordPath, RECORDS_FOLDER, type RecordLines } from "./records.ts";
 import { ownersOf, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store } from "./target.ts";
 
@@ -98,8 +98,8 @@ export async function planFromChanges(built: BuiltVersion, store: Store, changes
       const isFresh = changes.files.isFresh(rel);
       // Same bytes as the target holds (not fresh): uploaded again only when stored with other headers.
       if (!isFresh && headerCells(record, j) === expectedCells(rel, info)) continue;
-      const entry = storedEntry(lineAt(record, j));
-      if (entry === null) return null;
+      const entry = parseLine(lineAt(record, j))?.entry;
+      if (entry == null) return null;
       candidates.set(rel, { reason: isFresh ? "changed" : "headers", stored: entry });
       mine.push(rel);
     }
@@ -184,17 +184,6 @@ function has(record: RecordLines, rel: string): boolean {
   return record.paths[lo] === rel;
 }
 
-/** The entry of a record line (null when it is not one). */
-function storedEntry(line: string): PublishedEntry | null {
-  const cells = line.split("\t");
-  if (cells.length !== 8) return null;
-  const [, size, md5, key, contentType, cacheControl, disposition, mtime] = cells as [string, string, string, string, string, string, string, string];
-  const entry: PublishedEntry = { size: Number(size), md5, contentType, cacheControl };
-  if (key !== "") entry.key = key;
-  if (disposition !== "") entry.contentDisposition = disposition;
-  if (mtime !== "") entry.mtimeMs = Number(mtime);
-  return Number.isFinite(entry.size) ? entry : null;
-}
 
 /** The header cells (content type, cache control, disposition) of a stored record's i-th line, tab-separated as stored. */
 function headerCells(record: RecordLines, i: number): string {

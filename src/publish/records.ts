@@ -164,21 +164,29 @@ export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
   for (let i = 2; i < lines.length; i++) {
     const line = lines[i]!;
     if (line === "") continue;
-    const cells = line.split("\t");
-    if (cells.length !== 8) return null;
-    const [rel, size, md5, key, contentType, cacheControl, disposition, mtime] = cells as [string, string, string, string, string, string, string, string];
-    if (md5 === "") {
+    const parsed = parseLine(line);
+    if (parsed === null) return null;
+    const { rel, entry } = parsed;
+    if (entry === null) {
       record.pending.add(rel);
       continue;
     }
-    const entry: PublishedEntry = { size: Number(size), md5, contentType, cacheControl };
-    if (key !== "") entry.key = key;
-    if (disposition !== "") entry.contentDisposition = disposition;
-    if (mtime !== "") entry.mtimeMs = Number(mtime);
-    if (!Number.isFinite(entry.size)) return null;
     record.files.set(rel, entry);
   }
   return record;
+}
+
+/** A stored line's path and entry (null: a pending path); null when it is not a line of a record. */
+export function parseLine(line: string): { rel: string; entry: PublishedEntry | null } | null {
+  const cells = line.split("\t");
+  if (cells.length !== 8) return null;
+  const [rel, size, md5, key, contentType, cacheControl, disposition, mtime] = cells as [string, string, string, string, string, string, string, string];
+  if (md5 === "") return { rel, entry: null };
+  const entry: PublishedEntry = { size: Number(size), md5, contentType, cacheControl };
+  if (key !== "") entry.key = key;
+  if (disposition !== "") entry.contentDisposition = disposition;
+  if (mtime !== "") entry.mtimeMs = Number(mtime);
+  return Number.isFinite(entry.size) ? { rel, entry } : null;
 }
 
 /** The first line of a record (the whole record, or its first RECORD_HEAD_BYTES); null when it is not one of ours. */

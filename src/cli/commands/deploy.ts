@@ -52,7 +52,6 @@ ${guardHelp}`,
     const changes = built.manifest !== undefined && built.previousKeys !== undefined ? { files: built.manifest, previousKeys: built.previousKeys } : undefined;
     const published = await runPublish({ ...request, dir: out, manifest: built.manifest, changes }, io, false);
     if (published.dryRun) return;
-    if (process.env.PUB_DEBUG) io.stderr.write(`quick: ${published.quick}\n`);
     io.stderr.write(
       `deployed ${built.date} to ${summaryLine(published)}; ` +
         `built ${built.domains.length} domain(s), ${built.files} files, ${built.written} written in ${built.seconds.toFixed(2)} s` +

@@ -75,17 +75,16 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const catalogue = isStore(target) ? await target.list("_catalogue/") : null;
   // A prune reads every domain's record and lists the media: it never takes the quick answer.
   if (isStore(target) && !options.verify && !options.pruneMedia) {
-    if (options.changes !== undefined) {
-      // A deploy whose build changed something: planned from its changes when the records allow.
-      const quick = options.domains === undefined ? await publishChanges(target, options, started, catalogue!, options.changes) : null;
+    // A deploy whose build changed something: planned from its changes when the records allow.
+    if (options.changes !== undefined && options.domains === undefined) {
+      const quick = await publishChanges(target, options, started, catalogue!, options.changes);
       if (quick !== null) return quick;
-    } else {
-      const unchanged = await unchangedOnTarget(options.dir, target, options.domains, catalogue!);
-      if (unchanged !== null) {
-        const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
-        const seconds = (performance.now() - started) / 1000;
-        return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false, pruned: [], quick: false };
-      }
+    }
+    const unchanged = await unchangedOnTarget(options.dir, target, options.domains, catalogue!);
+    if (unchanged !== null) {
+      const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
+      const seconds = (performance.now() - started) / 1000;
+      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false, pruned: [], quick: false };
     }
   }
   const source = await readSource(options.dir, options.manifest ?? options.changes?.files);

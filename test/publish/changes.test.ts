@@ -7,7 +7,7 @@ import { BUILD_INFO_PATH, parseBuildInfo } from "../../src/output/build-info.ts"
 import type { BuildChanges } from "../../src/publish/changes.ts";
 import { headersFor } from "../../src/publish/headers.ts";
 import { publish, type PublishSummary } from "../../src/publish/publish.ts";
-import { decodeRecord, recordPath } from "../../src/publish/records.ts";
+import { decodeRecord, encodeRecord, patchRecord, recordLines, recordPath, type DomainRecord } from "../../src/publish/records.ts";
 import { S3Target } from "../../src/publish/s3.ts";
 import { ownersOf } from "../../src/publish/source.ts";
 import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
@@ -177,4 +177,33 @@ describe("a deploy planned from the build's changes", { timeout: 300_000 }, () =
     expect(scoped.quick).toBe(false);
     expect(scoped.plan.uploads.length).toBeGreaterThan(0);
   });
+});
+
+describe("patchRecord", () => {
+  const entry = (md5: string) => ({ size: 3, md5, contentType: "application/json", cacheControl: "public, max-age=300" });
+  // ASCII records are patched as bytes; a path with another character takes the text path.
+  for (const odd of ["d.example/z.json", "d.example/ñandú.json"]) {
+    it(`writes byte for byte what encodeRecord writes for the same record (${odd})`, () => {
+      const files = new Map([["d.example/a.json", entry("a")], ["d.example/m.json", entry("m")], [odd, entry("z")]]);
+      const record: DomainRecord = { domain: "d.example", state: "complete", date: "2026-11-20", inputs: "k1", files, pending: new Set() };
+      const stored = recordLines(encodeRecord(record))!;
+      expect(stored.bytes === null).toBe(odd.includes("ñ"));
+      // m.json changed and stored, b.json new and pending, a.json deleted, the odd one untouched.
+      const patched = patchRecord(stored, { domain: "d.example", state: "updating", date: "2026-11-21", inputs: "k2" }, [
+        ["d.example/a.json", null],
+        ["d.example/b.json", "pending"],
+        ["d.example/m.json", entry("m2")],
+      ]);
+      const expected = encodeRecord({
+        domain: "d.example",
+        state: "updating",
+        date: "2026-11-21",
+        inputs: "k2",
+        files: new Map([["d.example/m.json", entry("m2")], [odd, entry("z")]]),
+        pending: new Set(["d.example/b.json"]),
+      });
+      expect(patched.toString()).toBe(expected.toString());
+      expect(decodeRecord(patched)!.files.size).toBe(2);
+    });
+  }
 });

@@ -5,7 +5,7 @@ import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
 import { headersFor, sameHeaders } from "./headers.ts";
 import { phaseIndex, type Plan, type Upload } from "./plan.ts";
-import type { Decision } from "./publish.ts";
+import type { Decision } from "./compare.ts";
 import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, recordPath, RECORDS_FOLDER, type RecordLines } from "./records.ts";
 import { ownersOf, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store } from "./target.ts";

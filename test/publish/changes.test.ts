@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { cp, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
@@ -10,7 +11,8 @@ import { publish, type PublishSummary } from "../../src/publish/publish.ts";
 import { decodeRecord, encodeRecord, patchRecord, recordLines, recordPath, type DomainRecord } from "../../src/publish/records.ts";
 import { S3Target } from "../../src/publish/s3.ts";
 import { ownersOf } from "../../src/publish/source.ts";
-import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture, CLI, generatedContent, outputFiles, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { seeded, startFaultProxy } from "./fault-proxy.ts";
 import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
 
 /**
@@ -176,6 +178,52 @@ describe("a deploy planned from the build's changes", { timeout: 300_000 }, () =
     const scoped = await publish({ dir: out, target: store("doubt"), domains: ["domain-1.example"], changes: changesOf(built) });
     expect(scoped.quick).toBe(false);
     expect(scoped.plan.uploads.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a deploy planned from the build's changes, killed with SIGKILL", { timeout: 300_000 }, () => {
+  it("never leaves a record claiming an object the bucket lacks, and the next deploy converges", async () => {
+    const seed = Number(process.env.FAULT_SEED ?? 20261124);
+    const proxy = await startFaultProxy(s3.endpoint, seed);
+    const random = seeded(seed);
+    const out = path.join(root.dir, "out-kill");
+    const run = (content: string) => {
+      const args = ["deploy", "--content", content, "--out", out, "--cache", path.join(root.dir, ".cache"), "--no-site", "--date", "2026-11-20"];
+      const child = spawn(process.execPath, [CLI, ...args, "--to", "s3://site/kill", "--endpoint", proxy.endpoint], { cwd: ROOT, env: { PATH: process.env.PATH, ...s3.env }, stdio: "ignore" });
+      return { child, exited: new Promise<number | null>((resolve) => child.once("exit", resolve)) };
+    };
+    /** Every record's files are in the bucket with the MD5 it says. */
+    const expectRecordsTrue = async () => {
+      const bucket = await listBucket("kill");
+      for (const rel of [...bucket.keys()].filter((r) => r.startsWith("_catalogue/records/"))) {
+        const object = await client.send(new GetObjectCommand({ Bucket: "site", Key: `kill/${rel}` }));
+        const record = decodeRecord(Buffer.from(await object.Body!.transformToByteArray()))!;
+        for (const [file, entry] of record.files) expect(bucket.get(file), `${rel} claims ${file}`).toBe(entry.md5);
+      }
+    };
+    try {
+      expect(await run(original).exited).toBe(0);
+      let kills = 0;
+      for (let round = 0; round < 4; round++) {
+        const content = round % 2 === 0 ? edited : original;
+        // The build writes nothing to the bucket: the publish's writes (records, about 40 files, records) are counted.
+        const at = proxy.writes.length + 1 + Math.floor(random() * 40);
+        const { child, exited } = run(content);
+        const watch = setInterval(() => {
+          if (proxy.writes.length >= at) child.kill("SIGKILL");
+        }, 2);
+        if ((await exited) === null) kills++;
+        clearInterval(watch);
+        await expectRecordsTrue();
+        // Run again: the build has nothing to do, the publish lists what the killed one left updating.
+        expect(await run(content).exited).toBe(0);
+        await expectRecordsTrue();
+        await expectExactly("kill", out);
+      }
+      expect(kills).toBeGreaterThan(0);
+    } finally {
+      await proxy.stop();
+    }
   });
 });
 

@@ -11,7 +11,8 @@ import { checkUpToDate, type UpToDate } from "./output/up-to-date.ts";
 import { INPUTS_PATH } from "./output/records.ts";
 import { programDigest } from "./program.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
-import { OutputTree, readManifest, type FileEntry, type TreeSummary } from "./output/tree.ts";
+import type { FileEntries } from "./output/entries.ts";
+import { OutputTree, readManifest, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
@@ -48,8 +49,10 @@ export interface BuildSummary extends TreeSummary {
   seconds: number;
   /** True when the inputs were those of the current output, so nothing was done. */
   skipped: boolean;
-  /** Every file of the new output (size, key or MD5), for a publish that follows (deploy); absent when skipped. */
-  manifest?: ReadonlyMap<string, FileEntry>;
+  /** Every file of the new output (size, key or MD5, fresh when it differs from the previous version), for a publish that follows (deploy); absent when skipped. */
+  manifest?: FileEntries;
+  /** The previous version's inputs keys, for a publish planned from the changes (publish/changes.ts). */
+  previousKeys?: Record<string, string>;
 }
 
 const silent: Reporter = { stage() {}, warning() {} };
@@ -138,7 +141,7 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
     await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys, files: tree.held + 1 } satisfies Inputs) + "\n");
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
-    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries };
+    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries, previousKeys };
   } catch (error) {
     // Nothing may still write when the tree is dropped.
     await exports.settle();

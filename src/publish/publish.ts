@@ -1,16 +1,20 @@
-import { BUILD_INFO_PATH, parseBuildInfo } from "../output/build-info.ts";
-import { md5, type FileEntry } from "../output/tree.ts";
+import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
+import { INPUTS_PATH } from "../output/records.ts";
+import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
+import { holdVersion, md5, type FileEntry } from "../output/tree.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
 import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
-import { checkDeletes, makePlan, phaseIndex, type Plan } from "./plan.ts";
-import { encodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
-import { chooseDomains, domainsOnly, madeFile, ownersOf, readSource, type BuildFile, type Source } from "./source.ts";
+import { checkDeletes, phaseIndex, type Plan } from "./plan.ts";
+import { entryOf, recordPath, RECORDS_FOLDER } from "./records.ts";
+import { planFromChanges, type BuildChanges } from "./changes.ts";
+import { decide, type Decision } from "./compare.ts";
+import { domainsOnly, madeFile, readDomainKeys, readSource, type Source } from "./source.ts";
 import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
-import { mergedBuildJson, remerge, scopedDeletes } from "./scope.ts";
-import { readState, type TargetState } from "./state.ts";
+import { remerge } from "./scope.ts";
 import { unchangedOnTarget } from "./unchanged.ts";
-import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type SourceFile, type Store, type Target } from "./target.ts";
+import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store, type Target } from "./target.ts";
 
 export interface PublishOptions {
   /** The build output (default `dist`). */
@@ -31,6 +35,8 @@ export interface PublishOptions {
   onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
   /** The build's file list, when the caller just built it (deploy): files.tsv is not read again. */
   manifest?: ReadonlyMap<string, FileEntry>;
+  /** What the build just made changed (deploy): the plan is made from it when the records allow (changes.ts). */
+  changes?: BuildChanges;
   lease?: LeaseOptions;
   /** Then remove the media no domain of the target uses (prune.ts); a store only. */
   pruneMedia?: boolean;
@@ -49,6 +55,8 @@ export interface PublishSummary {
   dryRun: boolean;
   /** Media removed (or that would be) by `pruneMedia`, also counted in `deleted`. */
   pruned: string[];
+  /** Planned from the build's changes (changes.ts) rather than by comparing every file. */
+  quick: boolean;
 }
 
 const isStore = (target: Store | Target): target is Store => (target as Store).kind === "store";
@@ -67,20 +75,26 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   const catalogue = isStore(target) ? await target.list("_catalogue/") : null;
   // A prune reads every domain's record and lists the media: it never takes the quick answer.
   if (isStore(target) && !options.verify && !options.pruneMedia) {
+    // A deploy whose build changed something: planned from its changes when the records allow.
+    if (options.changes !== undefined && options.domains === undefined) {
+      const quick = await publishChanges(target, options, started, catalogue!, options.changes);
+      if (quick !== null) return quick;
+    }
     const unchanged = await unchangedOnTarget(options.dir, target, options.domains, catalogue!);
     if (unchanged !== null) {
       const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
       const seconds = (performance.now() - started) / 1000;
-      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false, pruned: [] };
+      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false, pruned: [], quick: false };
     }
   }
-  const source = await readSource(options.dir, options.manifest);
+  const source = await readSource(options.dir, options.manifest ?? options.changes?.files);
   try {
     if (!isStore(target)) {
       if (options.pruneMedia) throw archiveHasNoMedia(target.name);
       return await publishArchive(source, target, options, started);
     }
-    const summary = await publishToStore(source, target, options, started, catalogue!);
+    const redecide = (catalogue?: Map<string, Listed>) => decide(source, target, options, catalogue);
+    const summary = await publishToStore(source, target, options, started, await redecide(catalogue!), redecide);
     if (!options.pruneMedia) return summary;
     const pruned = await pruneMedia(target, source.info, { dryRun: summary.dryRun, maxDeletes: options.maxDeletes, lease: options.lease });
     return { ...summary, pruned, deleted: summary.deleted + (summary.dryRun ? 0 : pruned.length), seconds: (performance.now() - started) / 1000, requests: target.requests };
@@ -89,57 +103,42 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
   }
 }
 
-/** Everything a store publish decided before changing anything. */
-interface Decision {
-  state: TargetState;
-  files: (SourceFile & { phase: BuildFile["phase"] })[];
-  plan: Plan;
-  /** The complete record each owned domain should end with (null: a domain the build no longer has). */
-  records: Map<string, { owned: string[]; old: Set<string> } | null>;
-  /** Domains whose stored record must be rewritten. */
-  touched: string[];
+/** A publish planned from the build's changes (changes.ts); null when the records do not allow it. */
+async function publishChanges(store: Store, options: PublishOptions, started: number, catalogue: Map<string, Listed>, changes: BuildChanges): Promise<PublishSummary | null> {
+  const dir = await realpath(options.dir).catch(() => null);
+  if (dir === null) return null;
+  const release = await holdVersion(dir);
+  const sources: Source[] = [];
+  try {
+    // The version at `dir` must be the one the build wrote (a build that finished since swapped it).
+    const inputs = await readFile(path.join(dir, INPUTS_PATH)).catch(() => null);
+    if (inputs === null || md5(inputs) !== changes.files.get(INPUTS_PATH)?.md5) return null;
+    const info = await readBuildInfo(dir);
+    const source: Source = { dir, info, inputs: await readDomainKeys(dir), files: [], release: async () => {} };
+    const decision = await planFromChanges(source, store, changes, catalogue);
+    if (decision === null) return null;
+    // Another publisher changed the records meanwhile: everything is compared.
+    const redecide = async () => {
+      const full = await readSource(options.dir, changes.files);
+      sources.push(full);
+      return decide(full, store, options);
+    };
+    return await publishToStore(source, store, options, started, decision, redecide);
+  } finally {
+    for (const s of sources) await s.release();
+    await release();
+  }
 }
 
-async function decide(source: Source, store: Store, options: PublishOptions, catalogue?: Map<string, Listed>): Promise<Decision> {
-  const whole = options.domains === undefined;
-  const scope = whole ? source.info.domains : chooseDomains(source.info, options.domains!);
-  const names = scope.map((d) => d.domain);
-  const state = await readState(store, source.info, { domains: names, whole, verify: options.verify ?? false, readBuildJson: !whole, catalogue });
-  const inScope = (f: BuildFile) => ownersOf(f.path, source.info).some((d) => names.includes(d));
-  const chosen = whole ? source.files : [...source.files.filter(inScope), mergedBuildJson(source.info, names, state.buildJson?.bytes ?? null)];
-  const files = await completeDigests(chosen, state.published);
-  const buildJson = files.find((f) => f.path === BUILD_INFO_PATH);
-  if (state.buildJson !== null && buildJson !== undefined) {
-    // A listing gives build.json's MD5 (not in any record): the same MD5 is the same file, stored with its fixed headers.
-    const same = state.buildJson.md5 === buildJson.md5;
-    state.held.set(BUILD_INFO_PATH, { size: same ? buildJson.size : -1, md5: state.buildJson.md5 });
-    if (same) state.published.set(BUILD_INFO_PATH, entryOf(buildJson));
-  }
-  const deletable = whole ? (rel: string) => !rel.startsWith("_catalogue/") : scopedDeletes(source.info, names, parseBuildInfo(state.buildJson?.bytes ?? null));
-  const plan = makePlan(files, state, deletable);
-
-  const records = new Map<string, { owned: string[]; old: Set<string> } | null>();
-  for (const [domain, stored] of state.records) {
-    const old = new Set<string>([...(stored?.files.keys() ?? []), ...(stored?.pending ?? [])]);
-    for (const rel of plan.deletes) if (rel.startsWith(`${domain}/`)) old.add(rel);
-    records.set(domain, names.includes(domain) ? { owned: [], old } : null);
-  }
-  for (const file of files) for (const domain of ownersOf(file.path, source.info)) records.get(domain)?.owned.push(file.path);
-  // A record is rewritten when anything of its domain changes, or when it is not already the one it would be.
-  const entries = new Map<string, PublishedEntry>();
-  for (const file of files) entries.set(file.path, entryOf(file, state.published.get(file.path)?.mtimeMs));
-  const changing = new Set([...plan.uploads.map((u) => u.file.path), ...plan.deletes]);
-  const touched = [...records].flatMap(([domain, r]) => {
-    if (r === null || options.verify) return [domain];
-    if (r.owned.some((rel) => changing.has(rel)) || [...r.old].some((rel) => changing.has(rel))) return [domain];
-    const bytes = encodeRecord({ domain, state: "complete", date: source.info.date, inputs: source.inputs[domain], files: pick(entries, r.owned), pending: new Set() });
-    return md5(bytes) === state.recordTags.get(domain) ? [] : [domain];
-  });
-  return { state, files, plan, records, touched };
-}
-
-async function publishToStore(source: Source, store: Store, options: PublishOptions, started: number, catalogue: Map<string, Listed>): Promise<PublishSummary> {
-  let decision = await decide(source, store, options, catalogue);
+async function publishToStore(
+  source: Source,
+  store: Store,
+  options: PublishOptions,
+  started: number,
+  first: Decision,
+  redecide: () => Promise<Decision>,
+): Promise<PublishSummary> {
+  let decision = first;
   const summary = (uploaded: number, deleted: number, bytes: number, dryRun: boolean): PublishSummary => ({
     target: store.name,
     plan: decision.plan,
@@ -151,22 +150,23 @@ async function publishToStore(source: Source, store: Store, options: PublishOpti
     requests: store.requests,
     dryRun,
     pruned: [],
+    quick: decision.quick,
   });
   if (options.dryRun) return summary(0, 0, 0, true);
   checkDeletes(decision.plan, options.maxDeletes, store.name);
   const whole = options.domains === undefined;
-  const removeLegacy = whole && decision.state.legacy;
+  const removeLegacy = whole && decision.legacy;
   // Nothing to do: no lease taken, nothing written (a night with no change costs the reads).
   const { plan, touched } = decision;
   if (touched.length === 0 && plan.uploads.length === 0 && plan.deletes.length === 0 && !removeLegacy) return summary(0, 0, 0, false);
 
-  const lease = await acquireLease(store, whole ? ["*"] : [...decision.records.keys()], options.lease);
+  const lease = await acquireLease(store, whole ? ["*"] : decision.owned, options.lease);
   try {
     // Another publisher may have finished between the reads and the lease: then read again.
     const tags = await store.list(RECORDS_FOLDER);
-    const moved = [...decision.records.keys()].some((d) => tags.get(recordPath(d))?.md5 !== decision.state.recordTags.get(d));
+    const moved = decision.owned.some((d) => tags.get(recordPath(d))?.md5 !== decision.recordTags.get(d));
     if (moved) {
-      decision = await decide(source, store, options);
+      decision = await redecide();
       checkDeletes(decision.plan, options.maxDeletes, store.name);
     }
     const { uploaded, bytes } = await execute(source, store, decision, lease, options);
@@ -178,21 +178,12 @@ async function publishToStore(source: Source, store: Store, options: PublishOpti
 }
 
 async function execute(source: Source, store: Store, decision: Decision, lease: Lease, options: PublishOptions) {
-  const { plan, records, files, state } = decision;
-  const uploading = new Set(plan.uploads.map((u) => u.file.path));
-  // What the target holds with known headers: skipped files now, each upload once it is stored.
-  const confirmed = new Map<string, PublishedEntry>();
-  for (const file of files) if (!uploading.has(file.path)) confirmed.set(file.path, entryOf(file, state.published.get(file.path)?.mtimeMs));
-  const deleted = new Set<string>();
-  const recordOf = (domain: string, complete: boolean): DomainRecord => {
-    const r = records.get(domain);
-    const pending = new Set<string>();
-    for (const rel of r?.old ?? []) if (!deleted.has(rel) && !confirmed.has(rel)) pending.add(rel);
-    for (const rel of r?.owned ?? []) if (!confirmed.has(rel)) pending.add(rel);
-    return { domain, state: complete && pending.size === 0 ? "complete" : "updating", date: source.info.date, inputs: source.inputs[domain], files: pick(confirmed, r?.owned ?? []), pending };
-  };
+  const { plan } = decision;
+  // Each upload once it is stored, as the target holds it.
+  const stored = new Map<string, PublishedEntry>();
+  let deleted = false;
   const writeRecords = (complete: boolean) =>
-    mapLimit(decision.touched, 8, (domain) => store.put(madeFile(recordPath(domain), encodeRecord(recordOf(domain, complete)), source.info)));
+    mapLimit(decision.touched, 8, (domain) => store.put(madeFile(recordPath(domain), decision.record(domain, complete, stored, deleted), source.info)));
 
   let done = 0;
   let bytes = 0;
@@ -204,7 +195,7 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
       lease.check();
       await pool(uploads, options.concurrency ?? 8, async ({ file }) => {
         if (file.path === BUILD_INFO_PATH && options.domains !== undefined) await remerge(source, store, options);
-        else confirmed.set(file.path, entryOf(file, await store.put(file)));
+        else stored.set(file.path, entryOf(file, await store.put(file)));
         done++;
         bytes += file.size;
         options.onProgress?.({ done, total: plan.uploads.length, bytes });
@@ -213,12 +204,11 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
     lease.check();
     if (plan.deletes.length > 0) {
       await store.remove(plan.deletes);
-      for (const rel of plan.deletes) deleted.add(rel);
+      deleted = true;
     }
     lease.check();
     await writeRecords(true);
-    const gone = [...records].filter(([, r]) => r === null).map(([domain]) => recordPath(domain));
-    if (gone.length > 0) await store.remove(gone);
+    if (decision.gone.length > 0) await store.remove(decision.gone.map(recordPath));
   } catch (error) {
     // Record what is known to be stored, so a re-run sends only the rest (best effort).
     if (!lease.lost) await writeRecords(false).catch(() => {});
@@ -241,6 +231,7 @@ async function publishArchive(source: Source, target: Target, options: PublishOp
     requests: target.requests,
     dryRun,
     pruned: [],
+    quick: false,
   });
   if (options.dryRun) return summary(0, true);
   const published = { date: source.info.date, files: new Map(files.map((f) => [f.path, entryOf(f)])) };
@@ -262,27 +253,6 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): T[][] {
   return groups.filter((g) => g !== undefined);
 }
 
-const pick = (entries: ReadonlyMap<string, PublishedEntry>, paths: readonly string[]) => {
-  const out = new Map<string, PublishedEntry>();
-  for (const rel of paths) {
-    const e = entries.get(rel);
-    if (e !== undefined) out.set(rel, e);
-  }
-  return out;
-};
-
-/** What a record says of a file the target holds. */
-function entryOf(file: SourceFile, mtimeMs?: number): PublishedEntry {
-  return {
-    size: file.size,
-    md5: file.md5,
-    ...(file.key !== undefined ? { key: file.key } : {}),
-    contentType: file.contentType,
-    cacheControl: file.cacheControl,
-    ...(file.contentDisposition ? { contentDisposition: file.contentDisposition } : {}),
-    ...(mtimeMs !== undefined ? { mtimeMs } : {}),
-  };
-}
 
 /** Runs `fn` over items, `limit` at a time; after a failure starts nothing new, waits, then throws it. */
 async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {

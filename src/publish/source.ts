@@ -32,7 +32,7 @@ export interface Source {
 }
 
 /** Build files that stay in the output: what the build knows of its inputs, and its file list. */
-const UNPUBLISHED = new Set([MANIFEST_PATH, INPUTS_PATH]);
+export const UNPUBLISHED = new Set([MANIFEST_PATH, INPUTS_PATH]);
 
 export async function readSource(dir: string, manifest?: ReadonlyMap<string, FileEntry>): Promise<Source> {
   const real = await realpath(dir).catch(() => {

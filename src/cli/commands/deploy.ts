@@ -46,7 +46,9 @@ ${guardHelp}`,
     });
     reporter.stage("publishing");
     reporter.done();
-    const published = await runPublish({ ...request, dir: out, manifest: built.manifest }, io, false);
+    // What the build changed, to plan the publish from (publish/changes.ts); without it, a comparison of every file.
+    const changes = built.manifest !== undefined && built.previousKeys !== undefined ? { files: built.manifest, previousKeys: built.previousKeys } : undefined;
+    const published = await runPublish({ ...request, dir: out, manifest: built.manifest, changes }, io, false);
     if (published.dryRun) return;
     io.stderr.write(
       `deployed ${built.date} to ${summaryLine(published)}; ` +

@@ -16,18 +16,13 @@ import v8 from "node:v8";
  */
 export const BUILD_HEAP_GROWING_PERCENT = 50;
 
-const FLAG = "--heap-growing-percent";
-/** The flag as Node's command line takes it (V8 reads `-` and `_` alike). */
-const GIVEN = /^--heap[-_]growing[-_]percent\b/;
-
 /**
  * Sets V8's heap growing factor for the build and returns what restores the default (V8 reads the
- * flag at each collection; the writer threads' heaps follow it too). A process started with its
- * own `--heap-growing-percent` keeps it.
+ * flag at each collection; the writer threads' heaps follow it too). Not taken from Node's command
+ * line: a process started with V8 flags cannot start worker threads (ERR_WORKER_INVALID_EXEC_ARGV).
  */
 export function limitHeapGrowth(percent = BUILD_HEAP_GROWING_PERCENT): () => void {
-  if (process.execArgv.some((arg) => GIVEN.test(arg))) return () => {};
-  v8.setFlagsFromString(`${FLAG}=${percent}`);
+  v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
   // 0 is V8's default: the factor chosen from the collector's speed.
-  return () => v8.setFlagsFromString(`${FLAG}=0`);
+  return () => v8.setFlagsFromString("--heap-growing-percent=0");
 }

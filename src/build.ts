@@ -16,6 +16,7 @@ import { OutputTree, readManifest, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
+import { limitHeapGrowth } from "./util/memory.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -60,10 +61,27 @@ const silent: Reporter = { stage() {}, warning() {} };
 /** The whole pipeline: load → validate → plan → render → write, atomically. */
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
-  const reporter = options.reporter ?? silent;
-  const site = options.site ?? true;
   const { date, fingerprint, current } = options.checked ?? (await checkUpToDate(options));
   if (current !== null) return { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true };
+  // Memory is bounded by the largest domain only if garbage is collected before it piles up.
+  const restoreHeapGrowth = limitHeapGrowth();
+  try {
+    return await buildChanged(options, { date, fingerprint, started });
+  } finally {
+    restoreHeapGrowth();
+  }
+}
+
+interface BuildStart {
+  date: string;
+  fingerprint: string;
+  started: number;
+}
+
+/** The build of inputs that differ from the current output's. */
+async function buildChanged(options: BuildOptions, { date, fingerprint, started }: BuildStart): Promise<BuildSummary> {
+  const reporter = options.reporter ?? silent;
+  const site = options.site ?? true;
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
   const domains = selectDomains(catalogue, options.domains);

@@ -16,7 +16,7 @@ import { OutputTree, readManifest, type TreeSummary } from "./output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "./exports/write.ts";
 import { writeSheet } from "./exports/xlsx.ts";
-import { limitHeapGrowth } from "./util/memory.ts";
+import { heapGrowingPercent, limitHeapGrowth } from "./util/memory.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -85,6 +85,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
   const domains = selectDomains(catalogue, options.domains);
+  limitHeapGrowth(heapGrowingPercent(catalogue.works.length, domains.length)); // build() restores the default
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
 
   // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built,

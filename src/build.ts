@@ -85,7 +85,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   reporter.stage("reading content");
   const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
   const domains = selectDomains(catalogue, options.domains);
-  limitHeapGrowth(heapGrowingPercent(catalogue.works.length, domains.length)); // build() restores the default
+  limitHeapGrowth(heapGrowingPercent(catalogue.works.length, domains.length, site)); // build() restores the default
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
 
   // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built,

@@ -14,7 +14,8 @@ import type { Store } from "./target.ts";
 /**
  * What a scoped publish may delete: files of its domains' folders, and media of media folders
  * that only its domains use (per the target's build.json and the build's): a folder shared with
- * another domain keeps its images until a whole publish.
+ * another domain keeps its images until a whole publish, and so does every media folder while the
+ * target has no build.json.
  */
 export function scopedDeletes(info: BuildInfo, names: string[], stored: BuildInfo | null) {
   const all = [...info.domains, ...(stored?.domains ?? [])];
@@ -22,6 +23,10 @@ export function scopedDeletes(info: BuildInfo, names: string[], stored: BuildInf
   return (rel: string) => {
     if (rel.startsWith("_catalogue/")) return false;
     if (!isMedia(rel, info)) return names.includes(rel.slice(0, rel.indexOf("/")));
+    // Without the target's build.json this publish cannot know which other domains share a media
+    // folder: the first round of a network, whose shards publish at once, each uploading media the
+    // others do not use. It keeps them all; a later publish, or a whole one, removes what is unused.
+    if (stored === null) return false;
     return all.some((d) => rel.startsWith(`${d.media_folder}/`)) && all.filter((d) => rel.startsWith(`${d.media_folder}/`)).every((d) => ours(d.media_folder));
   };
 }

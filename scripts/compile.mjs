@@ -13,7 +13,9 @@
  * 3. Each entry of BUNDLES becomes one self-contained file made by esbuild: for code that runs
  *    elsewhere than this Node process (a CDN's worker), which the program then ships instead of
  *    bundling at run time.
- * 4. The digest of the compiled code (src/program.ts codeDigest) is recorded in lib/code-digest,
+ * 4. lib/help.txt: the main help as the compiled program prints it (bin/catalogue.js prints it
+ *    without loading the program).
+ * 5. The digest of the compiled code (src/program.ts codeDigest) is recorded in lib/code-digest,
  *    last: the program reads it instead of hashing lib/ at every start. It is removed first, so
  *    that a compilation that fails leaves none (the program then hashes lib/ itself).
  */
@@ -40,7 +42,9 @@ const BUNDLES = [];
 
 if (process.argv.includes("--clean")) rmSync(LIB, { recursive: true, force: true });
 const CODE_DIGEST_FILE = "code-digest"; // src/program.ts's name for it (checked below, once compiled)
+const HELP_FILE = "help.txt"; // bin/catalogue.js reads it
 rmSync(path.join(LIB, CODE_DIGEST_FILE), { force: true });
+rmSync(path.join(LIB, HELP_FILE), { force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
 execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
 for (const folder of ASSETS) {
@@ -65,6 +69,9 @@ if (BUNDLES.length > 0) {
     });
   }
 }
+// `catalogue --help` as the compiled program prints it, which bin/catalogue.js prints without
+// loading any module (Node's ES module loader alone costs a tenth of a second).
+writeFileSync(path.join(LIB, HELP_FILE), execFileSync(process.execPath, [path.join(LIB, "src/cli/main.js"), "--help"]));
 const program = await import(pathToFileURL(path.join(LIB, "src/program.js")).href);
 if (program.CODE_DIGEST_FILE !== CODE_DIGEST_FILE) throw new Error(`src/program.ts records the code's digest in ${program.CODE_DIGEST_FILE}: update compile.mjs`);
 writeFileSync(path.join(LIB, CODE_DIGEST_FILE), `${program.codeDigest()}\n`);

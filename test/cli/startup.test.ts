@@ -2,7 +2,9 @@ import { execFile } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import type { CliIO } from "../../src/cli/command.ts";
 import { commands } from "../../src/cli/commands/index.ts";
+import { run } from "../../src/cli/run.ts";
 import { CLI } from "../helpers/catalogue.ts";
 
 /**
@@ -24,17 +26,34 @@ async function loaded(args: string[]): Promise<string[]> {
 }
 
 describe("the command's start", () => {
-  it("runs the compiled program and loads no package for --help, nor for any command's --help", async () => {
-    for (const args of [["--help"], ...commands.map((c) => [c.name, "--help"])]) {
+  it("runs the compiled program and loads no package for any command's --help", async () => {
+    for (const args of commands.map((c) => [c.name, "--help"])) {
       const urls = await loaded(args);
       expect(urls.some((url) => url.endsWith("/lib/src/cli/main.js")), args.join(" ")).toBe(true);
       expect(urls.filter((url) => url.includes("/node_modules/") || url.endsWith(".ts")), args.join(" ")).toEqual([]);
     }
   });
 
-  it("loads no command's module for the main --help: only the command line's own few", async () => {
-    const urls = await loaded(["--help"]);
+  it("prints the main help, the program's own, without loading any of its modules", async () => {
+    for (const args of [["--help"], ["-h"], ["help"]]) {
+      const urls = await loaded(args);
+      expect(urls.filter((url) => url.includes("/lib/") || url.includes("/node_modules/")), args.join(" ")).toEqual([]);
+      const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args]);
+      expect(stdout, args.join(" ")).toBe(await helpOfTheSources());
+    }
+  });
+
+  it("loads no command's module when the program prints the main help itself (two arguments: not from lib/help.txt)", async () => {
+    const urls = await loaded(["--help", "--help"]);
     const modules = urls.filter((url) => url.includes("/lib/src/")).map((url) => url.slice(url.indexOf("/lib/src/") + "/lib/src/".length));
     expect(modules.sort()).toEqual(["cli/commands/index.js", "cli/main.js", "cli/run.js", "errors.js", "program.js"]);
   });
 });
+
+/** What run() of the sources prints for --help. */
+async function helpOfTheSources(): Promise<string> {
+  let text = "";
+  const sink = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
+  await run(["--help"], { stdout: sink, stderr: sink, interactive: false, env: {} } as unknown as CliIO);
+  return text;
+}

@@ -4,11 +4,12 @@ import { loadCatalogue, type Catalogue } from "./content/load.ts";
 import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
-import { domainView, type DomainView, type ListedWork } from "./model/listing.ts";
+import { domainView, nameOrders, startFromNameOrders, type DomainView, type ListedWork } from "./model/listing.ts";
 import type { SiteRenderer } from "./site/render.ts";
 import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "./output/build-info.ts";
 import { checkUpToDate, type UpToDate } from "./output/up-to-date.ts";
 import { INPUTS_PATH } from "./output/records.ts";
+import { readNameOrders, writeNameOrders } from "./output/name-orders.ts";
 import { programDigest } from "./program.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
 import type { FileEntries } from "./output/entries.ts";
@@ -108,6 +109,8 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
 
     // Domains whose inputs are those of the previous build keep their folder as it is.
     const previousKeys = await readDomainKeys(tree);
+    const previousOrders = await readNameOrders(options.outDir);
+    startFromNameOrders(catalogue, previousOrders);
     const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
     const infos: DomainInfo[] = [];
     const domainKeys: Record<string, string> = {};
@@ -128,11 +131,11 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
         continue;
       }
       reporter.stage(`writing ${domain.domain}`);
-      // The HTML pages render while the API's files are written (both wait on writes).
-      const [api, pages] = await Promise.allSettled([
-        writeDomainApi(tree, view, images).then(() => exports.add(writeExports(tree, view, sheetWriter(tree)).then(() => reporter.stage(`wrote the API and exports of ${domain.domain}`)))),
-        renderer?.renderDomain(view, info, workDigests),
-      ]);
+      // The spreadsheets go to a writer thread first, so that it writes them while this thread
+      // serialises the API's files (a small change otherwise ended waiting for the last domain's
+      // spreadsheets); the HTML pages render while the API's files are written (both wait on writes).
+      const spreadsheets = exports.add(writeExports(tree, view, sheetWriter(tree)).then(() => reporter.stage(`wrote the exports of ${domain.domain}`)));
+      const [api, pages] = await Promise.allSettled([spreadsheets.then(() => writeDomainApi(tree, view, images)), renderer?.renderDomain(view, info, workDigests)]);
       if (api.status === "rejected") throw api.reason;
       if (pages.status === "rejected") throw pages.reason;
     }
@@ -158,6 +161,8 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     await tree.write(BUILD_INFO_PATH, buildInfoBytes(describeBuild(entries)));
     // With the number of files, itself included: a build with nothing to do reports it without reading the manifest.
     await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys, files: tree.held + 1 } satisfies Inputs) + "\n");
+    // With the orders of locales this build did not rank (--domain), for the builds after it.
+    await writeNameOrders(options.outDir, { ...previousOrders, ...nameOrders(catalogue) });
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
     return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries, previousKeys };

@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
 import { openapiFile } from "./api/openapi.ts";
 import { apiFiles, pageCount } from "./api/pages.ts";
@@ -5,6 +6,9 @@ import type { ProcessedImage } from "./media/images.ts";
 import type { DomainView } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
 import type { FileSink } from "./output/staging.ts";
+
+/** API files serialised between two turns of the event loop. */
+const FILES_PER_TURN = 1000;
 
 export const exportFileName = (domain: string, kind: string, date: string) => `${kind}-${domain}-${date}.xlsx`;
 
@@ -35,12 +39,17 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
 export async function writeDomainApi(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>): Promise<void> {
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
+  let files = 0;
   for (const file of apiFiles(view, imageUrl)) {
     if ("key" in file) await sink.writeKeyed(file.path, file.key, () => file.produce());
     else await sink.write(file.path, file.data);
+    // A file kept as it was awaits nothing that lets the event loop turn: without a turn now and
+    // then, the spreadsheets' next steps (a temporary folder, a thread's answer) wait for the
+    // whole domain.
+    if (++files % FILES_PER_TURN === 0) await nextTurn();
   }
   await sink.write(...openapiFile(domain));
-  // The pages are on disk before the spreadsheets start: a failing write (a full disk) stops the
+  // The pages are on disk before the next domain starts: a failing write (a full disk) stops the
   // build there, and the wait is short (at most two batches per writer thread are in flight).
   await sink.flush();
 }

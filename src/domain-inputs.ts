@@ -1,5 +1,5 @@
 import type { ProcessedImage } from "./media/images.ts";
-import type { Director } from "./content/schema.ts";
+import type { Audiovisual, Director } from "./content/schema.ts";
 import type { DomainView, ListedWork } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
 import { md5 } from "./output/tree.ts";
@@ -38,12 +38,20 @@ export function domainInputsKey(
         const { work, director, window, isNew } = entry;
         const photo = director?.photo;
         const shown = [images.get(work.cover)?.file ?? null, photo ? (images.get(photo)?.file ?? null) : null];
-        works.set(entry, (found = md5(JSON.stringify([work, director === null ? null : directorDigest(director), window, isNew, shown]))));
+        works.set(entry, (found = md5(JSON.stringify([workDigest(work), director === null ? null : directorDigest(director), window, isNew, shown]))));
       }
       text += found;
     }
   }
   return md5(text);
+}
+
+/** A work's own digest, once per work for all domains (the domain's part, its window and covers, is small). */
+const workDigests = new WeakMap<Audiovisual, string>();
+function workDigest(work: Audiovisual): string {
+  let found = workDigests.get(work);
+  if (found === undefined) workDigests.set(work, (found = md5(JSON.stringify(work))));
+  return found;
 }
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */

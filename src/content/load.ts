@@ -72,7 +72,13 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
   const [domains, directors, works, availability] = [domainsTable.rows, directorsTable.rows, worksTable.rows, availabilityTable.rows];
   // References are checked against every key written in a file, valid row or not, so that one bad
   // cell is reported once and not again as a dangling reference in another file.
-  const keysOf = (rows: CsvRow[], column: string) => new Set(rows.map((row) => row.cells[column]).filter((key) => key !== null));
+  // The valid rows' keys are looked up first (numbers, no string made per lookup); the keys as
+  // written are gathered only when a reference is not among them.
+  const keysOf = <T>(table: { rows: Located<T>[]; raw: CsvRow[] }, column: string, key: (row: T) => number | string) => {
+    const valid = new Set(table.rows.map((row) => key(row.value)));
+    let written: Set<string | null | undefined> | null = null;
+    return (wanted: number | string) => valid.has(wanted) || (written ??= new Set(table.raw.map((row) => row.cells[column]))).has(String(wanted));
+  };
 
   const domainsFile = name(FILES.domains.file);
   const directorsFile = name(FILES.directors.file);
@@ -85,25 +91,25 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
   unique(works, (w) => w.id, worksFile, "id", problems);
   unique(works, (w) => w.slug, worksFile, "slug", problems);
 
-  const directorIds = keysOf(directorsTable.raw, "id");
+  const hasDirector = keysOf(directorsTable, "id", (d) => d.id);
   for (const { line, value } of works) {
-    if (value.director_id !== null && !directorsTable.unreadable && !directorIds.has(String(value.director_id))) {
+    if (value.director_id !== null && !directorsTable.unreadable && !hasDirector(value.director_id)) {
       problems.push({ file: worksFile, line, column: "director_id", message: `no director with id ${value.director_id} in ${directorsFile}` });
     }
   }
 
-  const workIds = keysOf(worksTable.raw, "id");
-  const domainNames = keysOf(domainsTable.raw, "domain");
+  const hasWork = keysOf(worksTable, "id", (w) => w.id);
+  const hasDomain = keysOf(domainsTable, "domain", (d) => d.domain);
   const windows = new Map<string, Map<number, Window>>(domains.map((d) => [d.value.domain, new Map()]));
   // Per domain, per work: the line of its first row.
   const firstRow = new Map<string, Map<number, number>>();
   for (const { line, value } of availability) {
     let ok = true;
-    if (!worksTable.unreadable && !workIds.has(String(value.audiovisual_id))) {
+    if (!worksTable.unreadable && !hasWork(value.audiovisual_id)) {
       problems.push({ file: availabilityFile, line, column: "audiovisual_id", message: `no audiovisual with id ${value.audiovisual_id} in ${worksFile}` });
       ok = false;
     }
-    if (!domainsTable.unreadable && !domainNames.has(value.domain)) {
+    if (!domainsTable.unreadable && !hasDomain(value.domain)) {
       problems.push({ file: availabilityFile, line, column: "domain", message: `no domain ${JSON.stringify(value.domain)} in ${domainsFile}` });
       ok = false;
     }

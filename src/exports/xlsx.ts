@@ -149,12 +149,19 @@ export async function writeSheet(file: string, spec: SheetSpec, rowWriter: RowWr
   return stats;
 }
 
+/**
+ * exceljs, loaded on first use (about half a second): a build whose spreadsheets are all kept
+ * never needs it. A writer thread loads it ahead of its first spreadsheet (src/workers/writer.ts).
+ */
+export async function loadExceljs(): Promise<typeof ExcelJS> {
+  return (await import("exceljs")).default;
+}
+
 async function writeWorkbook(output: WriteStream, spec: SheetSpec, signal: AbortSignal, failed: Promise<never>, rowWriter: RowWriter): Promise<SheetStats> {
   const day = utcMidnight(spec.properties.date);
   // Shared strings would keep every distinct text of the sheet in memory until the end; inline
   // strings are written with their row.
-  // Loaded on first use (about half a second): a build whose spreadsheets are all kept never needs it.
-  const { default: exceljs } = await import("exceljs");
+  const exceljs = await loadExceljs();
   const workbook = new exceljs.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   workbook.creator = CREATOR;
   workbook.lastModifiedBy = CREATOR;

@@ -4,8 +4,19 @@ const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date, so that windows are whole-day arithmetic. */
 export function dayNumber(date: string): number {
-  return Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+  // Every domain's view asks for each work's two dates, and a catalogue has few distinct dates.
+  let day = dayNumbers.get(date);
+  if (day === undefined) {
+    day = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+    if (dayNumbers.size >= DAY_NUMBERS_KEPT) dayNumbers.clear();
+    dayNumbers.set(date, day);
+  }
+  return day;
 }
+
+const dayNumbers = new Map<string, number>();
+/** Distinct dates remembered (a century of days); past it the memory starts again. */
+const DAY_NUMBERS_KEPT = 36_525;
 
 export function dateOfDay(day: number): string {
   return new Date(day * DAY_MS).toISOString().slice(0, 10);

@@ -1,7 +1,7 @@
 import type { Catalogue, Window } from "../content/load.ts";
 import type { Audiovisual, Director, Domain, Ordering } from "../content/schema.ts";
 import { dayNumber } from "./dates.ts";
-import { nameRanks, orderWorks, type NameRanks } from "./order.ts";
+import { nameRanks, orderWorks, type NameRanks, type RankedNames } from "./order.ts";
 
 /** A work as one domain offers it at the build date. */
 export interface ListedWork {
@@ -72,12 +72,28 @@ export function* listedWorks(catalogue: Catalogue, domain: Domain, date: string)
 }
 
 /** The catalogue's names are ranked once per locale, however many domains and lists use it. */
-const ranksByCatalogue = new WeakMap<Catalogue, Map<string, NameRanks>>();
+const ranksByCatalogue = new WeakMap<Catalogue, Map<string, RankedNames>>();
+
+/** Each locale's distinct names in collation order. */
+export type NameOrders = Record<string, readonly string[]>;
+
+const startingOrders = new WeakMap<Catalogue, NameOrders>();
+
+/** The catalogue's names are ranked starting from these orders (a previous build's: see nameRanks). */
+export function startFromNameOrders(catalogue: Catalogue, orders: NameOrders): void {
+  startingOrders.set(catalogue, orders);
+}
+
+/** The orders of the locales ranked so far, for the next build to start from. */
+export function nameOrders(catalogue: Catalogue): NameOrders {
+  const ranked = ranksByCatalogue.get(catalogue) ?? new Map<string, RankedNames>();
+  return Object.fromEntries([...ranked].map(([locale, { order }]) => [locale, order]));
+}
 
 function catalogueRanks(catalogue: Catalogue, locale: string): NameRanks {
   let byLocale = ranksByCatalogue.get(catalogue);
   if (byLocale === undefined) ranksByCatalogue.set(catalogue, (byLocale = new Map()));
-  let ranks = byLocale.get(locale);
-  if (ranks === undefined) byLocale.set(locale, (ranks = nameRanks(catalogue.works, locale)));
-  return ranks;
+  let ranked = byLocale.get(locale);
+  if (ranked === undefined) byLocale.set(locale, (ranked = nameRanks(catalogue.works, locale, startingOrders.get(catalogue)?.[locale])));
+  return ranked.ranks;
 }

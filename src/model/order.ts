@@ -1,33 +1,50 @@
 import type { Audiovisual, Ordering } from "../content/schema.ts";
 import type { ListedWork } from "./listing.ts";
 
-/** Work id → the rank of its name's collation class: equal names (for the collator) share a rank. */
-export type NameRanks = ReadonlyMap<number, number>;
+/** A name → the rank of its collation class: equal names (for the collator) share a rank. */
+export type NameRanks = ReadonlyMap<string, number>;
+
+/** A locale's ranks of the catalogue's names, and its distinct names in collation order. */
+export interface RankedNames {
+  ranks: NameRanks;
+  /** Each distinct name once, in collation order: the next build starts from it (see nameRanks). */
+  order: string[];
+}
 
 /**
  * Ranks the names of `works` once with the locale's collation (accents and case ignored, numbers
  * inside titles compared as numbers). Collator comparisons are the costly part of ordering;
  * ranking the whole catalogue once per locale lets every domain and list sort by integers.
+ *
+ * `previous` is an earlier order of names (the previous build's): the names it holds are put
+ * first in its order, the new ones after, and the sort (TimSort, which merges runs that are
+ * already in order) then costs a few comparisons per new or moved name instead of a full sort of
+ * tens of thousands. It is only a starting order: whatever it holds, the sort decides, so a stale
+ * or wrong one costs time, never the result.
  */
-export function nameRanks(works: readonly Audiovisual[], locale: string): NameRanks {
+export function nameRanks(works: readonly Audiovisual[], locale: string, previous: readonly string[] = []): RankedNames {
   const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
-  const names = [...new Set(works.map((work) => work.name))].sort(collator.compare);
-  const rankOf = new Map<string, number>();
+  const added = new Set(works.map((work) => work.name));
+  // The previous order's names that are still there (each once), then those it lacks.
+  const order = previous.filter((name) => added.delete(name));
+  for (const name of added) order.push(name);
+  order.sort(collator.compare);
+  const ranks = new Map<string, number>();
   let rank = 0;
-  names.forEach((name, i) => {
-    if (i > 0 && collator.compare(names[i - 1]!, name) !== 0) rank++;
-    rankOf.set(name, rank);
+  order.forEach((name, i) => {
+    if (i > 0 && collator.compare(order[i - 1]!, name) !== 0) rank++;
+    ranks.set(name, rank);
   });
-  return new Map(works.map((work) => [work.id, rankOf.get(work.name)!]));
+  return { ranks, order };
 }
 
 /**
  * The four orderings of CONTRACT section 3. `name` uses the domain's collation; ties go by id so
  * every order is total. `ranks` must cover the works (see nameRanks).
  */
-export function orderWorks(works: readonly ListedWork[], locale: string, ranks: NameRanks = nameRanks(works.map((l) => l.work), locale)): Record<Ordering, ListedWork[]> {
+export function orderWorks(works: readonly ListedWork[], locale: string, ranks: NameRanks = nameRanks(works.map((l) => l.work), locale).ranks): Record<Ordering, ListedWork[]> {
   // Sort keys are looked up once per work, not once per comparison.
-  const keyed = works.map((listed) => ({ listed, id: listed.work.id, rank: ranks.get(listed.work.id)!, year: listed.work.year, position: 0 }));
+  const keyed = works.map((listed) => ({ listed, id: listed.work.id, rank: ranks.get(listed.work.name)!, year: listed.work.year, position: 0 }));
   type Keyed = (typeof keyed)[number];
   const byName = [...keyed].sort((a, b) => a.rank - b.rank || a.id - b.id);
   byName.forEach((entry, index) => (entry.position = index));

@@ -350,9 +350,7 @@ export class StagingWriter implements FileSink {
   reuse(rel: string, key: string): boolean {
     const old = this.previous.get(rel);
     if (old === undefined || old.key !== key) return false;
-    this.claim(rel);
-    this.setEntry(rel, { size: old.size, md5: old.md5, key: old.key, fresh: false });
-    this.queueLink(rel);
+    this.keep(rel, old);
     return true;
   }
 
@@ -361,9 +359,9 @@ export class StagingWriter implements FileSink {
    * known, while this thread goes on (a rebuild keeps tens of thousands; linking them all at
    * commit, with nothing else left to do, took seconds). The rest are linked at commit.
    */
-  protected queueLink(rel: string) {
+  protected queueLink(rel: string, entry: FileEntry) {
     if (this.linkSource === undefined) return;
-    if (this.inPlace(rel)) {
+    if (this.inPlace(rel, entry)) {
       this.placed.add(rel);
       return;
     }
@@ -382,10 +380,9 @@ export class StagingWriter implements FileSink {
     return rels;
   }
 
-  /** Whether the recycled version's file at `rel` already holds the new version's bytes. */
-  private inPlace(rel: string): boolean {
+  /** Whether the recycled version's file at `rel` already holds the new version's bytes (`entry`, else its recorded entry). */
+  private inPlace(rel: string, entry: FileEntry | undefined = this.entries.get(rel)): boolean {
     const held = this.recycled.get(rel);
-    const entry = this.entries.get(rel);
     return held !== undefined && entry !== undefined && sameBytes(held, entry);
   }
 
@@ -457,13 +454,30 @@ export class StagingWriter implements FileSink {
     this.pending.delete(rel);
   }
 
+  /**
+   * Records the previous version's file at `rel` (its entry `old`) as part of this version, to be
+   * linked into staging. What claim and setEntry do, without the pending mark that a file in a
+   * batch needs: a rebuild keeps tens of thousands of files this way.
+   */
+  protected keep(rel: string, old: FileEntry) {
+    this.checkPath(rel);
+    if (this.recycled.size > 0) this.clearWay(rel);
+    const entry = { size: old.size, md5: old.md5, key: old.key, fresh: false };
+    this.entries.set(rel, entry);
+    this.queueLink(rel, entry);
+  }
+
   protected claim(rel: string) {
+    this.checkPath(rel);
+    this.pending.add(rel);
+    if (this.recycled.size > 0) this.clearWay(rel);
+  }
+
+  private checkPath(rel: string) {
     if (UNSAFE_PATH.test(rel) || rel === MANIFEST_PATH) {
       throw new Error(`bug: refusing to write ${JSON.stringify(rel)} in the output`);
     }
     if (this.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
-    this.pending.add(rel);
-    if (this.recycled.size > 0) this.clearWay(rel);
   }
 
   /**

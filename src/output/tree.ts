@@ -5,6 +5,7 @@ import { UserError } from "../errors.ts";
 import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
 import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
+import { NAME_ORDERS } from "./name-orders.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
 export { isAlive };
@@ -101,10 +102,7 @@ export class OutputTree extends StagingWriter {
   /** Keeps files of the previous version that this build does not produce (`--domain`). */
   keepPrevious(keep: (rel: string) => boolean): void {
     for (const [rel, entry] of this.previous) {
-      if (this.has(rel) || !keep(rel)) continue;
-      this.claim(rel);
-      this.setEntry(rel, { ...entry, fresh: false });
-      this.queueLink(rel);
+      if (keep(rel) && !this.has(rel)) this.keep(rel, entry);
     }
   }
 
@@ -301,7 +299,7 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
   const held = await heldVersions(versionsDir);
-  const old = names.filter((n) => n !== "lock" && n !== READERS && !n.startsWith(CONTENT_DIGESTS) && n !== keep && !held.has(n)).sort();
+  const old = names.filter((n) => n !== "lock" && n !== READERS && !n.startsWith(CONTENT_DIGESTS) && !n.startsWith(NAME_ORDERS) && n !== keep && !held.has(n)).sort();
   const newestOld = old.filter((n) => !n.endsWith(".tmp")).at(-1);
   for (const name of old) {
     if (name !== newestOld) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });

@@ -93,3 +93,30 @@ describe("a domain whose inputs did not change", () => {
     await expectFreshBuildEqual(out);
   });
 });
+
+describe("the names' order kept for the next build", () => {
+  it("is kept beside the versions, and a rebuild from it, or from a wrong or damaged one, writes what a fresh build writes", async () => {
+    const out = path.join(dir, "out");
+    await build(out);
+    const kept = path.join(dir, ".out.versions", "name-orders.json");
+    const orders = JSON.parse(await readFile(kept, "utf8")) as Record<string, string[]>;
+    const works = (await readFile(path.join(content, "audiovisuals.csv"), "utf8")).split("\n").slice(1).filter(Boolean);
+    expect(Object.keys(orders).length).toBeGreaterThan(0);
+    for (const names of Object.values(orders)) expect(names.length).toBe(new Set(works.map((line) => line.split(",")[1])).size);
+    // A title renamed to the end of the name order, then to the start: each rebuild starts from the previous order.
+    let renamed = 0;
+    for (const title of ["Zzz última", "Aaa primera"]) {
+      await editLines("audiovisuals.csv", (line) => (/^1,/.test(line) ? line.replace(/^1,[^,]*,/, `1,${title} ${renamed++},`) : line));
+      await build(out);
+      await expectFreshBuildEqual(out);
+    }
+    // A wrong order (reversed, with names that are not there) and a damaged file only cost time.
+    const reversed = Object.fromEntries(Object.entries(JSON.parse(await readFile(kept, "utf8")) as Record<string, string[]>).map(([locale, names]) => [locale, ["Ghost", ...names.reverse()]]));
+    for (const text of [JSON.stringify(reversed), "{not json", JSON.stringify({ es: [1, 2] })]) {
+      await editLines("audiovisuals.csv", (line) => (/^1,/.test(line) ? line.replace(/^1,[^,]*,/, `1,Título ${renamed++},`) : line));
+      await writeFile(kept, text);
+      await build(out);
+      await expectFreshBuildEqual(out);
+    }
+  });
+});

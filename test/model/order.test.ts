@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Audiovisual } from "../../src/content/schema.ts";
 import type { ListedWork } from "../../src/model/listing.ts";
-import { orderWorks } from "../../src/model/order.ts";
+import { nameRanks, orderWorks } from "../../src/model/order.ts";
 
 function work(id: number, name: string, year: number | null = null): ListedWork {
   const w: Audiovisual = { id, name, slug: `w-${id}`, audiovisual_type: null, director_id: null, year, duration: null, cover: "c.png", status_global: 1 };
@@ -38,5 +38,43 @@ describe("orderings", () => {
 
   it("handles an empty list", () => {
     expect(orderWorks([], "es")).toEqual({ name: [], "-name": [], year: [], "-year": [] });
+  });
+});
+
+describe("ranking from a previous order", () => {
+  // A seeded generator, so that a failure can be repeated.
+  function random(seed: number) {
+    return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  }
+  const words = ["Amanecer", "amanecer", "Ámbar", "Zoo", "Öga", "Film 2", "Film 10", "film 1", "Niño", "Nino", "Ñandú", "Ça", "ca", "Œuvre", "Straße", "Strasse", "東京", "Ab", "ab-c", "Ab C"];
+
+  it("gives the ranks and order of a ranking from scratch, whatever the previous order holds", () => {
+    const next = random(7);
+    const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)]!;
+    for (const locale of ["es", "en", "sv", "de", "fr", "cs", "da", "ja", "tr"]) {
+      for (let round = 0; round < 25; round++) {
+        const works = Array.from({ length: 1 + Math.floor(next() * 60) }, (_, i) => work(i + 1, `${pick(words)}${next() < 0.5 ? "" : ` ${Math.floor(next() * 30)}`}`).work);
+        const fresh = nameRanks(works, locale);
+        // Previous orders: the fresh one after a rename, shuffled, reversed, with stale names and duplicates.
+        const names = fresh.order;
+        const previous = [
+          names.map((name) => (next() < 0.1 ? `${name} (restaurada)` : name)),
+          [...names].sort(() => next() - 0.5),
+          [...names].reverse(),
+          ["Stale title", ...names.slice(0, names.length >> 1), names[0]!, "Another"],
+          [],
+        ];
+        for (const start of previous) {
+          const ranked = nameRanks(works, locale, start);
+          const ranksOf = (r: typeof ranked) => works.map((w) => r.ranks.get(w.name));
+          expect(ranksOf(ranked), `${locale} from ${JSON.stringify(start)}`).toEqual(ranksOf(fresh));
+          // The order holds each name once, in an order the collator agrees with.
+          expect(new Set(ranked.order).size).toBe(ranked.order.length);
+          expect(new Set(ranked.order)).toEqual(new Set(works.map((w) => w.name)));
+          const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+          ranked.order.forEach((name, i) => i === 0 || expect(collator.compare(ranked.order[i - 1]!, name)).toBeLessThanOrEqual(0));
+        }
+      }
+    }
   });
 });

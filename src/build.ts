@@ -91,6 +91,10 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
 
   // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built,
   // while the images are processed.
+  // Eleventy registers a module resolution hook (for its --watch mode, which the build never
+  // uses) unless told not to: every import after it, here and in the publisher of a deploy, would
+  // then wait on Node's hooks thread.
+  if (site) process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
   const siteModule = site ? import("./site/render.ts") : null;
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });

@@ -7,7 +7,7 @@ const cell: fc.Arbitrary<CellValue> = fc.oneof(
   fc.constant(null),
   fc.record({ kind: fc.constant("number" as const), value: fc.double({ noNaN: true }) }),
   fc.record({ kind: fc.constant("date" as const), value: fc.constant("2026-11-20") }),
-  fc.record({ kind: fc.constant("text" as const), value: fc.string() }),
+  fc.record({ kind: fc.constant("text" as const), value: fc.oneof(fc.string(), fc.string({ unit: "binary" })) }),
 );
 
 describe("a sheet's rows crossing to a writer thread", () => {

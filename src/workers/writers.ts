@@ -1,7 +1,7 @@
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { packFiles, unpackResult, type BatchFile, type BatchResult, type PackedResult } from "../output/batch.ts";
 import { RequestWorker, type WithoutId } from "./request.ts";
-import { packRows, transferables } from "./rows.ts";
+import { packRows } from "./rows.ts";
 import { threadExecArgv, workerScript } from "./script.ts";
 import type { WriterRequest } from "./writer.ts";
 
@@ -38,7 +38,7 @@ export class WriterPool {
     const { rows, ...head } = spec;
     const packed = packRows(rows, spec.rowCount);
     if (this.workers.length === 0) this.pick();
-    await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, transferables(packed));
+    await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, [packed.kinds.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer]);
   }
 
   /**

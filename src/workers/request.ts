@@ -32,7 +32,7 @@ export class RequestWorker<Request extends { id: number }, Reply extends object>
   readonly exited: Promise<unknown>;
 
   constructor(url: URL, name: string, options?: WorkerOptions) {
-    this.worker = new Worker(url, options);
+    this.worker = startWorker(url, options);
     this.exited = new Promise((resolve) => this.worker.once("exit", resolve));
     const failAll = (error: unknown) => {
       for (const { reject } of this.waiting.values()) reject(error);
@@ -68,5 +68,20 @@ export class RequestWorker<Request extends { id: number }, Reply extends object>
 
   terminate(): Promise<number> {
     return this.worker.terminate();
+  }
+}
+
+/**
+ * Starts a thread with the options given, without the Node options a thread refuses: V8's (which
+ * hold for every thread of the process anyway, e.g. `--max-semi-space-size` or `--trace-gc` in
+ * NODE_OPTIONS) and those of the process as a whole. A thread given them would not start.
+ */
+function startWorker(url: URL, options?: WorkerOptions): Worker {
+  try {
+    return new Worker(url, options);
+  } catch (error) {
+    const refused = /invalid execArgv flags: (.*)$/.exec((error as Error).message)?.[1]?.split(", ");
+    if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV" || refused === undefined || options?.execArgv === undefined) throw error;
+    return new Worker(url, { ...options, execArgv: options.execArgv.filter((arg) => !refused.includes(arg)) });
   }
 }

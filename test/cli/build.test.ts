@@ -161,6 +161,15 @@ describe("catalogue build and validate (CLI)", () => {
 });
 
 describe("writer threads", () => {
+  it("start when Node runs with V8 options, which threads refuse (they hold for every thread anyway)", async () => {
+    // 2,500 works × 2 domains: a build that large starts its writer threads at once.
+    const large = await generatedContent(path.join(dir, "large"), { works: 2500, domains: 2 });
+    const out = path.join(dir, "large-out");
+    const { stderr } = await run(process.execPath, ["--max-old-space-size=2048", "--stack-size=2000", CLI, "build", "--no-site", "--content", large, "--out", out, "--date", "2026-11-20"]);
+    expect(stderr).toMatch(/built 2 domain\(s\)/);
+    expect(await readdir(path.join(out, "domain-1.example"))).toContain("_api");
+  });
+
   it("write the same bytes as a build in one thread", async () => {
     const { buildFixture } = await import("../helpers/catalogue.ts");
     // 64 KB batches: dozens of batches go to the writer threads; 1 GB: everything is written here.

@@ -1,4 +1,5 @@
 import type { StagedEntry } from "./batch.ts";
+import type { FileEntry } from "./staging.ts";
 
 /**
  * The entries of a version's files, path → StagedEntry, each kept as one short string
@@ -71,10 +72,63 @@ const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(te
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 function unpack(packed: string): StagedEntry {
-  const a = packed.indexOf("\t");
+  return { ...unpackFields(packed, 1), fresh: packed[0] === "+" };
+}
+
+/** `size\tmd5\tkey` from `start` in `packed` (an empty field: none). */
+function unpackFields(packed: string, start: number): FileEntry {
+  const a = packed.indexOf("\t", start);
   const b = packed.indexOf("\t", a + 1);
-  const entry: StagedEntry = { size: Number(packed.slice(1, a)), fresh: packed[0] === "+" };
+  const entry: FileEntry = { size: Number(packed.slice(start, a)) };
   if (b > a + 1) entry.md5 = packed.slice(a + 1, b);
   if (b + 1 < packed.length) entry.key = packed.slice(b + 1);
   return entry;
+}
+
+/**
+ * The files a manifest lists (src/output/tree.ts, parseManifest), path → its line's
+ * `size\tmd5\tkey` as read, unpacked when asked: a rebuild reads two manifests of every file, and
+ * an object and three strings per file, all kept to the end of the build, made the garbage
+ * collector copy them about as long as they took to parse.
+ */
+export class ManifestEntries implements ReadonlyMap<string, FileEntry> {
+  private readonly packed = new Map<string, string>();
+
+  /** Adds a line's fields (checked by the caller). */
+  add(rel: string, fields: string): void {
+    this.packed.set(rel, fields);
+  }
+
+  get size(): number {
+    return this.packed.size;
+  }
+
+  get(rel: string): FileEntry | undefined {
+    const packed = this.packed.get(rel);
+    return packed === undefined ? undefined : unpackFields(packed, 0);
+  }
+
+  has(rel: string): boolean {
+    return this.packed.has(rel);
+  }
+
+  keys(): MapIterator<string> {
+    return this.packed.keys();
+  }
+
+  *values(): MapIterator<FileEntry> {
+    for (const packed of this.packed.values()) yield unpackFields(packed, 0);
+  }
+
+  *entries(): MapIterator<[string, FileEntry]> {
+    for (const [rel, packed] of this.packed) yield [rel, unpackFields(packed, 0)];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, FileEntry]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: FileEntry, key: string, map: ReadonlyMap<string, FileEntry>) => void, thisArg?: unknown): void {
+    for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
+  }
 }

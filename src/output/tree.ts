@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
 import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
 import { NAME_ORDERS } from "./name-orders.ts";
+import { ManifestEntries } from "./entries.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
 export { isAlive };
@@ -50,7 +51,7 @@ export class OutputTree extends StagingWriter {
   private readonly previousDir: string | null;
   private released = false;
 
-  private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: Map<string, FileEntry>, options: StagingOptions) {
+  private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions) {
     super(path.join(versionsDir, `${id}.tmp`), previous, options);
     this.outDir = outDir;
     this.versionsDir = versionsDir;
@@ -205,9 +206,9 @@ async function writeManifest(file: string, entries: ReadonlyMap<string, FileEntr
 }
 
 /** The files a manifest lists; throws on a text that is not a manifest (naming the line). */
-export function parseManifest(text: string): Map<string, FileEntry> {
+export function parseManifest(text: string): ManifestEntries {
   if (!text.startsWith(MANIFEST_HEADER)) throw new Error(`not a catalogue manifest (its first line is not ${JSON.stringify(MANIFEST_HEADER)})`);
-  const entries = new Map<string, FileEntry>();
+  const entries = new ManifestEntries();
   // Scanned with indexOf: split() would make an array per line.
   let line = 2;
   for (let start = MANIFEST_HEADER.length; start < text.length; line++) {
@@ -216,21 +217,27 @@ export function parseManifest(text: string): Map<string, FileEntry> {
     const b = a < 0 ? -1 : text.indexOf("\t", a + 1);
     const c = b < 0 ? -1 : text.indexOf("\t", b + 1);
     const d = c < 0 ? -1 : text.indexOf("\t", c + 1);
-    const size = Number(text.slice(a + 1, b));
-    if (end < 0 || a <= start || c < 0 || c > end || (d >= 0 && d < end) || b === a + 1 || !Number.isSafeInteger(size) || size < 0) {
+    if (end < 0 || a <= start || c < 0 || c > end || (d >= 0 && d < end) || b === a + 1 || !isSize(text, a + 1, b)) {
       throw new Error(`the manifest's line ${line} is not "path<TAB>size<TAB>md5<TAB>key"`);
     }
-    const entry: FileEntry = { size };
-    if (c > b + 1) entry.md5 = text.slice(b + 1, c);
-    if (end > c + 1) entry.key = text.slice(c + 1, end);
-    entries.set(text.slice(start, a), entry);
+    entries.add(text.slice(start, a), text.slice(a + 1, end));
     start = end + 1;
   }
   return entries;
 }
 
+/** Whether text[from, to) is a size: decimal digits, a safe integer. */
+function isSize(text: string, from: number, to: number): boolean {
+  if (to - from > 15) return false; // beyond Number.MAX_SAFE_INTEGER's 16 digits, or close to it
+  for (let i = from; i < to; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 48 || code > 57) return false;
+  }
+  return true;
+}
+
 /** The files of the build in `dir`, from its manifest; throws when it has none or it is unreadable. */
-export async function readManifest(dir: string): Promise<Map<string, FileEntry>> {
+export async function readManifest(dir: string): Promise<ManifestEntries> {
   return parseManifest(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8"));
 }
 
@@ -295,7 +302,7 @@ async function heldVersions(versionsDir: string): Promise<Set<string>> {
  * returns its files (from its manifest); removes any other old version and abandoned staging
  * folder. Versions being read (holdVersion) are left alone. Null when there is none to recycle.
  */
-async function recycleOldVersion(versionsDir: string, current: string | null, staging: string): Promise<Map<string, FileEntry> | null> {
+async function recycleOldVersion(versionsDir: string, current: string | null, staging: string): Promise<ReadonlyMap<string, FileEntry> | null> {
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
   const held = await heldVersions(versionsDir);
@@ -320,7 +327,7 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
 }
 
 /** The previous files, or none when the manifest is missing or unreadable: every file then counts as changed (correct, only slower). */
-const previousManifest = (dir: string) => readManifest(dir).catch(() => new Map<string, FileEntry>());
+const previousManifest = (dir: string): Promise<ReadonlyMap<string, FileEntry>> => readManifest(dir).catch(() => new ManifestEntries());
 
 /** One build at a time per output folder; a lock left by a dead process is taken over. */
 async function takeLock(versionsDir: string) {

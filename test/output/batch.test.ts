@@ -42,7 +42,7 @@ describe("the manifest's text", () => {
   const digest = fc.option(fc.stringMatching(/^[0-9a-f]{32}$/), { nil: undefined });
   const entry = fc.record({ size: fc.nat(), md5: digest, key: digest }, { requiredKeys: ["size"] });
   const entries = fc.uniqueArray(fc.tuple(text(1), entry), { selector: ([r]) => r, maxLength: 30 }).map((pairs) => new Map(pairs));
-  const plain = (map: Map<string, FileEntry>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([r, { size, md5, key }]) => [r, size, md5, key]);
+  const plain = (map: ReadonlyMap<string, FileEntry>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([r, { size, md5, key }]) => [r, size, md5, key]);
 
   it("reads back as the entries it was written from, sorted by path, whatever the paths, keys and MD5s", () => {
     fc.assert(

@@ -10,6 +10,7 @@ import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, columnWidths, rowCells, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
 import { RowsDigest, sheetKey, writeSheet, type SheetHead, type SheetSpec } from "./xlsx.ts";
+import { PackedSheetRows, RowPacker } from "../workers/rows.ts";
 
 /** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
 const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
@@ -36,12 +37,14 @@ export async function writeExports(tree: FileSink, view: DomainView, sheets: She
   for (const kind of EXPORT_KINDS) {
     const works = ROWS[kind](view);
     const texts = exportTexts(strings.lang, kind, facts);
-    const cells = () => lazy(works, (listed) => rowCells(listed, context));
     const digest = new RowsDigest();
+    // One pass makes the cells: digested, measured and packed for the writer on the way (a
+    // sheet that is kept drops its packed rows).
+    const packer = new RowPacker(works.length);
     const head: SheetHead = {
       sheetName: texts.sheet,
       headers: COLUMNS.map((column) => column.header),
-      widths: columnWidths(digest.pass(cells())),
+      widths: columnWidths(digest.pass(packer.pass(lazy(works, (listed) => rowCells(listed, context))))),
       rowCount: works.length,
       properties: {
         title: texts.title,
@@ -53,7 +56,7 @@ export async function writeExports(tree: FileSink, view: DomainView, sheets: She
     };
     const rel = exportPath(domain.domain, kind);
     const key = sheetKey(head, digest.hex());
-    if (!tree.reuse(rel, key)) toWrite.push({ rel, key, spec: { ...head, rows: cells() } });
+    if (!tree.reuse(rel, key)) toWrite.push({ rel, key, spec: { ...head, rows: new PackedSheetRows(packer.packed()) } });
   }
   if (toWrite.length === 0) return;
 

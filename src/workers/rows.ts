@@ -15,19 +15,54 @@ export interface PackedRows {
 const KINDS = [null, "number", "date", "text"] as const;
 
 export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedRows {
-  const kinds: number[] = [];
-  const values: (string | number | null)[] = [];
-  const ends = new Uint32Array(rowCount);
-  let row = 0;
-  for (const cells of rows) {
-    if (row === rowCount) throw new Error(`bug: more rows than the ${rowCount} announced`);
-    for (const cell of cells) {
-      kinds.push(cell === null ? 0 : KINDS.indexOf(cell.kind));
-      values.push(cell === null ? null : cell.value);
-    }
-    ends[row++] = values.length;
+  const packer = new RowPacker(rowCount);
+  for (const cells of rows) packer.add(cells);
+  return packer.packed();
+}
+
+/** Packs rows one at a time, as another pass over them goes (see writeExports). */
+export class RowPacker {
+  private readonly kinds: number[] = [];
+  private readonly values: (string | number | null)[] = [];
+  private readonly ends: Uint32Array;
+  private row = 0;
+
+  constructor(private readonly rowCount: number) {
+    this.ends = new Uint32Array(rowCount);
   }
-  return { kinds: Uint8Array.from(kinds), values, ends: ends.subarray(0, row) };
+
+  /** The rows as they come, each packed on its way. */
+  *pass(rows: Iterable<CellValue[]>): Generator<CellValue[]> {
+    for (const cells of rows) {
+      this.add(cells);
+      yield cells;
+    }
+  }
+
+  add(cells: CellValue[]): void {
+    if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
+    for (const cell of cells) {
+      this.kinds.push(cell === null ? 0 : KINDS.indexOf(cell.kind));
+      this.values.push(cell === null ? null : cell.value);
+    }
+    this.ends[this.row++] = this.values.length;
+  }
+
+  packed(): PackedRows {
+    return { kinds: Uint8Array.from(this.kinds), values: this.values, ends: this.ends.subarray(0, this.row) };
+  }
+}
+
+/**
+ * Rows already packed: unpacked as they are iterated (a spreadsheet written in this thread), or
+ * sent as they are to a writer thread (WriterPool.sheet).
+ */
+export class PackedSheetRows implements Iterable<CellValue[]> {
+  constructor(readonly packed: PackedRows) {}
+
+  [Symbol.iterator](): Iterator<CellValue[]> {
+    return unpackRows(this.packed);
+  }
 }
 
 export function* unpackRows({ kinds, values, ends }: PackedRows): Generator<CellValue[]> {

@@ -6,9 +6,10 @@ import { completeDigests } from "./digests.ts";
 import { headersFor, sameHeaders } from "./headers.ts";
 import { phaseIndex, type Plan, type Upload } from "./plan.ts";
 import type { Decision } from "./compare.ts";
-import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, recordPath, RECORDS_FOLDER, type RecordLines } from "./records.ts";
+import type { RecordCache } from "./record-cache.ts";
+import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, RECORDS_FOLDER, type RecordLines } from "./records.ts";
 import { ownersOf, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
-import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store } from "./target.ts";
+import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry } from "./target.ts";
 
 /**
  * The plan of a deploy from what its build changed, instead of comparing every file (issue 15:
@@ -45,7 +46,7 @@ export interface BuiltVersion {
   inputs: Record<string, string>;
 }
 
-export async function planFromChanges(built: BuiltVersion, store: Store, changes: BuildChanges, catalogue: ReadonlyMap<string, Listed>): Promise<Decision | null> {
+export async function planFromChanges(built: BuiltVersion, changes: BuildChanges, catalogue: ReadonlyMap<string, Listed>, records: RecordCache): Promise<Decision | null> {
   const { info, dir } = built;
   const names = info.domains.map((d) => d.domain);
   if (catalogue.has(LEGACY_PUBLISHED_PATH)) return null;
@@ -69,7 +70,7 @@ export async function planFromChanges(built: BuiltVersion, store: Store, changes
   }
 
   const stored = await mapLimit(names, 8, async (domain) => {
-    const bytes = await store.get(recordPath(domain));
+    const bytes = await records.read(domain, recordTags.get(domain));
     return bytes === null ? null : recordLines(bytes);
   });
   // The files that may differ from the target, with what their record says (a fresh file may

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { formatProblem } from "../../errors.ts";
 import type { Command } from "../command.ts";
+import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
 import { guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
 
@@ -35,6 +36,9 @@ ${guardHelp}`,
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
+    const { target } = request;
+    const stopPreparing = "prepare" in target && target.prepare !== undefined ? whenIdle(() => target.prepare!()) : () => {};
     const { build } = await import("../../build.ts");
     // build.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
@@ -47,7 +51,7 @@ ${guardHelp}`,
       site: !values["no-site"],
       cacheDir,
       reporter,
-    });
+    }).finally(stopPreparing);
     reporter.stage("publishing");
     reporter.done();
     // What the build changed, to plan the publish from (publish/changes.ts); without it, a comparison of every file.

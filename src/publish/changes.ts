@@ -3,12 +3,13 @@ import { BUILD_INFO_PATH, type BuildInfo } from "../output/build-info.ts";
 import type { FileEntries } from "../output/entries.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
-import { headersFor, sameHeaders } from "./headers.ts";
+import { headersFor, sameHeaders, type FileHeaders } from "./headers.ts";
 import { phaseIndex, type Plan, type Upload } from "./plan.ts";
 import type { Decision } from "./compare.ts";
-import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, recordPath, RECORDS_FOLDER, type RecordLines } from "./records.ts";
-import { ownersOf, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
-import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store } from "./target.ts";
+import type { RecordCache } from "./record-cache.ts";
+import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, RECORDS_FOLDER, type RecordLines } from "./records.ts";
+import { ownersIn, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
+import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry } from "./target.ts";
 
 /**
  * The plan of a deploy from what its build changed, instead of comparing every file (issue 15:
@@ -45,7 +46,7 @@ export interface BuiltVersion {
   inputs: Record<string, string>;
 }
 
-export async function planFromChanges(built: BuiltVersion, store: Store, changes: BuildChanges, catalogue: ReadonlyMap<string, Listed>): Promise<Decision | null> {
+export async function planFromChanges(built: BuiltVersion, changes: BuildChanges, catalogue: ReadonlyMap<string, Listed>, records: RecordCache): Promise<Decision | null> {
   const { info, dir } = built;
   const names = info.domains.map((d) => d.domain);
   if (catalogue.has(LEGACY_PUBLISHED_PATH)) return null;
@@ -54,6 +55,7 @@ export async function planFromChanges(built: BuiltVersion, store: Store, changes
   // A whole publish also removes the records of domains the build no longer has: the full comparison does.
   if (recordTags.size !== names.length || names.some((d) => !recordTags.has(d) || changes.previousKeys[d] === undefined || built.inputs[d] === undefined)) return null;
 
+  const ownersOf = ownersIn(info);
   // Every published file of the build is owned by a domain; the fresh ones are uploaded.
   const owned = new Map(names.map((d) => [d, 0]));
   const fresh: string[] = [];
@@ -62,14 +64,14 @@ export async function planFromChanges(built: BuiltVersion, store: Store, changes
     if (UNPUBLISHED.has(rel)) continue;
     published++;
     if (rel === BUILD_INFO_PATH) continue;
-    const owners = ownersOf(rel, info);
+    const owners = ownersOf(rel);
     if (owners.length === 0) return null;
     for (const d of owners) owned.set(d, owned.get(d)! + 1);
     if (changes.files.isFresh(rel)) fresh.push(rel);
   }
 
   const stored = await mapLimit(names, 8, async (domain) => {
-    const bytes = await store.get(recordPath(domain));
+    const bytes = await records.read(domain, recordTags.get(domain));
     return bytes === null ? null : recordLines(bytes);
   });
   // The files that may differ from the target, with what their record says (a fresh file may
@@ -85,7 +87,7 @@ export async function planFromChanges(built: BuiltVersion, store: Store, changes
     const mine: string[] = [];
     let kept = 0;
     for (const [j, rel] of record.paths.entries()) {
-      const owners = ownersOf(rel, info);
+      const owners = ownersOf(rel);
       if (isPendingAt(record, j) || !owners.includes(domain)) return null;
       if (owners.length === 1) recorded++;
       else sharedMedia.add(rel);
@@ -97,14 +99,14 @@ export async function planFromChanges(built: BuiltVersion, store: Store, changes
       kept++;
       const isFresh = changes.files.isFresh(rel);
       // Same bytes as the target holds (not fresh): uploaded again only when stored with other headers.
-      if (!isFresh && headerCells(record, j) === expectedCells(rel, info)) continue;
+      if (!isFresh && storedWith(record, j, headersFor(rel, info))) continue;
       const entry = parseLine(lineAt(record, j))?.entry;
       if (entry == null) return null;
       candidates.set(rel, { reason: isFresh ? "changed" : "headers", stored: entry });
       mine.push(rel);
     }
     for (const rel of fresh) {
-      if (!ownersOf(rel, info).includes(domain) || has(record, rel)) continue;
+      if (!ownersOf(rel).includes(domain) || has(record, rel)) continue;
       if (!candidates.has(rel)) candidates.set(rel, { reason: "new", stored: null });
       mine.push(rel);
       kept++;
@@ -185,18 +187,20 @@ function has(record: RecordLines, rel: string): boolean {
 }
 
 
-/** The header cells (content type, cache control, disposition) of a stored record's i-th line, tab-separated as stored. */
-function headerCells(record: RecordLines, i: number): string {
+/**
+ * Whether the stored i-th line's header cells (content type, cache control, disposition) are
+ * `h`: compared in place, without cutting the cells out of the record nor joining the expected ones.
+ */
+function storedWith(record: RecordLines, i: number, h: FileHeaders): boolean {
   const { text } = record;
+  const end = record.starts[i + 1]! - 1;
   let at = record.starts[i]! - 1;
-  for (let n = 0; n < 4; n++) at = text.indexOf("\t", at + 1);
-  let end = at;
-  for (let n = 0; n < 3; n++) end = text.indexOf("\t", end + 1);
-  return at < 0 || end < 0 || end >= record.starts[i + 1]! ? "" : text.slice(at + 1, end);
-}
-
-/** The header cells of a record line for `rel` as this build serves it. */
-function expectedCells(rel: string, info: BuildInfo): string {
-  const h = headersFor(rel, info);
-  return `${h.contentType}\t${h.cacheControl}\t${h.contentDisposition ?? ""}`;
+  for (let n = 0; n < 4 && at >= 0; n++) at = text.indexOf("\t", at + 1);
+  if (at < 0 || at >= end) return false;
+  for (const cell of [h.contentType, h.cacheControl, h.contentDisposition ?? ""]) {
+    if (!text.startsWith(cell, at + 1)) return false;
+    at += cell.length + 1;
+    if (at >= end || text.charCodeAt(at) !== 9) return false;
+  }
+  return true;
 }

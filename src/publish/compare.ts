@@ -7,6 +7,7 @@ import { encodeRecord, entryOf } from "./records.ts";
 import { mergedBuildJson, scopedDeletes } from "./scope.ts";
 import { chooseDomains, ownersOf, type BuildFile, type Source } from "./source.ts";
 import { readState } from "./state.ts";
+import { recordCache } from "./record-cache.ts";
 import type { Listed, PublishedEntry, Store } from "./target.ts";
 
 /**
@@ -41,7 +42,7 @@ export async function decide(source: Source, store: Store, options: PublishOptio
   const whole = options.domains === undefined;
   const scope = whole ? source.info.domains : chooseDomains(source.info, options.domains!);
   const names = scope.map((d) => d.domain);
-  const state = await readState(store, source.info, { domains: names, whole, verify: options.verify ?? false, readBuildJson: !whole, catalogue });
+  const state = await readState(store, source.info, { domains: names, whole, verify: options.verify ?? false, readBuildJson: !whole, records: recordCache(store, options.cacheDir), catalogue });
   const inScope = (f: BuildFile) => ownersOf(f.path, source.info).some((d) => names.includes(d));
   const chosen = whole ? source.files : [...source.files.filter(inScope), mergedBuildJson(source.info, names, state.buildJson?.bytes ?? null)];
   const files = await completeDigests(chosen, state.published);

@@ -9,6 +9,7 @@ import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
 import { checkDeletes, phaseIndex, type Plan } from "./plan.ts";
 import { entryOf, recordPath, RECORDS_FOLDER } from "./records.ts";
 import { planFromChanges, type BuildChanges } from "./changes.ts";
+import { recordCache } from "./record-cache.ts";
 import { decide, type Decision } from "./compare.ts";
 import { domainsOnly, madeFile, readDomainKeys, readSource, type Source } from "./source.ts";
 import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
@@ -38,6 +39,8 @@ export interface PublishOptions {
   /** What the build just made changed (deploy): the plan is made from it when the records allow (changes.ts). */
   changes?: BuildChanges;
   lease?: LeaseOptions;
+  /** A folder for local copies of the target's records, read instead of downloading them when they are current (record-cache.ts). */
+  cacheDir?: string;
   /** Then remove the media no domain of the target uses (prune.ts); a store only. */
   pruneMedia?: boolean;
 }
@@ -115,7 +118,7 @@ async function publishChanges(store: Store, options: PublishOptions, started: nu
     if (inputs === null || md5(inputs) !== changes.files.get(INPUTS_PATH)?.md5) return null;
     const info = await readBuildInfo(dir);
     const source: Source = { dir, info, inputs: await readDomainKeys(dir), files: [], release: async () => {} };
-    const decision = await planFromChanges(source, store, changes, catalogue);
+    const decision = await planFromChanges(source, changes, catalogue, recordCache(store, options.cacheDir));
     if (decision === null) return null;
     // Another publisher changed the records meanwhile: everything is compared.
     const redecide = async () => {
@@ -182,8 +185,13 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
   // Each upload once it is stored, as the target holds it.
   const stored = new Map<string, PublishedEntry>();
   let deleted = false;
+  const records = recordCache(store, options.cacheDir);
   const writeRecords = (complete: boolean) =>
-    mapLimit(decision.touched, 8, (domain) => store.put(madeFile(recordPath(domain), decision.record(domain, complete, stored, deleted), source.info)));
+    mapLimit(decision.touched, 8, async (domain) => {
+      const bytes = decision.record(domain, complete, stored, deleted);
+      await store.put(madeFile(recordPath(domain), bytes, source.info));
+      await records.keep(domain, bytes);
+    });
 
   let done = 0;
   let bytes = 0;

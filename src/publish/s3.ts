@@ -1,12 +1,5 @@
 import { readFile } from "node:fs/promises";
-import {
-  DeleteObjectsCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-} from "@aws-sdk/client-s3";
+import type { S3Client } from "@aws-sdk/client-s3";
 import { UserError } from "../errors.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
 import type { Listed, SourceFile, Store } from "./target.ts";
@@ -16,6 +9,15 @@ import type { Listed, SourceFile, Store } from "./target.ts";
  * `PutObject`, so its ETag is the MD5 of its bytes and a listing says what changed without
  * downloading anything. Credentials and region come from the standard AWS environment.
  */
+
+type Sdk = typeof import("@aws-sdk/client-s3");
+let sdk: Promise<Sdk> | null = null;
+/**
+ * The AWS SDK, loaded on first use rather than with this module: it takes a third of a second
+ * to load, which a deploy spends while its build waits on its threads (`prepare`), not before
+ * the build (issue 15).
+ */
+const loadSdk = () => (sdk ??= import("@aws-sdk/client-s3"));
 
 export interface S3Options {
   /** `s3://bucket/prefix`. */
@@ -48,7 +50,9 @@ export class S3Target implements Store {
   private readonly env: NodeJS.ProcessEnv;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
-  private client: S3Client | null = null;
+  private client: Promise<S3Client> | null = null;
+  /** The loaded SDK, once `connect` has run (what `explain` classifies errors with). */
+  private sdk: Sdk | null = null;
 
   constructor(options: S3Options) {
     const { bucket, prefix } = parseS3Url(options.url);
@@ -69,8 +73,8 @@ export class S3Target implements Store {
     const full = this.key(prefix);
     let token: string | undefined;
     do {
-      const page = await this.send("list", (c) =>
-        c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: full === "" ? undefined : full, ContinuationToken: token })),
+      const page = await this.send("list", (c, s) =>
+        c.send(new s.ListObjectsV2Command({ Bucket: this.bucket, Prefix: full === "" ? undefined : full, ContinuationToken: token })),
       );
       this.expectS3(page.Name !== undefined || page.MaxKeys !== undefined, "list");
       for (const object of page.Contents ?? []) {
@@ -86,8 +90,8 @@ export class S3Target implements Store {
     const names: string[] = [];
     let token: string | undefined;
     do {
-      const page = await this.send("list", (c) =>
-        c.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === "" ? undefined : `${this.prefix}/`, Delimiter: "/", ContinuationToken: token })),
+      const page = await this.send("list", (c, s) =>
+        c.send(new s.ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === "" ? undefined : `${this.prefix}/`, Delimiter: "/", ContinuationToken: token })),
       );
       for (const p of page.CommonPrefixes ?? []) if (p.Prefix !== undefined) names.push(this.strip(p.Prefix));
       for (const o of page.Contents ?? []) if (o.Key !== undefined) names.push(this.strip(o.Key));
@@ -99,7 +103,7 @@ export class S3Target implements Store {
   async get(rel: string, firstBytes?: number): Promise<Buffer | null> {
     const range = firstBytes === undefined ? undefined : `bytes=0-${firstBytes - 1}`;
     try {
-      const object = await this.send(`read ${rel}`, (c) => c.send(new GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range })), true);
+      const object = await this.send(`read ${rel}`, (c, s) => c.send(new s.GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range })), true);
       return Buffer.from(await object.Body!.transformToByteArray());
     } catch (error) {
       if ((error as { name?: string }).name === "NoSuchKey") return null;
@@ -113,9 +117,9 @@ export class S3Target implements Store {
     // Bytes in memory, not a stream: a request can be retried as it is (files of a build are
     // small; the largest are spreadsheets of a few MB, and at most `concurrency` are held).
     const body = file.bytes ?? (await readFile(file.abs!));
-    const result = await this.send(`upload ${file.path}`, (c) =>
+    const result = await this.send(`upload ${file.path}`, (c, s) =>
       c.send(
-        new PutObjectCommand({
+        new s.PutObjectCommand({
           Bucket: this.bucket,
           Key: this.key(file.path),
           Body: body,
@@ -138,8 +142,8 @@ export class S3Target implements Store {
     // DeleteObjects takes at most 1,000 keys.
     for (let i = 0; i < paths.length; i += 1000) {
       const batch = paths.slice(i, i + 1000);
-      const result = await this.send("delete", (c) =>
-        c.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((rel) => ({ Key: this.key(rel) })), Quiet: true } })),
+      const result = await this.send("delete", (c, s) =>
+        c.send(new s.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((rel) => ({ Key: this.key(rel) })), Quiet: true } })),
       );
       const failed = result.Errors ?? [];
       if (failed.length > 0) {
@@ -154,13 +158,13 @@ export class S3Target implements Store {
   }
 
   /** One request, retried when transient; failures become messages that say what to fix. */
-  private async send<T>(action: string, request: (client: S3Client) => Promise<T>, quiet = false): Promise<T> {
+  private async send<T>(action: string, request: (client: S3Client, sdk: Sdk) => Promise<T>, quiet = false): Promise<T> {
     const client = await this.connect();
     try {
       return await withRetry(
         () => {
           this.requests++;
-          return request(client);
+          return request(client, this.sdk!);
         },
         transient,
         this.retry,
@@ -171,8 +175,21 @@ export class S3Target implements Store {
     }
   }
 
-  private async connect(): Promise<S3Client> {
-    if (this.client !== null) return this.client;
+  /**
+   * Loads the SDK and makes the client before the first request needs them (a deploy calls it
+   * while its build waits); a failure here is left for that request to report.
+   */
+  async prepare(): Promise<void> {
+    await this.connect().catch(() => {});
+  }
+
+  /** The client, made once (a request and `prepare` may ask at the same time). */
+  private connect(): Promise<S3Client> {
+    return (this.client ??= this.makeClient());
+  }
+
+  private async makeClient(): Promise<S3Client> {
+    const { S3Client } = (this.sdk = await loadSdk());
     const env = this.env;
     const credentials =
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
@@ -203,7 +220,11 @@ export class S3Target implements Store {
       // No region configured anywhere: S3-compatible stores ignore it, and AWS redirects.
       client = make("us-east-1");
     }
-    return (this.client = client);
+    return client;
+  }
+
+  private isServiceError(error: unknown): boolean {
+    return this.sdk !== null && error instanceof this.sdk.S3ServiceException;
   }
 
   private explain(error: unknown, action: string): Error {
@@ -221,11 +242,11 @@ export class S3Target implements Store {
         `${where} refused the credentials (${name || status}): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions`,
       );
     }
-    if (status !== undefined && (status < 300 || !(error instanceof S3ServiceException) || name === "UnknownError")) {
+    if (status !== undefined && (status < 300 || !this.isServiceError(error) || name === "UnknownError")) {
       // An answer the SDK could not read as S3's (a web page, another API): a wrong --endpoint.
       return new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP ${status} to ${action}): check --endpoint`);
     }
-    if (error instanceof S3ServiceException || status !== undefined) {
+    if (this.isServiceError(error) || status !== undefined) {
       return new UserError(`${where}: could not ${action}: ${name} ${status ?? ""} ${e.message ?? ""}`.trim());
     }
     if (e.code !== undefined && NETWORK_CODES.has(e.code)) {

@@ -89,6 +89,18 @@ export function ownersOf(rel: string, info: BuildInfo): string[] {
   return info.domains.some((d) => d.domain === top) ? [top] : [];
 }
 
+/**
+ * ownersOf for every path of one build: the same answers, without a string or an array made for
+ * each file of a domain's own folder (a deploy asks for each of 71,000 files and 72,000 record lines).
+ */
+export function ownersIn(info: BuildInfo): (rel: string) => readonly string[] {
+  const folders = info.domains.map((d) => ({ prefix: `${d.domain}/`, owners: [d.domain] as const }));
+  return (rel) => {
+    if (!isMedia(rel, info)) for (const f of folders) if (rel.startsWith(f.prefix)) return f.owners;
+    return ownersOf(rel, info);
+  };
+}
+
 /** A file made for this publish (a merged or filtered build.json). */
 export function madeFile(rel: string, bytes: Buffer, info: BuildInfo): BuildFile & { md5: string } {
   return { path: rel, size: bytes.length, md5: md5(bytes), abs: null, bytes, ...headersFor(rel, info), phase: phaseOf(rel, info) };

@@ -2,7 +2,8 @@ import { BUILD_INFO_PATH, type BuildInfo } from "../output/build-info.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { LEASES_FOLDER } from "./lease.ts";
 import { decodeManifest } from "./manifest.ts";
-import { decodeRecord, recordPath, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
+import type { RecordCache } from "./record-cache.ts";
+import { decodeRecord, RECORDS_FOLDER, type DomainRecord } from "./records.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store } from "./target.ts";
 
 /**
@@ -40,6 +41,8 @@ export interface StateOptions {
   verify: boolean;
   /** Whether build.json's bytes are needed (a scoped publish merges its domains into it). */
   readBuildJson: boolean;
+  /** Where the records are read from (record-cache.ts). */
+  records: RecordCache;
   /** The listing of `_catalogue/`, when the caller has just made it. */
   catalogue?: Map<string, Listed>;
 }
@@ -59,7 +62,7 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
   const read = [...owned].filter((d) => recordTags.has(d));
   const [decoded, legacyFiles, buildBytes] = await Promise.all([
     mapLimit(read, 8, async (domain) => {
-      const bytes = await store.get(recordPath(domain));
+      const bytes = await options.records.read(domain, recordTags.get(domain));
       return bytes === null ? null : decodeRecord(bytes);
     }),
     legacy ? store.get(LEGACY_PUBLISHED_PATH).then((b) => (b === null ? null : decodeManifest(b))) : null,

@@ -59,6 +59,8 @@ export interface Store {
   remove(paths: string[]): Promise<void>;
   /** Refuses a place that is not ours (a non-empty folder that catalogue never published to). */
   claimable(hasRecords: boolean): Promise<void>;
+  /** What the first request would set up (S3: loading the client), done ahead while the caller has time; never fails. */
+  prepare?(): Promise<void>;
 }
 
 /** What the archive records: the build date (every entry's time) and its files. */

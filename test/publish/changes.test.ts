@@ -66,6 +66,9 @@ const planOf = (summary: PublishSummary) => ({
   recorded: summary.plan.deletes.length > 0 ? summary.plan.recorded : null,
 });
 
+/** Records the last deploy's publish read from the bucket rather than from its local copies. */
+let recordReads = 0;
+
 /** Builds `content` into `out` (dated `date`), and checks that the quick plan is the full comparison's before publishing by it. */
 async function deploy(prefix: string, out: string, content: string, date = "2026-11-20", expectQuick = true) {
   const built = await buildFixture(content, out, { site: false, date });
@@ -74,7 +77,15 @@ async function deploy(prefix: string, out: string, content: string, date = "2026
   const quick = await publish({ dir: out, target: store(prefix), dryRun: true, changes });
   expect(quick.quick).toBe(expectQuick);
   expect(planOf(quick)).toEqual(planOf(full));
-  const summary = await publish({ dir: out, target: store(prefix), changes });
+  const target = store(prefix);
+  const get = target.get.bind(target);
+  recordReads = 0;
+  target.get = (rel: string, firstBytes?: number) => {
+    if (rel.startsWith("_catalogue/records/")) recordReads++;
+    return get(rel, firstBytes);
+  };
+  // As a deploy does: with local copies of the records (publish/record-cache.ts).
+  const summary = await publish({ dir: out, target, changes, cacheDir: path.join(root.dir, "cache", prefix) });
   expect(summary.quick).toBe(expectQuick);
   expect(planOf(summary)).toEqual(planOf(full));
   return summary;
@@ -134,6 +145,8 @@ describe("a deploy planned from the build's changes", { timeout: 300_000 }, () =
 
     // Back again, then the next day (the date changes listings, exports and is_new).
     const back = await deploy("quick", out, original);
+    // The records the previous deploy stored are the local copies: none is downloaded.
+    expect(recordReads).toBe(0);
     expect(back.plan.uploads.some((u) => u.reason === "new" && u.file.path.endsWith("/_api/detail/2.json"))).toBe(true);
     await expectExactly("quick", out);
     const next = await deploy("quick", out, original, "2026-11-21");
@@ -171,6 +184,8 @@ describe("a deploy planned from the build's changes", { timeout: 300_000 }, () =
     const text = await (await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))).Body!.transformToString();
     await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: text.replace('"state":"complete"', '"state":"updating"') }));
     await deploy("doubt", out, edited, "2026-11-20", false);
+    // That record is not the local copy: it is read from the bucket.
+    expect(recordReads).toBeGreaterThan(0);
     await expectExactly("doubt", out);
 
     // A scoped publish (a shard of a network) merges build.json: compared as always.

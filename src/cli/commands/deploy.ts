@@ -1,5 +1,7 @@
+import path from "node:path";
 import { formatProblem } from "../../errors.ts";
 import type { Command } from "../command.ts";
+import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
 import { guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
 
@@ -14,7 +16,8 @@ export const deployCommand: Command = {
   --domain HOST        build and publish only this domain (repeatable): the others keep their output,
                        and on the target their folders and build.json entries (shards of a network)
   --no-site            API, exports and server files only: no HTML catalogue
-  --cache DIR          the processed-image cache (default: .cache/catalogue)
+  --cache DIR          the processed-image cache, and copies of the target's records that spare
+                       downloading them (default: .cache/catalogue)
   --endpoint URL       an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000
   --dry-run            build into --out as "catalogue build" does (the output folder is updated,
                        atomically), then list what publishing would upload and delete; the target
@@ -33,7 +36,12 @@ ${guardHelp}`,
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
+    const { target } = request;
+    const stopPreparing = "prepare" in target && target.prepare !== undefined ? whenIdle(() => target.prepare!()) : () => {};
     const { build } = await import("../../build.ts");
+    // build.ts's default, which the publish keeps its copies of the target's records under too.
+    const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
     // A failed build throws here: nothing is published.
     const built = await build({
       contentDir: values.content as string,
@@ -41,14 +49,14 @@ ${guardHelp}`,
       date: values.date as string | undefined,
       domains: request.domains,
       site: !values["no-site"],
-      cacheDir: values.cache as string | undefined,
+      cacheDir,
       reporter,
-    });
+    }).finally(stopPreparing);
     reporter.stage("publishing");
     reporter.done();
     // What the build changed, to plan the publish from (publish/changes.ts); without it, a comparison of every file.
     const changes = built.manifest !== undefined && built.previousKeys !== undefined ? { files: built.manifest, previousKeys: built.previousKeys } : undefined;
-    const published = await runPublish({ ...request, dir: out, manifest: built.manifest, changes }, io, false);
+    const published = await runPublish({ ...request, dir: out, manifest: built.manifest, changes, cacheDir }, io, false);
     if (published.dryRun) return;
     io.stderr.write(
       `deployed ${built.date} to ${summaryLine(published)}; ` +

@@ -29,6 +29,11 @@ export class FileEntries implements ReadonlyMap<string, StagedEntry> {
     return this.packed.has(rel);
   }
 
+  /** The entry at `rel` as a manifest line's fields, `size\tmd5\tkey` (it must be there). */
+  packedFields(rel: string): string {
+    return this.packed.get(rel)!.slice(1);
+  }
+
   /** Whether the entry at `rel` was written by this build (false when absent). */
   isFresh(rel: string): boolean {
     return this.packed.get(rel)?.[0] === "+";

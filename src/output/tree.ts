@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
 import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
 import { NAME_ORDERS } from "./name-orders.ts";
-import { ManifestEntries } from "./entries.ts";
+import { ManifestEntries, type FileEntries } from "./entries.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
 export { isAlive };
@@ -188,12 +188,13 @@ const manifestLine = (rel: string, { size, md5, key }: FileEntry) => `${rel}\t${
 const MANIFEST_CHUNK = 1 << 20;
 
 /** Writes manifestText(entries) into `file`, a piece at a time. */
-async function writeManifest(file: string, entries: ReadonlyMap<string, FileEntry>): Promise<void> {
+async function writeManifest(file: string, entries: FileEntries): Promise<void> {
   const handle = await fs.open(file, "w");
   try {
     let chunk = MANIFEST_HEADER;
     for (const rel of [...entries.keys()].sort()) {
-      chunk += manifestLine(rel, entries.get(rel)!);
+      // The entry's packed text is the line's fields after its fresh mark (as manifestLine writes them).
+      chunk += `${rel}\t${entries.packedFields(rel)}\n`;
       if (chunk.length >= MANIFEST_CHUNK) {
         await handle.writeFile(chunk);
         chunk = "";

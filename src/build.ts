@@ -39,9 +39,6 @@ export interface BuildOptions {
   checked?: UpToDate;
 }
 
-/** The stage a site build reports when nothing of it is left to run but its search index. */
-export const SEARCH_WAIT_STAGE = "waiting for the search index";
-
 /** Progress and warnings; the CLI decides how (and whether) to show them. */
 export interface Reporter {
   stage(name: string): void;

@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { SEARCH_WAIT_STAGE, type Reporter } from "../build.ts";
+import type { Reporter } from "../build.ts";
 import type { Catalogue } from "../content/load.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
@@ -168,7 +168,7 @@ export class SiteRenderer {
 
   /** Waits for the search indexes, reports what the site did and stops Pagefind. */
   async finish(): Promise<SiteSummary> {
-    this.input.reporter.stage(SEARCH_WAIT_STAGE);
+    this.input.reporter.stage("waiting for the search index");
     try {
       await Promise.all(this.searches.flat());
     } finally {

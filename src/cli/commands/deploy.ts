@@ -36,24 +36,10 @@ ${guardHelp}`,
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
-    // The target's client (S3: a third of a second to load) loads while the build's thread idles:
-    // an API build's, as soon as it waits on its writer threads; a site build's, once it only
-    // waits for its search index (earlier, it would take the core the site's pages need).
+    // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
     const { target } = request;
-    const site = !values["no-site"];
-    const prepare = "prepare" in target && target.prepare !== undefined ? () => target.prepare!() : null;
-    const { build, SEARCH_WAIT_STAGE } = await import("../../build.ts");
-    let stopPreparing = prepare !== null && !site ? whenIdle(prepare) : () => {};
-    const buildReporter: typeof reporter =
-      prepare !== null && site
-        ? {
-            ...reporter,
-            stage(name) {
-              if (name === SEARCH_WAIT_STAGE) stopPreparing = whenIdle(prepare);
-              reporter.stage(name);
-            },
-          }
-        : reporter;
+    const stopPreparing = "prepare" in target && target.prepare !== undefined ? whenIdle(() => target.prepare!()) : () => {};
+    const { build } = await import("../../build.ts");
     // build.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
     // A failed build throws here: nothing is published.
@@ -62,10 +48,10 @@ ${guardHelp}`,
       outDir: out,
       date: values.date as string | undefined,
       domains: request.domains,
-      site,
+      site: !values["no-site"],
       cacheDir,
-      reporter: buildReporter,
-    }).finally(() => stopPreparing());
+      reporter,
+    }).finally(stopPreparing);
     reporter.stage("publishing");
     reporter.done();
     // What the build changed, to plan the publish from (publish/changes.ts); without it, a comparison of every file.

@@ -2,31 +2,59 @@ import type { StagedEntry } from "./batch.ts";
 import type { FileEntry } from "./staging.ts";
 
 /**
- * The entries of a version's files, path → StagedEntry, each kept as one short string
- * (`+` or `-` for fresh, the size, MD5 and key separated by tabs) rather than an object and its
- * digest strings: a build of 716,000 files keeps every entry until it ends, and the objects took
- * half again as much memory. Entries are unpacked when read.
+ * Path → entry, each entry kept as one short string and unpacked when read: what FileEntries and
+ * ManifestEntries share (they differ in how a string is made and read).
  */
-export class FileEntries implements ReadonlyMap<string, StagedEntry> {
-  private readonly packed = new Map<string, string>();
+abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
+  protected readonly packed = new Map<string, string>();
+
+  protected abstract unpack(packed: string): T;
 
   get size(): number {
     return this.packed.size;
   }
 
-  set(rel: string, { size, md5, key, fresh }: StagedEntry): this {
-    const packed = flat(`${fresh ? "+" : "-"}${size}\t${md5 ?? ""}\t${key ?? ""}`);
-    this.packed.set(this.packed.has(rel) ? rel : flat(rel), packed);
-    return this;
-  }
-
-  get(rel: string): StagedEntry | undefined {
+  get(rel: string): T | undefined {
     const packed = this.packed.get(rel);
-    return packed === undefined ? undefined : unpack(packed);
+    return packed === undefined ? undefined : this.unpack(packed);
   }
 
   has(rel: string): boolean {
     return this.packed.has(rel);
+  }
+
+  keys(): MapIterator<string> {
+    return this.packed.keys();
+  }
+
+  *values(): MapIterator<T> {
+    for (const packed of this.packed.values()) yield this.unpack(packed);
+  }
+
+  *entries(): MapIterator<[string, T]> {
+    for (const [rel, packed] of this.packed) yield [rel, this.unpack(packed)];
+  }
+
+  [Symbol.iterator](): MapIterator<[string, T]> {
+    return this.entries();
+  }
+
+  forEach(callback: (value: T, key: string, map: ReadonlyMap<string, T>) => void, thisArg?: unknown): void {
+    for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
+  }
+}
+
+/**
+ * The entries of a version's files, path → StagedEntry, each kept as one short string
+ * (`+` or `-` for fresh, the size, MD5 and key separated by tabs) rather than an object and its
+ * digest strings: a build of 716,000 files keeps every entry until it ends, and the objects took
+ * half again as much memory. Entries are unpacked when read.
+ */
+export class FileEntries extends PackedEntries<StagedEntry> {
+  set(rel: string, { size, md5, key, fresh }: StagedEntry): this {
+    const packed = flat(`${fresh ? "+" : "-"}${size}\t${md5 ?? ""}\t${key ?? ""}`);
+    this.packed.set(this.packed.has(rel) ? rel : flat(rel), packed);
+    return this;
   }
 
   /** The entry at `rel` as a manifest line's fields, `size\tmd5\tkey` (it must be there). */
@@ -46,24 +74,8 @@ export class FileEntries implements ReadonlyMap<string, StagedEntry> {
     return fresh;
   }
 
-  keys(): MapIterator<string> {
-    return this.packed.keys();
-  }
-
-  *values(): MapIterator<StagedEntry> {
-    for (const packed of this.packed.values()) yield unpack(packed);
-  }
-
-  *entries(): MapIterator<[string, StagedEntry]> {
-    for (const [rel, packed] of this.packed) yield [rel, unpack(packed)];
-  }
-
-  [Symbol.iterator](): MapIterator<[string, StagedEntry]> {
-    return this.entries();
-  }
-
-  forEach(callback: (value: StagedEntry, key: string, map: ReadonlyMap<string, StagedEntry>) => void, thisArg?: unknown): void {
-    for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
+  protected unpack(packed: string): StagedEntry {
+    return { ...unpackFields(packed, 1), fresh: packed[0] === "+" };
   }
 }
 
@@ -75,10 +87,6 @@ export class FileEntries implements ReadonlyMap<string, StagedEntry> {
  */
 const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
-
-function unpack(packed: string): StagedEntry {
-  return { ...unpackFields(packed, 1), fresh: packed[0] === "+" };
-}
 
 /** `size\tmd5\tkey` from `start` in `packed` (an empty field: none). */
 function unpackFields(packed: string, start: number): FileEntry {
@@ -96,44 +104,13 @@ function unpackFields(packed: string, start: number): FileEntry {
  * an object and three strings per file, all kept to the end of the build, made the garbage
  * collector copy them about as long as they took to parse.
  */
-export class ManifestEntries implements ReadonlyMap<string, FileEntry> {
-  private readonly packed = new Map<string, string>();
-
+export class ManifestEntries extends PackedEntries<FileEntry> {
   /** Adds a line's fields (checked by the caller). */
   add(rel: string, fields: string): void {
     this.packed.set(rel, fields);
   }
 
-  get size(): number {
-    return this.packed.size;
-  }
-
-  get(rel: string): FileEntry | undefined {
-    const packed = this.packed.get(rel);
-    return packed === undefined ? undefined : unpackFields(packed, 0);
-  }
-
-  has(rel: string): boolean {
-    return this.packed.has(rel);
-  }
-
-  keys(): MapIterator<string> {
-    return this.packed.keys();
-  }
-
-  *values(): MapIterator<FileEntry> {
-    for (const packed of this.packed.values()) yield unpackFields(packed, 0);
-  }
-
-  *entries(): MapIterator<[string, FileEntry]> {
-    for (const [rel, packed] of this.packed) yield [rel, unpackFields(packed, 0)];
-  }
-
-  [Symbol.iterator](): MapIterator<[string, FileEntry]> {
-    return this.entries();
-  }
-
-  forEach(callback: (value: FileEntry, key: string, map: ReadonlyMap<string, FileEntry>) => void, thisArg?: unknown): void {
-    for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
+  protected unpack(packed: string): FileEntry {
+    return unpackFields(packed, 0);
   }
 }

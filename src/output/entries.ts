@@ -46,20 +46,31 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
 
 /**
  * The entries of a version's files, path → StagedEntry, each kept as one short string
- * (`+` or `-` for fresh, the size, MD5 and key separated by tabs) rather than an object and its
- * digest strings: a build of 716,000 files keeps every entry until it ends, and the objects took
- * half again as much memory. Entries are unpacked when read.
+ * (the size, MD5 and key separated by tabs, after a `+` for a file this build wrote) rather than
+ * an object and its digest strings: a build of 716,000 files keeps every entry until it ends, and
+ * the objects took half again as much memory. A kept file's string is its previous manifest
+ * line's, shared rather than copied (a rebuild keeps nearly every file). Entries are unpacked
+ * when read.
  */
 export class FileEntries extends PackedEntries<StagedEntry> {
-  set(rel: string, { size, md5, key, fresh }: StagedEntry): this {
-    const packed = flat(`${fresh ? "+" : "-"}${size}\t${md5 ?? ""}\t${key ?? ""}`);
-    this.packed.set(this.packed.has(rel) ? rel : flat(rel), packed);
+  set(rel: string, entry: StagedEntry): this {
+    this.setPacked(rel, flat(`${entry.fresh ? "+" : ""}${packFields(entry)}`));
     return this;
+  }
+
+  /** Records a file kept from the previous version with its manifest line's fields, `size\tmd5\tkey`. */
+  keepFields(rel: string, fields: string): void {
+    this.setPacked(rel, fields);
+  }
+
+  private setPacked(rel: string, packed: string): void {
+    this.packed.set(this.packed.has(rel) ? rel : flat(rel), packed);
   }
 
   /** The entry at `rel` as a manifest line's fields, `size\tmd5\tkey` (it must be there). */
   packedFields(rel: string): string {
-    return this.packed.get(rel)!.slice(1);
+    const packed = this.packed.get(rel)!;
+    return packed[0] === "+" ? packed.slice(1) : packed;
   }
 
   /** Whether the entry at `rel` was written by this build (false when absent). */
@@ -75,7 +86,8 @@ export class FileEntries extends PackedEntries<StagedEntry> {
   }
 
   protected unpack(packed: string): StagedEntry {
-    return { ...unpackFields(packed, 1), fresh: packed[0] === "+" };
+    const fresh = packed[0] === "+";
+    return { ...unpackFields(packed, fresh ? 1 : 0), fresh };
   }
 }
 
@@ -88,8 +100,16 @@ export class FileEntries extends PackedEntries<StagedEntry> {
 const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
+/** `size\tmd5\tkey` of an entry: a manifest line's fields. */
+export const packFields = ({ size, md5, key }: FileEntry) => `${size}\t${md5 ?? ""}\t${key ?? ""}`;
+
+/** Whether the packed fields `size\tmd5\tkey` end with this key (compared in place, no substring). */
+export function fieldsHaveKey(fields: string, key: string): boolean {
+  return key !== "" && fields.endsWith(key) && fields.charCodeAt(fields.length - key.length - 1) === 9;
+}
+
 /** `size\tmd5\tkey` from `start` in `packed` (an empty field: none). */
-function unpackFields(packed: string, start: number): FileEntry {
+export function unpackFields(packed: string, start: number): FileEntry {
   const a = packed.indexOf("\t", start);
   const b = packed.indexOf("\t", a + 1);
   const entry: FileEntry = { size: Number(packed.slice(start, a)) };
@@ -108,6 +128,11 @@ export class ManifestEntries extends PackedEntries<FileEntry> {
   /** Adds a line's fields (checked by the caller). */
   add(rel: string, fields: string): void {
     this.packed.set(rel, fields);
+  }
+
+  /** The line's fields at `rel`, `size\tmd5\tkey`, as read. */
+  fields(rel: string): string | undefined {
+    return this.packed.get(rel);
   }
 
   protected unpack(packed: string): FileEntry {

@@ -4,7 +4,7 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
-import { FileEntries } from "./entries.ts";
+import { FileEntries, ManifestEntries, fieldsHaveKey, packFields, unpackFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
 import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
@@ -354,10 +354,17 @@ export class StagingWriter implements FileSink {
    * produce only the files whose key changed.
    */
   reuse(rel: string, key: string): boolean {
-    const old = this.previous.get(rel);
-    if (old === undefined || old.key !== key) return false;
-    this.keep(rel, old);
+    const fields = this.previousFields(rel);
+    if (fields === undefined || !fieldsHaveKey(fields, key)) return false;
+    this.keep(rel, fields);
     return true;
+  }
+
+  /** The previous version's entry at `rel` as a manifest line's fields (those read, when it has a manifest). */
+  protected previousFields(rel: string): string | undefined {
+    if (this.previous instanceof ManifestEntries) return this.previous.fields(rel);
+    const entry = this.previous.get(rel);
+    return entry === undefined ? undefined : packFields(entry);
   }
 
   /**
@@ -365,9 +372,9 @@ export class StagingWriter implements FileSink {
    * known, while this thread goes on (a rebuild keeps tens of thousands; linking them all at
    * commit, with nothing else left to do, took seconds). The rest are linked at commit.
    */
-  protected queueLink(rel: string, entry: FileEntry) {
+  protected queueLink(rel: string, fields: string) {
     if (this.linkSource === undefined) return;
-    if (this.inPlace(rel, entry)) {
+    if (this.fieldsInPlace(rel, fields)) {
       this.placed.add(rel);
       return;
     }
@@ -376,6 +383,13 @@ export class StagingWriter implements FileSink {
     const rels = this.pendingLinks.splice(0);
     for (const linked of rels) this.placed.add(linked);
     this.track(this.writers.link(this.linkSource, this.staging, rels), this.linking);
+  }
+
+  /** inPlace for an entry's packed fields: equal fields mean the same bytes, without unpacking either. */
+  private fieldsInPlace(rel: string, fields: string): boolean {
+    if (!(this.recycled instanceof ManifestEntries)) return this.recycled.size > 0 && this.inPlace(rel, unpackFields(fields, 0));
+    const held = this.recycled.fields(rel);
+    return held !== undefined && (held === fields || sameBytes(unpackFields(held, 0), unpackFields(fields, 0)));
   }
 
   /** Kept files not linked yet (commit links them). */
@@ -465,12 +479,12 @@ export class StagingWriter implements FileSink {
    * linked into staging. What claim and setEntry do, without the pending mark that a file in a
    * batch needs: a rebuild keeps tens of thousands of files this way.
    */
-  protected keep(rel: string, old: FileEntry) {
+  /** Keeps the previous version's file at `rel`, whose entry there is `fields` (`size\tmd5\tkey`). */
+  protected keep(rel: string, fields: string) {
     this.checkPath(rel);
     if (this.recycled.size > 0) this.clearWay(rel);
-    const entry = { size: old.size, md5: old.md5, key: old.key, fresh: false };
-    this.entries.set(rel, entry);
-    this.queueLink(rel, entry);
+    this.entries.keepFields(rel, fields);
+    this.queueLink(rel, fields);
   }
 
   protected claim(rel: string) {

@@ -6,7 +6,7 @@ import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
 import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
 import { NAME_ORDERS } from "./name-orders.ts";
-import { ManifestEntries, type FileEntries } from "./entries.ts";
+import { ManifestEntries, packFields, type FileEntries } from "./entries.ts";
 
 export { hashFile, MANIFEST_PATH, type FileEntry };
 export { isAlive };
@@ -102,8 +102,9 @@ export class OutputTree extends StagingWriter {
 
   /** Keeps files of the previous version that this build does not produce (`--domain`). */
   keepPrevious(keep: (rel: string) => boolean): void {
-    for (const [rel, entry] of this.previous) {
-      if (keep(rel) && !this.has(rel)) this.keep(rel, entry);
+    // By path first: only the kept ones' entries are read (a domain kept among three skips two thirds).
+    for (const rel of this.previous.keys()) {
+      if (keep(rel) && !this.has(rel)) this.keep(rel, this.previousFields(rel)!);
     }
   }
 
@@ -182,7 +183,7 @@ export function manifestText(entries: ReadonlyMap<string, FileEntry>): string {
   return lines.join("");
 }
 
-const manifestLine = (rel: string, { size, md5, key }: FileEntry) => `${rel}\t${size}\t${md5 ?? ""}\t${key ?? ""}\n`;
+const manifestLine = (rel: string, entry: FileEntry) => `${rel}\t${packFields(entry)}\n`;
 
 /** Bytes of manifest text written at a time (the whole text of 716,000 files is 150 MB as one string). */
 const MANIFEST_CHUNK = 1 << 20;

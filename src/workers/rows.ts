@@ -13,6 +13,7 @@ export interface PackedRows {
 }
 
 const KINDS = [null, "number", "date", "text"] as const;
+const KIND_CODES: Record<(typeof KINDS)[number] & string, number> = { number: 1, date: 2, text: 3 };
 
 export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedRows {
   const packer = new RowPacker(rowCount);
@@ -20,10 +21,16 @@ export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedR
   return packer.packed();
 }
 
-/** Packs rows one at a time, as another pass over them goes (see writeExports). */
+/**
+ * Packs rows one at a time, as another pass over them goes (see writeExports). The arrays are
+ * sized from the first row (rows of a sheet have as many cells), not grown a cell at a time:
+ * growing copied them again and again into memory touched for the first time, which costs a
+ * page fault per 4 KB (see src/output/staging.ts, BATCH_BYTES).
+ */
 export class RowPacker {
-  private readonly kinds: number[] = [];
-  private readonly values: (string | number | null)[] = [];
+  private kinds = new Uint8Array(0);
+  private values: (string | number | null)[] = [];
+  private used = 0;
   private readonly ends: Uint32Array;
   private row = 0;
 
@@ -41,15 +48,27 @@ export class RowPacker {
 
   add(cells: CellValue[]): void {
     if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
+    if (this.used + cells.length > this.kinds.length) this.grow(this.used + cells.length);
+    const { kinds, values } = this;
     for (const cell of cells) {
-      this.kinds.push(cell === null ? 0 : KINDS.indexOf(cell.kind));
-      this.values.push(cell === null ? null : cell.value);
+      kinds[this.used] = cell === null ? 0 : KIND_CODES[cell.kind];
+      values[this.used++] = cell === null ? null : cell.value;
     }
-    this.ends[this.row++] = this.values.length;
+    this.ends[this.row++] = this.used;
+  }
+
+  /** Room for the remaining rows if they are like the rows so far, and at least `needed` cells. */
+  private grow(needed: number): void {
+    const perRow = needed / (this.row + 1);
+    const size = Math.max(needed, Math.ceil(perRow * this.rowCount));
+    const kinds = new Uint8Array(size);
+    kinds.set(this.kinds.subarray(0, this.used));
+    this.kinds = kinds;
   }
 
   packed(): PackedRows {
-    return { kinds: Uint8Array.from(this.kinds), values: this.values, ends: this.ends.subarray(0, this.row) };
+    this.values.length = this.used;
+    return { kinds: this.kinds.slice(0, this.used), values: this.values, ends: this.ends.subarray(0, this.row) };
   }
 }
 

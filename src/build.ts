@@ -139,9 +139,15 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       // serialises the API's files (a small change otherwise ended waiting for the last domain's
       // spreadsheets); the HTML pages render while the API's files are written (both wait on writes).
       const spreadsheets = exports.add(writeExports(tree, view, sheetWriter(tree)).then(() => reporter.stage(`wrote the exports of ${domain.domain}`)));
-      const [api, pages] = await Promise.allSettled([spreadsheets.then(() => writeDomainApi(tree, view, images)), renderer?.renderDomain(view, info, workDigests)]);
-      if (api.status === "rejected") throw api.reason;
-      if (pages.status === "rejected") throw pages.reason;
+      const pages = renderer?.renderDomain(view, info, workDigests);
+      // The API's files wait until the changed parts of the domain's search index are with
+      // Pagefind: in its own processes, indexing then runs beside the API and the pages, instead
+      // of starting after them (interleaved with the API, keying the work pages took seconds,
+      // and a rename ended waiting on the last domain's index).
+      const api = spreadsheets.then(() => renderer?.indexingStarted).then(() => writeDomainApi(tree, view, images));
+      const [apiDone, pagesDone] = await Promise.allSettled([api, pages]);
+      if (apiDone.status === "rejected") throw apiDone.reason;
+      if (pagesDone.status === "rejected") throw pagesDone.reason;
     }
     if (unchanged.length > 0) keepDomains(tree, unchanged, domains);
     await exports.done();

@@ -58,13 +58,16 @@ export class FileEntries extends PackedEntries<StagedEntry> {
     return this;
   }
 
-  /** Records a file kept from the previous version with its manifest line's fields, `size\tmd5\tkey`. */
-  keepFields(rel: string, fields: string): void {
-    this.setPacked(rel, fields);
+  /**
+   * Records a file kept from the previous version with its manifest line's fields,
+   * `size\tmd5\tkey`. `readPath`: `rel` is the manifest's own (a slice of its text, flat already).
+   */
+  keepFields(rel: string, fields: string, readPath = false): void {
+    this.setPacked(rel, fields, readPath);
   }
 
-  private setPacked(rel: string, packed: string): void {
-    this.packed.set(this.packed.has(rel) ? rel : flat(rel), packed);
+  private setPacked(rel: string, packed: string, flatPath = false): void {
+    this.packed.set(flatPath || this.packed.has(rel) ? rel : flat(rel), packed);
   }
 
   /** The entry at `rel` as a manifest line's fields, `size\tmd5\tkey` (it must be there). */

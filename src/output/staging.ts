@@ -479,11 +479,14 @@ export class StagingWriter implements FileSink {
    * linked into staging. What claim and setEntry do, without the pending mark that a file in a
    * batch needs: a rebuild keeps tens of thousands of files this way.
    */
-  /** Keeps the previous version's file at `rel`, whose entry there is `fields` (`size\tmd5\tkey`). */
-  protected keep(rel: string, fields: string) {
+  /**
+   * Keeps the previous version's file at `rel`, whose entry there is `fields` (`size\tmd5\tkey`);
+   * `readPath`: `rel` is the previous manifest's own string.
+   */
+  protected keep(rel: string, fields: string, readPath = false) {
     this.checkPath(rel);
     if (this.recycled.size > 0) this.clearWay(rel);
-    this.entries.keepFields(rel, fields);
+    this.entries.keepFields(rel, fields, readPath);
     this.queueLink(rel, fields);
   }
 

@@ -104,7 +104,7 @@ export class OutputTree extends StagingWriter {
   keepPrevious(keep: (rel: string) => boolean): void {
     // By path first: only the kept ones' entries are read (a domain kept among three skips two thirds).
     for (const rel of this.previous.keys()) {
-      if (keep(rel) && !this.has(rel)) this.keep(rel, this.previousFields(rel)!);
+      if (keep(rel) && !this.has(rel)) this.keep(rel, this.previousFields(rel)!, true);
     }
   }
 

@@ -56,6 +56,11 @@ export class SiteRenderer {
   private readonly searches: Promise<void>[][] = [];
   // The first failure of an index: it stops the rendering (at its next page) rather than after it.
   private searchFailure: unknown = null;
+  /**
+   * Settles once the domain being rendered has handed its changed index parts to Pagefind (or
+   * has failed before): the build starts the domain's API files only then (see build.ts).
+   */
+  indexingStarted: Promise<void> = Promise.resolve();
 
   private constructor(
     private readonly tree: OutputTree,
@@ -92,6 +97,16 @@ export class SiteRenderer {
    * processes); their documents are rendered when a process takes them.
    */
   async renderDomain(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>): Promise<void> {
+    let started = () => {};
+    this.indexingStarted = new Promise((resolve) => (started = resolve));
+    try {
+      await this.renderPages(view, info, workDigests, started);
+    } finally {
+      started();
+    }
+  }
+
+  private async renderPages(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
     const { tree, summary } = this;
     // The first domain to render: Pagefind's processes start while its pages are planned.
     if (this.domains === 0) startSearch();
@@ -131,6 +146,7 @@ export class SiteRenderer {
     }
     if (summary.indexedParts > indexedBefore) summary.indexed++;
     summary.searchParts += parts;
+    indexingStarted();
     await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
 
     const toRender: SitePage[] = [];

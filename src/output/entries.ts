@@ -100,8 +100,15 @@ export class FileEntries extends PackedEntries<StagedEntry> {
  * a copy through a Buffer (under a microsecond) takes 40 % less memory. Only strings of code units
  * below 256 (paths, sizes and digests are ASCII), which latin1 copies exactly; others are kept as they are.
  */
-const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
+export const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+
+/** A version's files whose entries can be read as their manifest lines' fields (no unpacking). */
+export interface FieldsMap extends ReadonlyMap<string, FileEntry> {
+  fields(rel: string): string | undefined;
+}
+
+export const hasFields = (files: ReadonlyMap<string, FileEntry>): files is FieldsMap => typeof (files as Partial<FieldsMap>).fields === "function";
 
 /** `size\tmd5\tkey` of an entry: a manifest line's fields. */
 export const packFields = ({ size, md5, key }: FileEntry) => `${size}\t${md5 ?? ""}\t${key ?? ""}`;
@@ -136,6 +143,11 @@ export class ManifestEntries extends PackedEntries<FileEntry> {
   /** The line's fields at `rel`, `size\tmd5\tkey`, as read. */
   fields(rel: string): string | undefined {
     return this.packed.get(rel);
+  }
+
+  /** Path and fields of every line, in the manifest's order. */
+  packedEntries(): MapIterator<[string, string]> {
+    return this.packed.entries();
   }
 
   protected unpack(packed: string): FileEntry {

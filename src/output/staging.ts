@@ -4,7 +4,7 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
-import { FileEntries, ManifestEntries, fieldsHaveKey, packFields, unpackFields } from "./entries.ts";
+import { FileEntries, fieldsHaveKey, hasFields, packFields, unpackFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
 import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
@@ -362,7 +362,7 @@ export class StagingWriter implements FileSink {
 
   /** The previous version's entry at `rel` as a manifest line's fields (those read, when it has a manifest). */
   protected previousFields(rel: string): string | undefined {
-    if (this.previous instanceof ManifestEntries) return this.previous.fields(rel);
+    if (hasFields(this.previous)) return this.previous.fields(rel);
     const entry = this.previous.get(rel);
     return entry === undefined ? undefined : packFields(entry);
   }
@@ -387,7 +387,7 @@ export class StagingWriter implements FileSink {
 
   /** inPlace for an entry's packed fields: equal fields mean the same bytes, without unpacking either. */
   private fieldsInPlace(rel: string, fields: string): boolean {
-    if (!(this.recycled instanceof ManifestEntries)) return this.recycled.size > 0 && this.inPlace(rel, unpackFields(fields, 0));
+    if (!hasFields(this.recycled)) return this.recycled.size > 0 && this.inPlace(rel, unpackFields(fields, 0));
     const held = this.recycled.fields(rel);
     return held !== undefined && (held === fields || sameBytes(unpackFields(held, 0), unpackFields(fields, 0)));
   }

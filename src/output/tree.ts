@@ -6,9 +6,10 @@ import { availableParallelism } from "node:os";
 import { hashFile, MANIFEST_PATH, StagingWriter, writeFailure, type FileEntry, type StagingOptions } from "./staging.ts";
 import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
 import { NAME_ORDERS } from "./name-orders.ts";
-import { ManifestEntries, packFields, type FileEntries } from "./entries.ts";
+import { ManifestEntries } from "./entries.ts";
+import { manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "./manifest.ts";
 
-export { hashFile, MANIFEST_PATH, type FileEntry };
+export { hashFile, MANIFEST_PATH, manifestText, parseManifest, readManifest, type FileEntry };
 export { isAlive };
 
 /**
@@ -73,7 +74,7 @@ export class OutputTree extends StagingWriter {
       const previousDir = await currentVersion(out, versionsDir);
       const previous = previousDir === null ? new Map<string, FileEntry>() : await previousManifest(previousDir);
       const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
-      const recycled = await recycleOldVersion(versionsDir, previousDir, path.join(versionsDir, `${id}.tmp`));
+      const recycled = await recycleOldVersion(versionsDir, previousDir, path.join(versionsDir, `${id}.tmp`), previous);
       // One writer thread per core: they hash and write while this thread serialises.
       const tree = new OutputTree(out, versionsDir, id, previousDir, previous, {
         threads: Math.min(4, availableParallelism()),
@@ -167,82 +168,6 @@ export class OutputTree extends StagingWriter {
   }
 }
 
-/** The manifest's first line, its columns: a file that does not start with it is not read as one. */
-const MANIFEST_HEADER = "path\tsize\tmd5\tkey\n";
-
-/**
- * The manifest's text: a header, then a line per file sorted by path (the default sort compares
- * UTF-16 code units, without a callback per comparison) with its size, MD5 and key separated by
- * tabs (an empty field: none). Tab-separated rather than JSON: a rebuild reads two manifests of
- * 130,000 files and writes one, and JSON cost three times as much both ways. Paths never hold a
- * tab or a line break (StagingWriter.claim refuses them).
- */
-export function manifestText(entries: ReadonlyMap<string, FileEntry>): string {
-  const lines: string[] = [MANIFEST_HEADER];
-  for (const rel of [...entries.keys()].sort()) lines.push(manifestLine(rel, entries.get(rel)!));
-  return lines.join("");
-}
-
-const manifestLine = (rel: string, entry: FileEntry) => `${rel}\t${packFields(entry)}\n`;
-
-/** Bytes of manifest text written at a time (the whole text of 716,000 files is 150 MB as one string). */
-const MANIFEST_CHUNK = 1 << 20;
-
-/** Writes manifestText(entries) into `file`, a piece at a time. */
-async function writeManifest(file: string, entries: FileEntries): Promise<void> {
-  const handle = await fs.open(file, "w");
-  try {
-    let chunk = MANIFEST_HEADER;
-    for (const rel of [...entries.keys()].sort()) {
-      // The entry's packed text is the line's fields after its fresh mark (as manifestLine writes them).
-      chunk += `${rel}\t${entries.packedFields(rel)}\n`;
-      if (chunk.length >= MANIFEST_CHUNK) {
-        await handle.writeFile(chunk);
-        chunk = "";
-      }
-    }
-    await handle.writeFile(chunk);
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The files a manifest lists; throws on a text that is not a manifest (naming the line). */
-export function parseManifest(text: string): ManifestEntries {
-  if (!text.startsWith(MANIFEST_HEADER)) throw new Error(`not a catalogue manifest (its first line is not ${JSON.stringify(MANIFEST_HEADER)})`);
-  const entries = new ManifestEntries();
-  // Scanned with indexOf: split() would make an array per line.
-  let line = 2;
-  for (let start = MANIFEST_HEADER.length; start < text.length; line++) {
-    const end = text.indexOf("\n", start);
-    const a = text.indexOf("\t", start);
-    const b = a < 0 ? -1 : text.indexOf("\t", a + 1);
-    const c = b < 0 ? -1 : text.indexOf("\t", b + 1);
-    const d = c < 0 ? -1 : text.indexOf("\t", c + 1);
-    if (end < 0 || a <= start || c < 0 || c > end || (d >= 0 && d < end) || b === a + 1 || !isSize(text, a + 1, b)) {
-      throw new Error(`the manifest's line ${line} is not "path<TAB>size<TAB>md5<TAB>key"`);
-    }
-    entries.add(text.slice(start, a), text.slice(a + 1, end));
-    start = end + 1;
-  }
-  return entries;
-}
-
-/** Whether text[from, to) is a size: decimal digits, a safe integer. */
-function isSize(text: string, from: number, to: number): boolean {
-  if (to - from > 15) return false; // beyond Number.MAX_SAFE_INTEGER's 16 digits, or close to it
-  for (let i = from; i < to; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
-
-/** The files of the build in `dir`, from its manifest; throws when it has none or it is unreadable. */
-export async function readManifest(dir: string): Promise<ManifestEntries> {
-  return parseManifest(await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8"));
-}
-
 async function isLink(file: string): Promise<boolean> {
   return (await fs.lstat(file).catch(() => null))?.isSymbolicLink() ?? false;
 }
@@ -304,7 +229,7 @@ async function heldVersions(versionsDir: string): Promise<Set<string>> {
  * returns its files (from its manifest); removes any other old version and abandoned staging
  * folder. Versions being read (holdVersion) are left alone. Null when there is none to recycle.
  */
-async function recycleOldVersion(versionsDir: string, current: string | null, staging: string): Promise<ReadonlyMap<string, FileEntry> | null> {
+async function recycleOldVersion(versionsDir: string, current: string | null, staging: string, currentFiles: ReadonlyMap<string, FileEntry>): Promise<ReadonlyMap<string, FileEntry> | null> {
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
   const held = await heldVersions(versionsDir);
@@ -315,7 +240,8 @@ async function recycleOldVersion(versionsDir: string, current: string | null, st
   }
   if (newestOld === undefined) return null;
   const dir = path.join(versionsDir, newestOld);
-  const files = await previousManifest(dir);
+  // Read against the current version's, which differs from it by what the last build changed.
+  const files = currentFiles instanceof ManifestEntries && currentFiles.size > 0 ? await readManifestAgainst(dir, currentFiles).catch(() => new ManifestEntries()) : await previousManifest(dir);
   if (files.size === 0) {
     // No manifest to say what it holds: not worth trusting.
     await fs.rm(dir, { recursive: true, force: true });

@@ -81,6 +81,17 @@ export class FileEntries extends PackedEntries<StagedEntry> {
     return this.packed.get(rel)?.[0] === "+";
   }
 
+  /** Whether the entry at `rel` was written by this build; undefined when there is none (one lookup for both questions). */
+  freshness(rel: string): boolean | undefined {
+    const packed = this.packed.get(rel);
+    return packed === undefined ? undefined : packed[0] === "+";
+  }
+
+  /** Every path with whether this build wrote it. */
+  *paths(): Generator<[string, boolean]> {
+    for (const [rel, packed] of this.packed) yield [rel, packed[0] === "+"];
+  }
+
   /** Entries written by this build. */
   countFresh(): number {
     let fresh = 0;

@@ -60,14 +60,14 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
   const owned = new Map(names.map((d) => [d, 0]));
   const fresh: string[] = [];
   let published = 0;
-  for (const rel of changes.files.keys()) {
+  for (const [rel, isFresh] of changes.files.paths()) {
     if (UNPUBLISHED.has(rel)) continue;
     published++;
     if (rel === BUILD_INFO_PATH) continue;
     const owners = ownersOf(rel);
     if (owners.length === 0) return null;
     for (const d of owners) owned.set(d, owned.get(d)! + 1);
-    if (changes.files.isFresh(rel)) fresh.push(rel);
+    if (isFresh) fresh.push(rel);
   }
 
   const stored = await mapLimit(names, 8, async (domain) => {
@@ -91,13 +91,13 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
       if (isPendingAt(record, j) || !owners.includes(domain)) return null;
       if (owners.length === 1) recorded++;
       else sharedMedia.add(rel);
-      if (!changes.files.has(rel)) {
+      const isFresh = changes.files.freshness(rel);
+      if (isFresh === undefined) {
         deletes.add(rel);
         mine.push(rel);
         continue;
       }
       kept++;
-      const isFresh = changes.files.isFresh(rel);
       // Same bytes as the target holds (not fresh): uploaded again only when stored with other headers.
       if (!isFresh && storedWith(record, j, headersFor(rel, info))) continue;
       const entry = parseLine(lineAt(record, j))?.entry;

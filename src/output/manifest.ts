@@ -34,17 +34,26 @@ const MANIFEST_CHUNK = 1 << 20;
 /** Writes manifestText(entries) into `file`, a piece at a time. */
 export async function writeManifest(file: string, entries: FileEntries): Promise<void> {
   const handle = await fs.open(file, "w");
+  // Each chunk is encoded into the same buffer: a new megabyte per chunk is memory touched for
+  // the first time, a page fault per 4 KB (see staging.ts, BATCH_BYTES).
+  let buffer = Buffer.allocUnsafeSlow(0);
+  const write = async (chunk: string) => {
+    const size = Buffer.byteLength(chunk);
+    if (size > buffer.length) buffer = Buffer.allocUnsafeSlow(Math.max(size, MANIFEST_CHUNK + (64 << 10)));
+    buffer.write(chunk);
+    await handle.writeFile(buffer.subarray(0, size));
+  };
   try {
     let chunk = MANIFEST_HEADER;
     for (const rel of [...entries.keys()].sort()) {
       // The entry's packed text is the line's fields after its fresh mark (as manifestLine writes them).
       chunk += `${rel}\t${entries.packedFields(rel)}\n`;
       if (chunk.length >= MANIFEST_CHUNK) {
-        await handle.writeFile(chunk);
+        await write(chunk);
         chunk = "";
       }
     }
-    await handle.writeFile(chunk);
+    await write(chunk);
   } finally {
     await handle.close();
   }

@@ -1,8 +1,8 @@
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ManifestEntries } from "../../src/output/entries.ts";
-import { ManifestOverlay, manifestText, parseManifest, readManifestAgainst } from "../../src/output/manifest.ts";
+import { FileEntries, ManifestEntries } from "../../src/output/entries.ts";
+import { ManifestOverlay, manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "../../src/output/manifest.ts";
 import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import type { FileEntry } from "../../src/output/staging.ts";
 import { tempDir } from "../helpers/catalogue.ts";
@@ -109,5 +109,26 @@ describe("readManifestAgainst", () => {
     const base = parseManifest(manifestText(new Map([["a.json", { size: 1, key: "k" }]])));
     await expect(against("a.json\t1\t\tk\n", base)).rejects.toThrow(/not a catalogue manifest/);
     await expect(against("path\tsize\tmd5\tkey\na.json\tone\t\tk\n", base)).rejects.toThrow(/line 2/);
+  });
+});
+
+describe("writeManifest", () => {
+  it("writes a manifest of several megabytes, in pieces, as manifestText would", async () => {
+    const entries = new FileEntries();
+    const plain = new Map<string, FileEntry>();
+    // Accented paths: more bytes than characters, so the pieces are measured in bytes.
+    for (let i = 0; i < 30_000; i++) {
+      const rel = `dominio-é${i % 7}/_api/página/${"ñ".repeat(i % 40)}${i}.json`;
+      const entry = i % 3 === 0 ? { size: i, md5: `m${i}` } : { size: i, key: `k${i}` };
+      entries.set(rel, { ...entry, fresh: i % 2 === 0 });
+      plain.set(rel, entry);
+    }
+    const version = path.join(dir, "version");
+    await mkdir(path.join(version, path.dirname(MANIFEST_PATH)), { recursive: true });
+    await writeManifest(path.join(version, MANIFEST_PATH), entries);
+    const text = manifestText(plain);
+    expect(Buffer.byteLength(text)).toBeGreaterThan(2 << 20);
+    expect(await readFile(path.join(version, MANIFEST_PATH), "utf8")).toBe(text);
+    expect(contents(await readManifest(version))).toEqual(contents(plain));
   });
 });

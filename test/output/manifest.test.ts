@@ -5,25 +5,13 @@ import { FileEntries, ManifestEntries } from "../../src/output/entries.ts";
 import { ManifestOverlay, manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "../../src/output/manifest.ts";
 import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import type { FileEntry } from "../../src/output/staging.ts";
+import { random } from "../../scripts/generate.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 
 let dir: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(() => cleanup());
-
-/** A seeded generator, so that a failing case can be repeated. */
-function random(seed: number) {
-  let s = seed >>> 0;
-  // mulberry32
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** Paths of several shapes: nested, sharing prefixes, accented and non-Latin (code unit order differs from bytes). */
 const NAMES = ["a", "a-b", "a.b", "a/b", "b", "é", "ß", "z", "日本", "Ω", "0", "10", "9"];

@@ -144,7 +144,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       // Pagefind: in its own processes, indexing then runs beside the API and the pages, instead
       // of starting after them (interleaved with the API, keying the work pages took seconds,
       // and a rename ended waiting on the last domain's index).
-      const api = spreadsheets.then(() => renderer?.indexingStarted).then(() => writeDomainApi(tree, view, images));
+      const api = spreadsheets.then(() => renderer?.indexingStarted).then(() => writeDomainApi(tree, view, images, workDigests));
       const [apiDone, pagesDone] = await Promise.allSettled([api, pages]);
       if (apiDone.status === "rejected") throw apiDone.reason;
       if (pagesDone.status === "rejected") throw pagesDone.reason;

@@ -3,7 +3,7 @@ import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
 import { openapiFile } from "./api/openapi.ts";
 import { apiFiles, pageCount } from "./api/pages.ts";
 import type { ProcessedImage } from "./media/images.ts";
-import type { DomainView } from "./model/listing.ts";
+import type { DomainView, ListedWork } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
 import type { FileSink } from "./output/staging.ts";
 
@@ -36,11 +36,11 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
  * The API files of one domain under its own folder: every API response and the OpenAPI
  * description (the spreadsheets are written by `writeExports`). Domains never share these paths.
  */
-export async function writeDomainApi(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>): Promise<void> {
+export async function writeDomainApi(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>, workDigests: ReadonlyMap<ListedWork, string>): Promise<void> {
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
   let files = 0;
-  for (const file of apiFiles(view, imageUrl)) {
+  for (const file of apiFiles(view, imageUrl, workDigests)) {
     if ("key" in file) await sink.writeKeyed(file.path, file.key, () => file.produce());
     else await sink.write(file.path, file.data);
     // A file kept as it was awaits nothing that lets the event loop turn: without a turn now and

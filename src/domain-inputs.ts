@@ -18,9 +18,11 @@ import { md5 } from "./output/tree.ts";
  * domain lists or lists as withdrawn, whole, with its director, its availability and the
  * content-derived names of its cover and of its director's photo.
  *
- * Each work's digest is recorded in `works` (shared by all domains: a ListedWork belongs to one
- * domain's view): the HTML page keys are made of them (src/site/keys.ts) instead of serialising
- * every work a second time.
+ * Each work's digest (the work as this domain shows it: with its director, window, novelty,
+ * images, and the domain's media address and language) is recorded in `works` (a ListedWork
+ * belongs to one domain's view): the API's retrieve documents and listing pages
+ * (src/api/pages.ts) and the HTML pages (src/site/keys.ts) are keyed by them, so keying a file
+ * serialises nothing.
  */
 export function domainInputsKey(
   base: string,
@@ -31,6 +33,9 @@ export function domainInputsKey(
 ): string {
   // One digest fed as it goes (a string of every work's digest, joined, was copied to be hashed).
   const key = createHash("md5").update(JSON.stringify([base, view.date, view.domain, info]));
+  // What of the domain shapes every document about a work (the API's image addresses and default
+  // description): in each work's digest, which the API's and the HTML pages' keys are made of.
+  const shownBy = `${view.domain.media_url}\t${view.domain.locale}`;
   // Every ordering is these works sorted by the program, and the ups are among them.
   for (const [list, listed] of [["listed", view.orders.name], ["ups", view.ups], ["downs", view.downs]] as const) {
     key.update(`\0${list}:${listed.length}`);
@@ -44,7 +49,7 @@ export function domainInputsKey(
         // Fields joined by tabs (none holds one, and none can be empty but those given as ""):
         // JSON.stringify of an array per work cost a tenth of a second per domain.
         const directorPart = director === null ? "" : directorDigest(director);
-        works.set(entry, (found = md5(`${workDigest(work)}\t${directorPart}\t${window.from}\t${window.until ?? ""}\t${isNew}\t${cover}\t${shown}`)));
+        works.set(entry, (found = md5(`${workDigest(work)}\t${directorPart}\t${window.from}\t${window.until ?? ""}\t${isNew}\t${cover}\t${shown}\t${shownBy}`)));
       }
       key.update(found);
     }

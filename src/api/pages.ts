@@ -28,13 +28,11 @@ export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_S
 /**
  * One listing element, without its closing brace (a retrieve document adds keys there): its
  * pieces, encoded into one buffer the first time a file that holds it is produced. A rebuild
- * produces only the files whose key changed, so most elements are never encoded.
+ * produces only the files whose key changed, so most elements are never made.
  */
 class Element {
   private encoded: Buffer | undefined;
   constructor(
-    /** Hex MD5 of the element's pieces and its director's digest: what page keys are made of. */
-    readonly digest: string,
     private readonly before: string,
     private readonly director: Uint8Array,
     private readonly after: string,
@@ -82,36 +80,43 @@ const CLOSE_COMMA = Buffer.from("},");
 const NULL = Buffer.from("null");
 
 /**
- * Every API response of one domain. A director's JSON (biographies in seven languages: most of
- * an element's bytes) is serialised and encoded once per domain; each element is encoded once,
- * into one buffer; a page is handed over as parts (its head, then its elements) that the writer
- * copies once into its batch, so no page is ever joined in memory. Pages and retrieve documents are keyed by
- * digests of what they are made of: an unchanged file costs one small digest.
+ * Every API response of one domain. Files are keyed by the works' inputs digests (`workDigests`,
+ * from src/domain-inputs.ts: the work, its director, window, novelty and images as this domain
+ * shows them), so keying a file serialises nothing: a rebuild makes the elements of the few
+ * files whose key changed, and no others. A director's JSON (biographies in seven languages:
+ * most of an element's bytes) is serialised and encoded once per domain; each element is encoded
+ * once, into one buffer; a page is handed over as parts (its head, then its elements) that the
+ * writer copies once into its batch, so no page is ever joined in memory.
  */
-export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<OutputFile> {
+export function* apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: ReadonlyMap<ListedWork, string>): Generator<OutputFile> {
   const { domain } = view;
   const host = domain.domain;
   const arena = new ByteArena();
-  const directors = new Map<number, { bytes: Uint8Array; digest: string }>();
+  const directors = new Map<number, Uint8Array>();
   const directorOf = (listed: ListedWork) => {
     const director = listed.director;
-    if (director === null) return { bytes: NULL, digest: "null" };
-    let json = directors.get(director.id);
-    if (json === undefined) {
-      const bytes = arena.from(JSON.stringify(directorObject(director, domain, imageUrl)));
-      directors.set(director.id, (json = { bytes, digest: md5(bytes) }));
+    if (director === null) return NULL;
+    let bytes = directors.get(director.id);
+    if (bytes === undefined) directors.set(director.id, (bytes = arena.from(JSON.stringify(directorObject(director, domain, imageUrl)))));
+    return bytes;
+  };
+  const elements = new Map<ListedWork, Element>();
+  const elementOf = (listed: ListedWork) => {
+    let element = elements.get(listed);
+    if (element === undefined) {
+      const { before, after } = elementPieces(listed, imageUrl);
+      elements.set(listed, (element = new Element(before, directorOf(listed), after, arena)));
     }
-    return json;
+    return element;
+  };
+  const digestOf = (listed: ListedWork) => {
+    const digest = workDigests.get(listed);
+    if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
+    return digest;
   };
 
-  const elements = new Map<number, Element>();
   for (const listed of view.orders.name) {
-    const { before, after } = elementPieces(listed, imageUrl);
-    const director = directorOf(listed);
-    const element = new Element(md5(`${before}${director.digest}${after}`), before, director.bytes, after, arena);
-    elements.set(listed.work.id, element);
-    const tail = detailTail(listed);
-    yield new DetailFile(detailPath(host, listed.work.id), md5(`detail-v1${element.digest}${tail}`), element, tail);
+    yield new DetailFile(detailPath(host, listed.work.id), `${DETAIL_VERSION}${digestOf(listed)}`, listed, elementOf);
   }
 
   const count = view.orders.name.length;
@@ -120,14 +125,15 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
   for (const ordering of ORDERING_DIRS) {
     const works = view.orders[ordering === "default" ? domain.default_ordering : ordering];
     for (let page = 1; page <= pages; page++) {
-      const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map((listed) => elements.get(listed.work.id)!);
-      const membersDigest = members.map((m) => m.digest).join("");
-      const results = new PageResults(members);
+      const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+      let membersDigest = "";
+      for (const member of members) membersDigest += digestOf(member);
+      const results = new PageResults(members, elementOf);
       for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
         const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
         const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}${tail}`;
-        const key = md5(`page-v3${head}${membersDigest}`);
+        const key = md5(`${PAGE_VERSION}${head}${membersDigest}`);
         yield new ListFile(listPagePath(host, format, ordering, page), key, head, results);
         // page=last answers the same bytes as the last page's number.
         if (page === pages) yield new ListFile(listPagePath(host, format, ordering, "last"), key, head, results);
@@ -139,6 +145,13 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl): Generator<Outpu
     yield { path: errorPath(host, name), data: JSON.stringify(ERROR_BODIES[name]) };
   }
 }
+
+/**
+ * Part of every retrieve document's and listing page's key: change them whenever the same works
+ * are serialised into other bytes (the previous build's files would otherwise be kept).
+ */
+const DETAIL_VERSION = "d2:";
+const PAGE_VERSION = "page-v4";
 
 /** The element's three pieces in one buffer (one part per element in every page that lists it). */
 function elementBytes(before: string, director: Uint8Array, after: string, arena: ByteArena): Buffer {
@@ -162,24 +175,27 @@ class DetailFile {
   constructor(
     readonly path: string,
     readonly key: string,
-    private readonly element: Element,
-    private readonly tail: string,
+    private readonly listed: ListedWork,
+    private readonly elementOf: (listed: ListedWork) => Element,
   ) {}
 
   produce(): FileData {
-    return [this.element.bytes, this.tail];
+    return [this.elementOf(this.listed).bytes, detailTail(this.listed)];
   }
 }
 
 /** A listing page's results: the same bytes in its three formats, gathered once, when a first one is produced. */
 class PageResults {
   private shared: SharedBytes | undefined;
-  constructor(private readonly members: readonly Element[]) {}
+  constructor(
+    private readonly members: readonly ListedWork[],
+    private readonly elementOf: (listed: ListedWork) => Element,
+  ) {}
 
   get bytes(): SharedBytes {
     if (this.shared === undefined) {
       const parts: Uint8Array[] = [];
-      for (const member of this.members) parts.push(member.bytes, CLOSE_COMMA);
+      for (const member of this.members) parts.push(this.elementOf(member).bytes, CLOSE_COMMA);
       if (parts.length > 0) parts[parts.length - 1] = CLOSE; // the last element closes without a comma
       this.shared = new SharedBytes(parts);
     }

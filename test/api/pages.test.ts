@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FORMAT_DIRS, ORDERING_DIRS, type FormatDir } from "../../src/api/layout.ts";
 import { pageLink } from "../../src/api/links.ts";
 import { apiFiles, type OutputFile } from "../../src/api/pages.ts";
-import { domainView } from "../../src/model/listing.ts";
+import { domainView, type DomainView, type ListedWork } from "../../src/model/listing.ts";
 import { catalogueOf, director, DOMAIN, work } from "../helpers/model.ts";
 
 const T = "2026-11-20";
@@ -13,10 +13,13 @@ const text = (file: OutputFile) => {
   return Buffer.concat(parts.flatMap((part) => (typeof part === "string" ? [Buffer.from(part)] : part instanceof Uint8Array ? [part] : part.parts))).toString("utf8");
 };
 const imageUrl = (rel: string) => `https://uno.example/media/${rel.replace(/\W/g, "_")}.jpeg`;
+/** Stand-ins for the works' inputs digests (src/domain-inputs.ts): one per work, by its fields. */
+const digestsOf = (view: DomainView) => new Map<ListedWork, string>(view.orders.name.map((listed) => [listed, JSON.stringify(listed)]));
+const filesOfView = (view: DomainView, digests = digestsOf(view)) => [...apiFiles(view, imageUrl, digests)] as OutputFile[];
 
 function filesOf(count: number, domain = DOMAIN): Map<string, string> {
   const works = Array.from({ length: count }, (_, i) => work(i + 1));
-  const files = [...apiFiles(domainView(catalogueOf(works, { domain }), domain, T), imageUrl)] as OutputFile[];
+  const files = filesOfView(domainView(catalogueOf(works, { domain }), domain, T));
   return new Map(files.map((f) => [f.path, text(f)]));
 }
 const page = (files: Map<string, string>, format: string, ordering: string, n: number | "last") =>
@@ -50,7 +53,7 @@ describe("listing pages", () => {
     const works = [work(1, { director_id: 3 }), work(2)];
     const domain = DOMAIN;
     const view = domainView(catalogueOf(works, { directors: [director(3, { photo: "photos/d.png", show_img: true })] }), domain, T);
-    const files = new Map([...apiFiles(view, imageUrl)].map((f) => [f.path, text(f)]));
+    const files = new Map(filesOfView(view).map((f) => [f.path, text(f)]));
     const body = JSON.parse(files.get("uno.example/_api/list/plain/default/1.json")!);
     expect(Object.keys(body)).toEqual(["links", "trans_title", "count", "total_pages", "results"]);
     expect(Object.keys(body.links)).toEqual(["next", "previous"]);
@@ -98,7 +101,7 @@ describe("listing pages", () => {
   it("orders the default folder by the domain's default ordering, links without ordering", () => {
     const domain = { ...DOMAIN, default_ordering: "-year" as const };
     const works = Array.from({ length: 30 }, (_, i) => work(i + 1, { year: 1900 + i }));
-    const files = new Map([...apiFiles(domainView(catalogueOf(works, { domain }), domain, T), imageUrl)].map((f) => [f.path, text(f)]));
+    const files = new Map(filesOfView(domainView(catalogueOf(works, { domain }), domain, T)).map((f) => [f.path, text(f)]));
     const byDefault = JSON.parse(files.get("uno.example/_api/list/plain/default/1.json")!);
     const byYearDesc = JSON.parse(files.get("uno.example/_api/list/plain/-year/1.json")!);
     expect(byDefault.results).toEqual(byYearDesc.results);
@@ -106,6 +109,28 @@ describe("listing pages", () => {
     expect(byDefault.results[0].id).toBe(30);
     expect(byDefault.links.next).toBe("https://uno.example/api/v1/videos/audiovisuals/?page=2");
     expect(byYearDesc.links.next).toBe("https://uno.example/api/v1/videos/audiovisuals/?ordering=-year&page=2");
+  });
+
+  it("keys each file by its works' digests: another digest changes the keys of exactly the files that show the work", () => {
+    const works = Array.from({ length: 45 }, (_, i) => work(i + 1, { year: 1900 + (i % 7) }));
+    const view = domainView(catalogueOf(works), DOMAIN, T);
+    const keys = (digests: Map<ListedWork, string>) => new Map(filesOfView(view, digests).flatMap((f) => ("key" in f ? [[f.path, f.key] as const] : [])));
+    const digests = digestsOf(view);
+    const before = keys(digests);
+    expect(new Set(before.values()).size).toBeGreaterThan(45); // details and pages have keys of their own
+    const changed = view.orders.name.find((listed) => listed.work.id === 17)!;
+    digests.set(changed, "another digest");
+    const after = keys(digests);
+    const differ = [...before.keys()].filter((rel) => before.get(rel) !== after.get(rel));
+    // Every file whose bytes hold work 17 (its retrieve document and the pages listing it), and no other.
+    const holding = filesOfView(view)
+      .filter((f) => "key" in f && (f.path.includes("/detail/") ? f.path.endsWith("/17.json") : (JSON.parse(text(f)) as { results: { id: number }[] }).results.some((r) => r.id === 17)))
+      .map((f) => f.path);
+    expect(differ.sort()).toEqual(holding.sort());
+    expect(differ.length).toBeGreaterThan(4);
+    // A missing digest is a bug, never a silent key.
+    digests.delete(changed);
+    expect(() => keys(digests)).toThrow(/no inputs digest for work 17/);
   });
 
   it("writes the error bodies DRF answers with", () => {

@@ -77,6 +77,22 @@ describe("a domain whose inputs did not change", () => {
     await expectFreshBuildEqual(out);
   });
 
+  it("is rebuilt file by file when the domain's media address or language changes, as a fresh build", async () => {
+    const out = path.join(dir, "out");
+    await build(out);
+    const detail = "domain-1.example/_api/detail/1.json";
+    const cover = () => readFile(path.join(out, detail), "utf8").then((text) => (JSON.parse(text) as { cover: string }).cover);
+    // Media on another host: every image address in the domain's API changes.
+    await editLines("domains.csv", (line) => line.replace(/^(domain-1\.example,[^,]+,),,/, "$1,https://media.example/uno,"));
+    expect(await build(out)).toMatchObject({ kept: 1, written: 1 });
+    expect(await cover()).toMatch(/^https:\/\/media\.example\/uno\//);
+    await expectFreshBuildEqual(out);
+    // Another language: the directors' default description follows it.
+    await editLines("domains.csv", (line) => (line.startsWith("domain-1.example,") ? line.replace(",es,", ",en,") : line));
+    expect(await build(out)).toMatchObject({ kept: 1, written: 1 });
+    await expectFreshBuildEqual(out);
+  });
+
   it("keeps its images in a media folder it shares, and images no domain shows any more go", async () => {
     content = await generatedContent(path.join(dir, "own-covers"), { works: 300, domains: 2, covers: 300 });
     // Both domains' media in one folder of a third host; a cover per work.

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { urlFolder } from "./api/layout.ts";
 import { loadCatalogue, type Catalogue } from "./content/load.ts";
+import { openKnownHeaders } from "./content/images.ts";
 import type { Domain } from "./content/schema.ts";
 import { UserError, type Problem } from "./errors.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
@@ -84,10 +85,13 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   const reporter = options.reporter ?? silent;
   const site = options.site ?? true;
   reporter.stage("reading content");
-  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w));
+  const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
+  const headers = await openKnownHeaders(cacheDir);
+  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w), headers);
+  // A cache that cannot be written costs the next build the headers' reading, not this build.
+  await headers.save().catch(() => {});
   const domains = selectDomains(catalogue, options.domains);
   limitHeapGrowth(heapGrowingPercent(catalogue.works.length, domains.length, site)); // build() restores the default
-  const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
 
   // The site's modules (Eleventy, Pagefind) take seconds to load: only when the site is built,
   // while the images are processed.

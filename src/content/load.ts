@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { InputError, type Problem, UserError } from "../errors.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { readCsv, type CsvRow } from "./csv.ts";
-import { checkImage, type ImageSource } from "./images.ts";
+import { checkImage, type ImageSource, type KnownHeaders } from "./images.ts";
 import { FILES, type Audiovisual, type Director, type Domain } from "./schema.ts";
 
 /** The window in which a work is available in one domain; `until` is the last day, inclusive. */
@@ -35,8 +35,11 @@ interface Located<T> {
   value: T;
 }
 
-/** Loads and checks the content folder; never throws for bad content, returns every problem. */
-export async function checkContent(contentDir: string): Promise<ContentCheck> {
+/**
+ * Loads and checks the content folder; never throws for bad content, returns every problem.
+ * `headers`: image headers read by earlier builds (see KnownHeaders), learning the new ones.
+ */
+export async function checkContent(contentDir: string, headers?: KnownHeaders): Promise<ContentCheck> {
   let root: string;
   try {
     root = await realpath(contentDir);
@@ -139,7 +142,7 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
     if (ok) windows.get(value.domain)?.set(value.audiovisual_id, { from: value.available_from, until: value.available_until });
   }
 
-  const images = await checkImages(root, [
+  const images = await checkImages(root, headers, [
     ...works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover })),
     ...directors.flatMap((d) => (d.value.photo === null ? [] : [{ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo }])),
   ], problems);
@@ -162,8 +165,8 @@ export async function checkContent(contentDir: string): Promise<ContentCheck> {
 }
 
 /** Loads the catalogue or throws every problem at once as an InputError. */
-export async function loadCatalogue(contentDir: string, onWarning: (warning: Problem) => void = () => {}): Promise<Catalogue> {
-  const check = await checkContent(contentDir);
+export async function loadCatalogue(contentDir: string, onWarning: (warning: Problem) => void = () => {}, headers?: KnownHeaders): Promise<Catalogue> {
+  const check = await checkContent(contentDir, headers);
   check.warnings.forEach(onWarning);
   if (check.catalogue === null) throw new InputError(check.problems);
   return check.catalogue;
@@ -215,11 +218,12 @@ function unique<T>(rows: Located<T>[], key: (row: T) => string | number, file: s
 
 async function checkImages(
   root: string,
+  known: KnownHeaders | undefined,
   uses: { file: string; line: number; column: string; rel: string }[],
   problems: Problem[],
 ): Promise<Map<string, ImageSource>> {
   const paths = [...new Set(uses.map((u) => u.rel))];
-  const results = await mapLimit(paths, 8, (rel) => checkImage(root, rel));
+  const results = await mapLimit(paths, 8, (rel) => checkImage(root, rel, known));
   const images = new Map<string, ImageSource>();
   const failures = new Map<string, string>();
   paths.forEach((rel, i) => {

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { ImageSource } from "../content/images.ts";
 import type { FileSink } from "../output/staging.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { keepWarm } from "../util/warm.ts";
+import { atomicWrite, FileStates } from "../util/file-states.ts";
 
 /**
  * Processed images, made with @11ty/eleventy-img into a disk cache (`.cache/catalogue/images`
@@ -130,43 +131,29 @@ function byFormat(variants: Recorded[], outputDir: string): Record<string, Proce
 }
 
 /**
- * The content digests of source images, remembered in the cache by path, size, mtime and inode
- * (the test make and rsync use): a rebuild does not read tens of thousands of unchanged covers
- * again (twice: the API's images and the site's), only the ones that changed.
+ * The content digests of source images, remembered in the cache by path, size, mtime and inode:
+ * a rebuild does not read tens of thousands of unchanged covers again (twice: the API's images
+ * and the site's), only the ones that changed.
  */
 class SourceDigests {
-  private changed = false;
-
-  private constructor(
-    private readonly file: string,
-    /** Path → [size, mtime and inode of the state it was read in, its SHA-1]. */
-    private readonly known: Map<string, [string, string]>,
-  ) {}
+  private constructor(private readonly states: FileStates<string>) {}
 
   static async open(outputDir: string): Promise<SourceDigests> {
-    const file = path.join(outputDir, "sources.json");
-    const known = await readFile(file, "utf8")
-      .then((text) => new Map(Object.entries(JSON.parse(text) as Record<string, [string, string]>)))
-      .catch(() => new Map<string, [string, string]>()); // a missing or damaged index only costs reading the sources
-    return new SourceDigests(file, known);
+    return new SourceDigests(await FileStates.open<string>(path.join(outputDir, "sources.json")));
   }
 
   async of(abs: string): Promise<string> {
     const { size, mtimeMs, ino } = await stat(abs);
     const state = `${size}:${mtimeMs}:${ino}`;
-    const entry = this.known.get(abs);
-    if (Array.isArray(entry) && entry[0] === state && typeof entry[1] === "string") return entry[1];
+    const known = this.states.get(abs, state);
+    if (typeof known === "string") return known;
     const digest = createHash("sha1").update(await readFile(abs)).digest("hex");
-    this.known.set(abs, [state, digest]);
-    this.changed = true;
+    this.states.set(abs, state, digest);
     return digest;
   }
 
-  async save(): Promise<void> {
-    if (!this.changed) return;
-    // Sorted, so the index is the same whatever order the sources were read in.
-    await atomicWrite(this.file, JSON.stringify(Object.fromEntries([...this.known].sort(([a], [b]) => (a < b ? -1 : 1)))));
-    this.changed = false;
+  save(): Promise<void> {
+    return this.states.save();
   }
 }
 
@@ -182,10 +169,4 @@ export async function copyProcessedImage(tree: FileSink, rel: string, cachePath:
   if (tree.has(rel)) return;
   const key = createHash("md5").update(`image-v1\0${path.basename(cachePath)}`).digest("hex");
   if (!tree.reuse(rel, key)) await tree.copyFrom(rel, cachePath, key);
-}
-
-async function atomicWrite(file: string, data: string | Uint8Array) {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, data);
-  await rename(temporary, file);
 }

@@ -139,13 +139,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       domains: { type: "string", default: "3" },
       seed: { type: "string", default: "1" },
       bio: { type: "string", default: "400" },
+      covers: { type: "string", default: "24" },
       out: { type: "string" },
     },
   });
   if (!values.out) {
-    console.error("usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS]");
+    console.error("usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N]");
     process.exit(1);
   }
-  await generateCatalogue(values.out, { works: Number(values.works), domains: Number(values.domains), seed: Number(values.seed), bio: Number(values.bio) });
+  await generateCatalogue(values.out, { works: Number(values.works), domains: Number(values.domains), seed: Number(values.seed), bio: Number(values.bio), covers: Number(values.covers) });
   console.error(`wrote ${values.works} works in ${values.domains} domains to ${values.out}`);
 }

@@ -25,8 +25,8 @@ export type ImageHeader = Pick<sharp.Metadata, "format" | "width" | "height">;
 
 /**
  * The headers of images read by earlier builds, by path and file state, kept in the image cache
- * (`headers.json`): reading each cover's header took about 0.36 ms, 7 s a build for a catalogue
- * with a cover for each of 20,000 works, and loading sharp to read them 0.1 s.
+ * (`headers.json`): with a cover for each of 5,000 works, reading their headers (and loading
+ * sharp, 0.1 s) cost a one-title rebuild a second (3.57 s against 2.52 s).
  */
 export type KnownHeaders = FileStates<ImageHeader>;
 

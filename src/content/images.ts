@@ -1,4 +1,4 @@
-import { realpath, stat } from "node:fs/promises";
+import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type sharp from "sharp";
 import { FileStates } from "../util/file-states.ts";
@@ -64,9 +64,12 @@ export async function checkImage(contentRoot: string, rel: string, known?: Known
   if (normal === ".." || normal.startsWith("../")) {
     return `the image must be inside the content folder, got ${JSON.stringify(rel)}`;
   }
+  // Synchronous: a catalogue with a cover per work checks tens of thousands, and each promise's
+  // round trip through libuv's thread pool cost the main thread ten times the call (20,000
+  // covers: 0.63 s of a rebuild).
   let abs: string;
   try {
-    abs = await realpath(path.join(contentRoot, normal));
+    abs = realpathSync.native(path.join(contentRoot, normal));
   } catch {
     return `image file not found: ${JSON.stringify(rel)}`;
   }
@@ -75,7 +78,7 @@ export async function checkImage(contentRoot: string, rel: string, known?: Known
     return `the image resolves outside the content folder (a symlink?): ${JSON.stringify(rel)}`;
   }
   try {
-    const info = await stat(abs);
+    const info = statSync(abs);
     if (!info.isFile()) return `not a file: ${JSON.stringify(rel)}`;
     if (info.size > MAX_BYTES) return `image file is larger than 50 MB: ${JSON.stringify(rel)}`;
     const meta = await readHeader(abs, `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`, known);

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { mkdir, readFile, stat } from "node:fs/promises";
+import { statSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { ImageSource } from "../content/images.ts";
@@ -143,7 +144,8 @@ class SourceDigests {
   }
 
   async of(abs: string): Promise<string> {
-    const { size, mtimeMs, ino } = await stat(abs);
+    // Synchronous, as the content check's (src/content/images.ts): tens of thousands of covers.
+    const { size, mtimeMs, ino } = statSync(abs);
     const state = `${size}:${mtimeMs}:${ino}`;
     const known = this.states.get(abs, state);
     if (typeof known === "string") return known;

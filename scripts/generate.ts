@@ -2,7 +2,7 @@
  * A seeded generator of large catalogues, for tests and the benchmark: the same seed gives the
  * same content folder byte for byte. Large fixtures are generated, never committed.
  *
- *   npx tsx scripts/generate.ts --works 20000 --domains 3 --out /tmp/big [--seed 1] [--bio 400]
+ *   npx tsx scripts/generate.ts --works 20000 --domains 3 --out /tmp/big [--seed 1] [--bio 400] [--covers 24] [--languages 2]
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -16,6 +16,8 @@ export interface GenerateOptions {
   seed?: number;
   /** Approximate characters of each biography (Spanish and English each). */
   bio?: number;
+  /** Biographies in this many of the seven languages (2: Spanish and English; up to 7, as a network in Spain writes them). */
+  languages?: number;
   /** Distinct cover images; works share them (identical sources are processed once). */
   covers?: number;
   /** Build date the availability windows are drawn around. */
@@ -55,6 +57,15 @@ const SENTENCES_EN = [
   "Critics praised the use of natural light and non-professional actors.",
 ];
 
+/** The other five languages' biographies, when more than two are asked for. */
+const MORE_SENTENCES: Record<string, string[]> = {
+  ca: ["Va rodar les primeres pel·lícules amb una càmera deixada i un equip d'amics.", "La seva obra barreja el documental i la ficció i retrata la vida dels ports.", "La crítica en va destacar l'ús de la llum natural."],
+  gl: ["Rodou as primeiras películas cunha cámara emprestada e un equipo de amigos.", "A súa obra mestura o documental coa ficción e retrata a vida dos portos.", "A crítica salientou o uso da luz natural."],
+  eu: ["Lehen filmak mailegatutako kamera batekin eta lagun talde batekin filmatu zituen.", "Bere lanak dokumentala eta fikzioa nahasten ditu eta portuetako bizitza erretratatzen du.", "Kritikak argi naturalaren erabilera nabarmendu zuen."],
+  va: ["Va rodar les primeres pel·lícules amb una càmera prestada i un equip d'amics.", "La seua obra mescla el documental i la ficció i retrata la vida dels ports.", "La crítica en destacà l'ús de la llum natural."],
+  fr: ["A tourné ses premiers films avec une caméra empruntée et une équipe d'amis.", "Son œuvre mêle le documentaire et la fiction et décrit la vie des ports.", "La critique a salué l'usage de la lumière naturelle."],
+};
+
 const csvCell = (value: string | number | null) => {
   if (value === null) return "";
   const text = String(value);
@@ -92,14 +103,15 @@ export async function generateCatalogue(dir: string, options: GenerateOptions): 
   }
 
   const directorCount = Math.max(1, Math.ceil(options.works / 10));
-  let directors = csvLine(["id", "name", "slug", "photo", "show_img", "description", "description_es", "description_en"]);
+  const more = Object.keys(MORE_SENTENCES).slice(0, Math.max(0, Math.min(7, options.languages ?? 2) - 2));
+  let directors = csvLine(["id", "name", "slug", "photo", "show_img", "description", "description_es", "description_en", ...more.map((l) => `description_${l}`)]);
   const bio = (sentences: string[]) => {
     let text = "";
     while (text.length < bioLength) text += (text ? " " : "") + pick(sentences);
     return text;
   };
   for (let i = 1; i <= directorCount; i++) {
-    directors += csvLine([i, `Directora ${pick(WORDS)} ${i}`, `directora-${i}`, i % 7 === 0 ? `covers/cover-${i % coverCount}.png` : null, i % 2 === 0 ? "true" : "false", null, bio(SENTENCES_ES), bio(SENTENCES_EN)]);
+    directors += csvLine([i, `Directora ${pick(WORDS)} ${i}`, `directora-${i}`, i % 7 === 0 ? `covers/cover-${i % coverCount}.png` : null, i % 2 === 0 ? "true" : "false", null, bio(SENTENCES_ES), bio(SENTENCES_EN), ...more.map((l) => bio(MORE_SENTENCES[l]!))]);
   }
 
   let works = csvLine(["id", "name", "slug", "audiovisual_type", "director_id", "year", "duration", "cover", "status_global"]);
@@ -140,13 +152,14 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       seed: { type: "string", default: "1" },
       bio: { type: "string", default: "400" },
       covers: { type: "string", default: "24" },
+      languages: { type: "string", default: "2" },
       out: { type: "string" },
     },
   });
   if (!values.out) {
-    console.error("usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N]");
+    console.error("usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N] [--languages 2-7]");
     process.exit(1);
   }
-  await generateCatalogue(values.out, { works: Number(values.works), domains: Number(values.domains), seed: Number(values.seed), bio: Number(values.bio), covers: Number(values.covers) });
+  await generateCatalogue(values.out, { works: Number(values.works), domains: Number(values.domains), seed: Number(values.seed), bio: Number(values.bio), covers: Number(values.covers), languages: Number(values.languages) });
   console.error(`wrote ${values.works} works in ${values.domains} domains to ${values.out}`);
 }

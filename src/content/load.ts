@@ -223,7 +223,8 @@ async function checkImages(
   problems: Problem[],
 ): Promise<Map<string, ImageSource>> {
   const paths = [...new Set(uses.map((u) => u.rel))];
-  const results = await mapLimit(paths, 8, (rel) => checkImage(root, rel, known));
+  const folders = new Map<string, string>();
+  const results = await mapLimit(paths, 8, (rel) => checkImage(root, rel, known, folders));
   const images = new Map<string, ImageSource>();
   const failures = new Map<string, string>();
   paths.forEach((rel, i) => {

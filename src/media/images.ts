@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
@@ -89,7 +89,9 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
   let variants = records.get(record);
   if (variants !== undefined) return byFormat(variants, outputDir);
   try {
-    variants = JSON.parse(await readFile(record, "utf8")) as Recorded[];
+    // Synchronous: one small file per source, tens of thousands for a cover per work, and a
+    // promise's read is four round trips through libuv's thread pool.
+    variants = JSON.parse(readFileSync(record, "utf8")) as Recorded[];
   } catch {
     // Loaded only when an image is not in the cache yet: a few tenths of a second at start, for
     // every build whose images are all cached (most rebuilds) nothing.

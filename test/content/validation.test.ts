@@ -1,4 +1,4 @@
-import { symlink, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkContent } from "../../src/content/load.ts";
@@ -158,12 +158,19 @@ describe("content validation", () => {
     const content = await writeContent(path.join(dir, "content"), {
       audiovisuals:
         "id,name,slug,director_id,cover\n" +
-        "10,A,a,1,covers/missing.png\n11,B,b,1,../outside.png\n12,C,c,1,covers/text.png\n13,D,d,1,covers/link.png\n14,E,e,1,/etc/passwd\n",
+        "10,A,a,1,covers/missing.png\n11,B,b,1,../outside.png\n12,C,c,1,covers/text.png\n13,D,d,1,covers/link.png\n14,E,e,1,/etc/passwd\n" +
+        "15,F,f,1,elsewhere/outside.png\n16,G,g,1,covers/inner/ok.png\n",
       availability: "audiovisual_id,domain,available_from\n",
     });
     await tinyPng(path.join(dir, "outside.png"));
     await writeFile(path.join(content, "covers/text.png"), "not an image");
     await symlink(path.join(dir, "outside.png"), path.join(content, "covers/link.png"));
+    // A folder that is a symlink leaving the content folder: its plain files leave it too.
+    await symlink(dir, path.join(content, "elsewhere"));
+    // One that stays inside is fine.
+    await mkdir(path.join(content, "inner"));
+    await tinyPng(path.join(content, "inner", "ok.png"));
+    await symlink(path.join(content, "inner"), path.join(content, "covers/inner"));
     const check = await checkContent(content);
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
       'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png"',
@@ -171,7 +178,9 @@ describe("content validation", () => {
       'content/audiovisuals.csv:4: cover: not a readable image: "covers/text.png"',
       'content/audiovisuals.csv:5: cover: the image resolves outside the content folder (a symlink?): "covers/link.png"',
       'content/audiovisuals.csv:6: cover: expected a path relative to the content folder (like "covers/title.jpg"), got "/etc/passwd"',
+      'content/audiovisuals.csv:7: cover: the image resolves outside the content folder (a symlink?): "elsewhere/outside.png"',
     ]);
+    expect(check.catalogue).toBeNull();
   });
 
   it("rejects decompression bombs by their pixel count", async () => {

@@ -42,7 +42,8 @@ function readHeader(abs: string, state: string, known: KnownHeaders | undefined)
   const warm = headers.get(abs);
   if (warm?.state === state) return warm.header;
   const recorded = known?.get(abs, state);
-  if (recorded !== undefined) return Promise.resolve(recorded);
+  // An entry of another shape (a damaged index) is read again rather than refuse a good image.
+  if (recorded !== undefined && typeof recorded.format === "string" && Number.isInteger(recorded.width) && Number.isInteger(recorded.height)) return Promise.resolve(recorded);
   // sharp (a tenth of a second to load) only when a header must be read.
   const header = import("sharp")
     .then(({ default: sharp }) => sharp(abs, { limitInputPixels: false }).metadata())

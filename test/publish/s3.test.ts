@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { createHash, createHmac } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
@@ -228,6 +229,115 @@ describe("S3 target", () => {
     });
   });
 
+  describe("uploads (sent around the SDK's middleware, src/publish/s3-put.ts)", () => {
+    const object = (rel: string, text: string) => {
+      const bytes = Buffer.from(text);
+      return { path: rel, size: bytes.length, md5: createHash("md5").update(bytes).digest("hex"), abs: null, bytes, contentType: "application/json", cacheControl: "no-store" };
+    };
+
+    it("stores keys that need escaping under a prefix that needs it too, as the SDK reads them", async () => {
+      const names = ["a b/c d.json", "ñandú/café €.json", "plus+sign/x.json", "odd!'()*~.json", "per%20cent/x.json", "semi;colon=eq&at@.json", "日本/映画.json"];
+      const t = target("s3://site/escaped prefix+ü");
+      for (const [i, name] of names.entries()) await t.put(object(name, `{"n":${i}}`));
+      expect(await keys("site", "escaped prefix+ü/")).toEqual(names.map((n) => `escaped prefix+ü/${n}`).sort());
+      for (const [i, name] of names.entries()) {
+        const stored = await client.send(new GetObjectCommand({ Bucket: "site", Key: `escaped prefix+ü/${name}` }));
+        expect(await stored.Body!.transformToString()).toBe(`{"n":${i}}`);
+        expect([stored.ContentType, stored.CacheControl]).toEqual(["application/json", "no-store"]);
+      }
+    });
+
+    it("signs uploads as Signature Version 4 requires, checked as the SDK's own requests are (s3rver does not check them)", async () => {
+      const seen: { method: string; path: string; headers: Record<string, string>; body: Buffer }[] = [];
+      const capture = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (chunk: Buffer) => chunks.push(chunk));
+        req.on("end", () => {
+          const body = Buffer.concat(chunks);
+          seen.push({ method: req.method!, path: req.url!, headers: req.headers as Record<string, string>, body });
+          res.writeHead(200, { etag: `"${createHash("md5").update(body).digest("hex")}"` }).end();
+        });
+      });
+      await new Promise<void>((resolve) => capture.listen(0, "127.0.0.1", resolve));
+      const endpoint = `http://127.0.0.1:${(capture.address() as AddressInfo).port}`;
+      const rel = "ñandú/a b+c!'(1).json";
+      const secret = "S3RVER";
+      try {
+        const sdkClient = s3Client(endpoint);
+        const file = object(rel, '{"a":1}');
+        await sdkClient.send(new PutObjectCommand({ Bucket: "site", Key: `p/${rel}`, Body: file.bytes, ContentMD5: Buffer.from(file.md5, "hex").toString("base64"), ContentType: "application/json" }));
+        sdkClient.destroy();
+        await new S3Target({ url: "s3://site/p", endpoint, env: { ...s3.env, AWS_SESSION_TOKEN: "a-session-token" } }).put(file);
+      } finally {
+        capture.closeAllConnections();
+        await new Promise((resolve) => capture.close(resolve));
+      }
+      expect(seen).toHaveLength(2);
+      const [bySdk, ours] = seen as [(typeof seen)[0], (typeof seen)[0]];
+      // The same path (the key escaped as the SDK escapes it), body and content headers.
+      expect(ours.path).toBe(bySdk.path.replace("?x-id=PutObject", ""));
+      expect(ours.body.equals(bySdk.body)).toBe(true);
+      expect([ours.headers["content-md5"], ours.headers["content-type"]]).toEqual([bySdk.headers["content-md5"], bySdk.headers["content-type"]]);
+      // The check below accepts the SDK's request, and ours, whose token it signs too.
+      for (const request of [bySdk, ours]) expect(verifySigV4(request, secret)).toBe(true);
+      expect(ours.headers["x-amz-security-token"]).toBe("a-session-token");
+      expect(signedHeaders(ours)).toEqual(expect.arrayContaining(["content-md5", "content-type", "host", "x-amz-content-sha256", "x-amz-date", "x-amz-security-token"]));
+      // And refuses a request changed after signing.
+      expect(verifySigV4({ ...ours, headers: { ...ours.headers, "content-type": "text/html" } }, secret)).toBe(false);
+      expect(verifySigV4({ ...ours, path: ours.path.replace("a%20b", "a%20c") }, secret)).toBe(false);
+    });
+
+    /** A server that answers PUTs with `answer(attempt)` (and whatever a request needs besides). */
+    async function withServer(answer: (attempt: number, res: import("node:http").ServerResponse) => void, test: (endpoint: string) => Promise<void>) {
+      let attempt = 0;
+      const server = createServer((req, res) => {
+        req.resume();
+        req.on("end", () => answer(++attempt, res));
+      });
+      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      try {
+        await test(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    }
+
+    it("an answer without an S3 error document, or a 200 without an ETag, means a wrong endpoint", async () => {
+      await withServer(
+        (_attempt, res) => res.writeHead(404, { "content-type": "text/html" }).end("<!doctype html><title>Not found</title>"),
+        async (endpoint) => {
+          await expect(target("s3://site/x", endpoint).put(object("a.json", "{}"))).rejects.toThrow(`${endpoint} did not answer as an S3 store does (HTTP 404 to upload a.json): check --endpoint`);
+        },
+      );
+      await withServer(
+        (_attempt, res) => res.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Welcome</title>"),
+        async (endpoint) => {
+          await expect(target("s3://site/x", endpoint).put(object("a.json", "{}"))).rejects.toThrow(`${endpoint} did not answer as an S3 store does (HTTP 200 to upload a.json): check --endpoint`);
+        },
+      );
+    });
+
+    it("retries a stalled upload and SlowDown answers, then succeeds", async () => {
+      const file = object("a.json", "{}");
+      await withServer(
+        (attempt, res) => {
+          if (attempt === 1) return; // never answers
+          if (attempt === 2) {
+            res.writeHead(503, { "content-type": "application/xml" }).end("<Error><Code>SlowDown</Code><Message>Reduce your request rate.</Message></Error>");
+            return;
+          }
+          res.writeHead(200, { etag: `"${file.md5}"` }).end();
+        },
+        async (endpoint) => {
+          const t = new S3Target({ url: "s3://site/x", endpoint, env: s3.env, retry: { attempts: 3, baseMs: 5 }, timeoutMs: 300 });
+          await t.put(file);
+          expect(t.requests).toBe(3);
+        },
+      );
+    });
+  });
+
   it("classifies failures: 5xx, 429 and dropped connections are transient, other 4xx are not", () => {
     expect(transient({ $metadata: { httpStatusCode: 500 } })).toBe(true);
     expect(transient({ $metadata: { httpStatusCode: 503 } })).toBe(true);
@@ -238,3 +348,29 @@ describe("S3 target", () => {
     expect(transient(new Error("bug"))).toBe(false);
   });
 });
+
+const signedHeaders = (request: { headers: Record<string, string> }) => /SignedHeaders=([^,]+)/.exec(request.headers.authorization ?? "")![1]!.split(";");
+
+/** Signature Version 4 as AWS documents it, checked independently of the SDK's signer. */
+function verifySigV4(request: { method: string; path: string; headers: Record<string, string>; body: Buffer }, secret: string): boolean {
+  const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
+  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
+  const auth = /^AWS4-HMAC-SHA256 Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(request.headers.authorization ?? "");
+  if (auth === null) return false;
+  const [, day, region, service, signed, signature] = auth as unknown as [string, string, string, string, string, string];
+  const payloadHash = request.headers["x-amz-content-sha256"];
+  if (payloadHash !== sha256(request.body)) return false;
+  const [pathPart, query = ""] = request.path.split("?");
+  const canonical = [
+    request.method,
+    pathPart,
+    query.split("&").filter(Boolean).sort().join("&"),
+    signed.split(";").map((name) => `${name}:${String(request.headers[name] ?? "").trim().replace(/\s+/g, " ")}\n`).join(""),
+    signed,
+    payloadHash,
+  ].join("\n");
+  const scope = `${day}/${region}/${service}/aws4_request`;
+  const toSign = ["AWS4-HMAC-SHA256", request.headers["x-amz-date"], scope, sha256(canonical)].join("\n");
+  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), "aws4_request");
+  return createHmac("sha256", key).update(toSign).digest("hex") === signature;
+}

@@ -129,11 +129,14 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Rea
       let membersDigest = "";
       for (const member of members) membersDigest += digestOf(member);
       const results = new PageResults(members, elementOf);
+      // One key for the page in its three formats (and its `last` copy): a key is only compared
+      // with the previous key of the same path, which names the format, the ordering and the
+      // page; the links' other part is the domain's address, and the counts are in `tail`.
+      const key = md5(`${PAGE_VERSION}${domain.base_url}${tail}${membersDigest}`);
       for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
         const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
         const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}${tail}`;
-        const key = md5(`${PAGE_VERSION}${head}${membersDigest}`);
         yield new ListFile(listPagePath(host, format, ordering, page), key, head, results);
         // page=last answers the same bytes as the last page's number.
         if (page === pages) yield new ListFile(listPagePath(host, format, ordering, "last"), key, head, results);
@@ -151,7 +154,7 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Rea
  * are serialised into other bytes (the previous build's files would otherwise be kept).
  */
 const DETAIL_VERSION = "d2:";
-const PAGE_VERSION = "page-v4";
+const PAGE_VERSION = "page-v5";
 
 /** The element's three pieces in one buffer (one part per element in every page that lists it). */
 function elementBytes(before: string, director: Uint8Array, after: string, arena: ByteArena): Buffer {

@@ -133,6 +133,32 @@ describe("listing pages", () => {
     expect(() => keys(digests)).toThrow(/no inputs digest for work 17/);
   });
 
+  it("gives a path the same key only for the same bytes: another base address, another count", () => {
+    const works = Array.from({ length: 45 }, (_, i) => work(i + 1, { year: 1900 + (i % 7) }));
+    const keyed = (view: DomainView, digests = digestsOf(view)) =>
+      new Map(filesOfView(view, digests).flatMap((f) => ("key" in f ? [[f.path, { key: f.key, bytes: text(f) }] as const] : [])));
+    const base = domainView(catalogueOf(works), DOMAIN, T);
+    const digests = digestsOf(base);
+    const before = keyed(base, digests);
+    const moved = { ...DOMAIN, base_url: "https://uno.example/cataleg" };
+    // The same works (the same digests) under another address: every page's links change.
+    const movedView = domainView(catalogueOf(works, { domain: moved }), moved, T);
+    const movedDigests = new Map(movedView.orders.name.map((listed) => [listed, digests.get(base.orders.name.find((l) => l.work.id === listed.work.id)!)!]));
+    // One work fewer, at the end of every order but the name's: the counts of every page change.
+    const fewer = domainView(catalogueOf(works.slice(0, 44)), DOMAIN, T);
+    for (const after of [keyed(movedView, movedDigests), keyed(fewer)]) {
+      let compared = 0;
+      for (const [rel, { key, bytes }] of after) {
+        const previous = before.get(rel);
+        if (previous === undefined) continue;
+        compared++;
+        if (previous.key === key) expect(bytes, rel).toBe(previous.bytes);
+        if (rel.includes("/_api/list/")) expect(previous.key, rel).not.toBe(key);
+      }
+      expect(compared).toBeGreaterThan(100);
+    }
+  });
+
   it("writes the error bodies DRF answers with", () => {
     const files = filesOf(1);
     expect(files.get("uno.example/_api/error/invalid-page.json")).toBe('{"detail":"Invalid page."}');

@@ -31,19 +31,24 @@ export interface DirectPut {
   put(object: PutObject): Promise<string>;
 }
 
-/** What a put needs from the client, resolved once per target: the bucket's endpoint and signer. */
-export async function directPut(client: S3Client, sdk: Sdk, bucket: string, timeoutMs: number): Promise<DirectPut> {
+/**
+ * What a put needs from the client, resolved once per target: the bucket's endpoint and signer.
+ * Null for a bucket that is signed otherwise than with Signature V4 (an S3 Express directory
+ * bucket's session auth, a multi-region access point's SigV4a): its uploads stay with the SDK.
+ */
+export async function directPut(client: S3Client, sdk: Sdk, bucket: string, timeoutMs: number): Promise<DirectPut | null> {
   // The endpoint of PutObject for this bucket, by the SDK's own rules (virtual host or path style,
   // --endpoint with its base path, FIPS and dual-stack settings), and how to sign for it.
   const endpoint = await getEndpointFromInstructions({ Bucket: bucket, Key: "k" }, sdk.PutObjectCommand, client.config);
-  const scheme = (endpoint.properties?.authSchemes as { name?: string; signingName?: string; signingRegion?: string }[] | undefined)?.find(
-    (s) => s.name === "sigv4",
-  );
+  const schemes = (endpoint.properties?.authSchemes ?? []) as { name?: string; signingName?: string; signingRegion?: string }[];
+  // No scheme named: the SDK signs with SigV4 for the client's region, as below.
+  const scheme = schemes.length === 0 ? {} : schemes[0]!;
+  if (schemes.length > 0 && scheme.name !== "sigv4") return null;
   const url = endpoint.url;
   const signer = new SignatureV4({
     credentials: client.config.credentials,
-    region: scheme?.signingRegion ?? (await client.config.region()),
-    service: scheme?.signingName ?? "s3",
+    region: scheme.signingRegion ?? (await client.config.region()),
+    service: scheme.signingName ?? "s3",
     sha256: client.config.sha256,
     // S3 signs the path as sent, without encoding it twice.
     uriEscapePath: false,

@@ -52,7 +52,7 @@ export class S3Target implements Store {
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
   private client: Promise<S3Client> | null = null;
-  private direct: Promise<DirectPut> | null = null;
+  private direct: Promise<DirectPut | null> | null = null;
   /** The loaded SDK, once `connect` has run (what `explain` classifies errors with). */
   private sdk: Sdk | null = null;
 
@@ -120,24 +120,40 @@ export class S3Target implements Store {
     // small; the largest are spreadsheets of a few MB, and at most `concurrency` are held). Read
     // at once: the promise of readFile costs more CPU than reading a small file (0.1 ms an upload).
     const body = file.bytes ?? readFileSync(file.abs!);
-    const etag = await this.send(`upload ${file.path}`, async (client, sdk) =>
-      (await this.putter(client, sdk)).put({
-        key: this.key(file.path),
-        body,
-        // The store checks the bytes it received against the MD5 of the build (Content-MD5).
-        md5: file.md5,
-        contentType: file.contentType,
-        cacheControl: file.cacheControl,
-        contentDisposition: file.contentDisposition,
-      }),
-    );
+    const headers = {
+      // The store checks the bytes it received against the MD5 of the build (Content-MD5).
+      md5: file.md5,
+      contentType: file.contentType,
+      cacheControl: file.cacheControl,
+      contentDisposition: file.contentDisposition,
+    };
+    const etag = await this.send(`upload ${file.path}`, async (client, sdk) => {
+      const direct = await this.putter(client, sdk);
+      if (direct !== null) return direct.put({ key: this.key(file.path), body, ...headers });
+      const result = await client.send(
+        new sdk.PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.key(file.path),
+          Body: body,
+          ContentLength: file.size,
+          ContentMD5: Buffer.from(file.md5, "hex").toString("base64"),
+          ContentType: headers.contentType,
+          CacheControl: headers.cacheControl,
+          ContentDisposition: headers.contentDisposition,
+        }),
+      );
+      return (result.ETag ?? "").replace(/"/g, "");
+    });
     this.expectS3(etag !== "", `upload ${file.path}`);
     if (etag !== file.md5) throw new Error(`bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`);
     return undefined;
   }
 
-  /** Uploads go around the SDK's middleware (s3-put.ts), from its endpoint, credentials and signer. */
-  private putter(client: S3Client, sdk: Sdk): Promise<DirectPut> {
+  /**
+   * Uploads go around the SDK's middleware (s3-put.ts), from its endpoint, credentials and
+   * signer; null: a bucket signed otherwise, whose uploads the SDK sends.
+   */
+  private putter(client: S3Client, sdk: Sdk): Promise<DirectPut | null> {
     return (this.direct ??= directPut(client, sdk, this.bucket, this.timeoutMs).catch((error: unknown) => {
       this.direct = null; // tried again by the next upload, and reported by this one
       throw error;

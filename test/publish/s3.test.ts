@@ -287,6 +287,20 @@ describe("S3 target", () => {
       expect(verifySigV4({ ...ours, path: ours.path.replace("a%20b", "a%20c") }, secret)).toBe(false);
     });
 
+    it("are left to the SDK for buckets signed otherwise (S3 Express session auth, SigV4a)", async () => {
+      const { directPut } = await import("../../src/publish/s3-put.ts");
+      const sdk = await import("@aws-sdk/client-s3");
+      const aws = new S3Client({ region: "us-east-1", credentials: { accessKeyId: "a", secretAccessKey: "b" } });
+      try {
+        expect(await directPut(aws, sdk, "catalogue-site", 1000)).not.toBeNull();
+        expect(await directPut(aws, sdk, "arn:aws:s3:us-west-2:123456789012:accesspoint/site", 1000)).not.toBeNull();
+        expect(await directPut(aws, sdk, "site--use1-az4--x-s3", 1000)).toBeNull();
+        expect(await directPut(aws, sdk, "arn:aws:s3::123456789012:accesspoint/mfzwi23gnjvgw.mrap", 1000)).toBeNull();
+      } finally {
+        aws.destroy();
+      }
+    });
+
     /** A server that answers PUTs with `answer(attempt)` (and whatever a request needs besides). */
     async function withServer(answer: (attempt: number, res: import("node:http").ServerResponse) => void, test: (endpoint: string) => Promise<void>) {
       let attempt = 0;

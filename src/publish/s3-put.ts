@@ -63,7 +63,7 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
     const headers: Record<string, string> = {
       host: url.host,
       "content-length": String(object.body.length),
-      "content-md5": Buffer.from(object.md5, "hex").toString("base64"),
+      "content-md5": contentMd5(object),
       "content-type": object.contentType,
     };
     if (object.cacheControl !== undefined) headers["cache-control"] = object.cacheControl;
@@ -110,6 +110,25 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
 
   return { put };
 }
+
+/** The same upload through the SDK's PutObject: for buckets that `directPut` leaves to it. */
+export async function sdkPut(client: S3Client, sdk: Sdk, bucket: string, object: PutObject): Promise<string> {
+  const result = await client.send(
+    new sdk.PutObjectCommand({
+      Bucket: bucket,
+      Key: object.key,
+      Body: object.body,
+      ContentLength: object.body.length,
+      ContentMD5: contentMd5(object),
+      ContentType: object.contentType,
+      CacheControl: object.cacheControl,
+      ContentDisposition: object.contentDisposition,
+    }),
+  );
+  return (result.ETag ?? "").replace(/"/g, "");
+}
+
+const contentMd5 = (object: PutObject) => Buffer.from(object.md5, "hex").toString("base64");
 
 /** An error answer as the SDK would have raised it: its S3 code as the name, and the HTTP status. */
 function serviceError(sdk: Sdk, status: number, body: string, requestId: string | string[] | undefined): Error {

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { UserError } from "../errors.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
-import { directPut, type DirectPut } from "./s3-put.ts";
+import { directPut, sdkPut, type DirectPut, type PutObject } from "./s3-put.ts";
 import type { Listed, SourceFile, Store } from "./target.ts";
 
 /**
@@ -120,7 +120,9 @@ export class S3Target implements Store {
     // small; the largest are spreadsheets of a few MB, and at most `concurrency` are held). Read
     // at once: the promise of readFile costs more CPU than reading a small file (0.1 ms an upload).
     const body = file.bytes ?? readFileSync(file.abs!);
-    const headers = {
+    const object: PutObject = {
+      key: this.key(file.path),
+      body,
       // The store checks the bytes it received against the MD5 of the build (Content-MD5).
       md5: file.md5,
       contentType: file.contentType,
@@ -129,20 +131,7 @@ export class S3Target implements Store {
     };
     const etag = await this.send(`upload ${file.path}`, async (client, sdk) => {
       const direct = await this.putter(client, sdk);
-      if (direct !== null) return direct.put({ key: this.key(file.path), body, ...headers });
-      const result = await client.send(
-        new sdk.PutObjectCommand({
-          Bucket: this.bucket,
-          Key: this.key(file.path),
-          Body: body,
-          ContentLength: file.size,
-          ContentMD5: Buffer.from(file.md5, "hex").toString("base64"),
-          ContentType: headers.contentType,
-          CacheControl: headers.cacheControl,
-          ContentDisposition: headers.contentDisposition,
-        }),
-      );
-      return (result.ETag ?? "").replace(/"/g, "");
+      return direct !== null ? direct.put(object) : sdkPut(client, sdk, this.bucket, object);
     });
     this.expectS3(etag !== "", `upload ${file.path}`);
     if (etag !== file.md5) throw new Error(`bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`);

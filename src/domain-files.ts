@@ -40,13 +40,15 @@ export async function writeDomainApi(sink: FileSink, view: DomainView, images: R
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
   let files = 0;
-  for (const file of apiFiles(view, imageUrl, workDigests)) {
-    if ("key" in file) await sink.writeKeyed(file.path, file.key, () => file.produce());
-    else await sink.write(file.path, file.data);
-    // A file kept as it was awaits nothing that lets the event loop turn: without a turn now and
-    // then, the spreadsheets' next steps (a temporary folder, a thread's answer) wait for the
-    // whole domain.
-    if (++files % FILES_PER_TURN === 0) await nextTurn();
+  for (const run of apiFiles(view, imageUrl, workDigests)) {
+    for (const file of run) {
+      const waiting = "key" in file ? sink.writeKeyed(file.path, file.key, file) : sink.write(file.path, file.data);
+      if (waiting !== undefined) await waiting;
+      // A file kept as it was awaits nothing that lets the event loop turn: without a turn now and
+      // then, the spreadsheets' next steps (a temporary folder, a thread's answer) wait for the
+      // whole domain.
+      if (++files % FILES_PER_TURN === 0) await nextTurn();
+    }
   }
   await sink.write(...openapiFile(domain));
   // The pages are on disk before the next domain starts: a failing write (a full disk) stops the

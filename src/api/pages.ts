@@ -1,5 +1,6 @@
 import { SharedBytes, type FileData } from "../output/staging.ts";
 import { md5 } from "../output/tree.ts";
+import type { Domain } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { pageLink } from "./links.ts";
 import {
@@ -15,7 +16,6 @@ import {
 } from "./layout.ts";
 import { detailTail, directorObject, elementPieces, type ImageUrl } from "./serialize.ts";
 
-
 /**
  * One file of the output: its path relative to the output folder and its bytes (maybe in parts).
  * A file with a `key` (a digest of everything its bytes are made from) produces its bytes only
@@ -24,26 +24,6 @@ import { detailTail, directorObject, elementPieces, type ImageUrl } from "./seri
 export type OutputFile = { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
 
 export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
-
-/**
- * One listing element, without its closing brace (a retrieve document adds keys there): its
- * pieces, encoded into one buffer the first time a file that holds it is produced. A rebuild
- * produces only the files whose key changed, so most elements are never made.
- */
-class Element {
-  private encoded: Buffer | undefined;
-  constructor(
-    private readonly before: string,
-    private readonly director: Uint8Array,
-    private readonly after: string,
-    private readonly arena: ByteArena,
-  ) {}
-
-  get bytes(): Buffer {
-    this.encoded ??= elementBytes(this.before, this.director, this.after, this.arena);
-    return this.encoded;
-  }
-}
 
 /**
  * The bytes of a domain's elements and directors, carved out of large blocks. Each one alone
@@ -80,7 +60,8 @@ const CLOSE_COMMA = Buffer.from("},");
 const NULL = Buffer.from("null");
 
 /**
- * Every API response of one domain. Files are keyed by the works' inputs digests (`workDigests`,
+ * Every API response of one domain, in three runs (retrieve documents, listing pages, error
+ * bodies). Files are keyed by the works' inputs digests (`workDigests`,
  * from src/domain-inputs.ts: the work, its director, window, novelty and images as this domain
  * shows them), so keying a file serialises nothing: a rebuild makes the elements of the few
  * files whose key changed, and no others. A director's JSON (biographies in seven languages:
@@ -88,37 +69,64 @@ const NULL = Buffer.from("null");
  * once, into one buffer; a page is handed over as parts (its head, then its elements) that the
  * writer copies once into its batch, so no page is ever joined in memory.
  */
-export function* apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: ReadonlyMap<ListedWork, string>): Generator<OutputFile> {
-  const { domain } = view;
-  const host = domain.domain;
-  const arena = new ByteArena();
-  const directors = new Map<number, Uint8Array>();
-  const directorOf = (listed: ListedWork) => {
-    const director = listed.director;
-    if (director === null) return NULL;
-    let bytes = directors.get(director.id);
-    if (bytes === undefined) directors.set(director.id, (bytes = arena.from(JSON.stringify(directorObject(director, domain, imageUrl)))));
-    return bytes;
-  };
-  const elements = new Map<ListedWork, Element>();
-  const elementOf = (listed: ListedWork) => {
-    let element = elements.get(listed);
-    if (element === undefined) {
-      const { before, after } = elementPieces(listed, imageUrl);
-      elements.set(listed, (element = new Element(before, directorOf(listed), after, arena)));
-    }
-    return element;
-  };
+export function apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: ReadonlyMap<ListedWork, string>): Iterable<OutputFile>[] {
+  const elements = new DomainElements(view.domain, imageUrl);
   const digestOf = (listed: ListedWork) => {
     const digest = workDigests.get(listed);
     if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
     return digest;
   };
+  // Three generators rather than one: V8 optimised one generator of three loops while it ran the
+  // first (on-stack replacement) and compiled it again for each of the others, a fifth of a
+  // second of background compilation per build.
+  return [detailFiles(view, elements, digestOf), listingFiles(view, elements, digestOf), errorFiles(view.domain.domain)];
+}
 
-  for (const listed of view.orders.name) {
-    yield new DetailFile(detailPath(host, listed.work.id), `${DETAIL_VERSION}${digestOf(listed)}`, listed, elementOf);
+/**
+ * A domain's listing elements, each without its closing brace (a retrieve document adds keys
+ * there), encoded into one buffer the first time a file that holds it is produced: a rebuild
+ * produces only the files whose key changed, so most elements are never made. A director's JSON
+ * (biographies in seven languages: most of an element's bytes) is serialised once per domain.
+ */
+class DomainElements {
+  private readonly arena = new ByteArena();
+  private readonly directors = new Map<number, Uint8Array>();
+  private readonly encoded = new Map<ListedWork, Buffer>();
+  constructor(
+    private readonly domain: Domain,
+    private readonly imageUrl: ImageUrl,
+  ) {}
+
+  bytes(listed: ListedWork): Buffer {
+    let bytes = this.encoded.get(listed);
+    if (bytes === undefined) {
+      const { before, after } = elementPieces(listed, this.imageUrl);
+      this.encoded.set(listed, (bytes = elementBytes(before, this.director(listed), after, this.arena)));
+    }
+    return bytes;
   }
 
+  private director(listed: ListedWork): Uint8Array {
+    const director = listed.director;
+    if (director === null) return NULL;
+    let bytes = this.directors.get(director.id);
+    if (bytes === undefined) this.directors.set(director.id, (bytes = this.arena.from(JSON.stringify(directorObject(director, this.domain, this.imageUrl)))));
+    return bytes;
+  }
+}
+
+/** The retrieve documents, in name order. */
+function* detailFiles(view: DomainView, elements: DomainElements, digestOf: (listed: ListedWork) => string): Generator<OutputFile> {
+  const host = view.domain.domain;
+  for (const listed of view.orders.name) {
+    yield new DetailFile(detailPath(host, listed.work.id), `${DETAIL_VERSION}${digestOf(listed)}`, listed, elements);
+  }
+}
+
+/** Every listing page of every ordering, in its three formats, and each ordering's `last`. */
+function* listingFiles(view: DomainView, elements: DomainElements, digestOf: (listed: ListedWork) => string): Generator<OutputFile> {
+  const { domain } = view;
+  const host = domain.domain;
   const count = view.orders.name.length;
   const pages = pageCount(count);
   const tail = `,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`;
@@ -128,7 +136,7 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Rea
       const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
       let membersDigest = "";
       for (const member of members) membersDigest += digestOf(member);
-      const results = new PageResults(members, elementOf);
+      const results = new PageResults(members, elements);
       // One key for the page in its three formats (and its `last` copy): a key is only compared
       // with the previous key of the same path, which names the format, the ordering and the
       // page; the links' other part is the domain's address, and the counts are in `tail`.
@@ -143,7 +151,9 @@ export function* apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Rea
       }
     }
   }
+}
 
+function* errorFiles(host: string): Generator<OutputFile> {
   for (const name of Object.keys(ERROR_BODIES) as ErrorName[]) {
     yield { path: errorPath(host, name), data: JSON.stringify(ERROR_BODIES[name]) };
   }
@@ -179,11 +189,11 @@ class DetailFile {
     readonly path: string,
     readonly key: string,
     private readonly listed: ListedWork,
-    private readonly elementOf: (listed: ListedWork) => Element,
+    private readonly elements: DomainElements,
   ) {}
 
   produce(): FileData {
-    return [this.elementOf(this.listed).bytes, detailTail(this.listed)];
+    return [this.elements.bytes(this.listed), detailTail(this.listed)];
   }
 }
 
@@ -192,13 +202,13 @@ class PageResults {
   private shared: SharedBytes | undefined;
   constructor(
     private readonly members: readonly ListedWork[],
-    private readonly elementOf: (listed: ListedWork) => Element,
+    private readonly elements: DomainElements,
   ) {}
 
   get bytes(): SharedBytes {
     if (this.shared === undefined) {
       const parts: Uint8Array[] = [];
-      for (const member of this.members) parts.push(this.elementOf(member).bytes, CLOSE_COMMA);
+      for (const member of this.members) parts.push(this.elements.bytes(member), CLOSE_COMMA);
       if (parts.length > 0) parts[parts.length - 1] = CLOSE; // the last element closes without a comma
       this.shared = new SharedBytes(parts);
     }

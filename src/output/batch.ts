@@ -188,12 +188,16 @@ export function packResult({ entries, bytesWritten }: BatchResult): PackedResult
   return { md5s: entries.map(([, entry]) => entry.md5 ?? "").join(""), fresh: Uint8Array.from(entries, ([, entry]) => (entry.fresh ? 1 : 0)), bytesWritten };
 }
 
-/** The entries of the batch `files` from its packed result. */
+/**
+ * The entries of the batch `files` without a key, from its packed result (the main thread
+ * recorded the keyed files' entries when it handed them over: src/output/staging.ts).
+ */
 export function unpackResult(files: readonly BatchFile[], { md5s, fresh, bytesWritten }: PackedResult): BatchResult {
   let at = 0;
-  const entries = files.map((file, i): [string, StagedEntry] => {
-    const md5 = file.key === undefined ? md5s.slice(at, (at += 32)) : undefined;
-    return [file.rel, { size: file.size, md5, key: file.key, fresh: fresh[i] === 1 }];
-  });
+  const entries: [string, StagedEntry][] = [];
+  for (let i = 0; i < files.length; i++) {
+    const file = files[i]!;
+    if (file.key === undefined) entries.push([file.rel, { size: file.size, md5: md5s.slice(at, (at += 32)), fresh: fresh[i] === 1 }]);
+  }
   return { entries, bytesWritten };
 }

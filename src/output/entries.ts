@@ -106,13 +106,16 @@ export class FileEntries extends PackedEntries<StagedEntry> {
 }
 
 /**
- * A flat copy of a string built by concatenation. V8 keeps such a string as a tree of its pieces
- * (a path of five pieces took 163 bytes, its flat copy 84): for strings held until the build ends,
- * a copy through a Buffer (under a microsecond) takes 40 % less memory. Only strings of code units
- * below 256 (paths, sizes and digests are ASCII), which latin1 copies exactly; others are kept as they are.
+ * A string built by concatenation, made flat. V8 keeps such a string as a tree of its pieces (a
+ * path of five pieces took 250 bytes, flat 80): for strings held until the build ends, that is
+ * most of their memory. Reading a character of a tree makes V8 copy it into one flat string in
+ * place, and the next garbage collection drops the tree for it: 0.05 µs, where a copy through a
+ * Buffer took a microsecond (two per file of a build).
  */
-export const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
-const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
+export function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}
 
 /** A version's files whose entries can be read as their manifest lines' fields (no unpacking). */
 export interface FieldsMap extends ReadonlyMap<string, FileEntry> {

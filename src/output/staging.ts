@@ -66,10 +66,16 @@ export type FilePart = string | Uint8Array | SharedBytes;
 /** A file's bytes: text (UTF-8), bytes, or parts, written one after the other. */
 export type FileData = string | Uint8Array | readonly FilePart[];
 
+/** A file whose bytes are made on demand. */
+export interface Produced {
+  produce(): FileData;
+}
+
 /** What a stage of the build writes into (the output tree). */
 export interface FileSink {
   write(rel: string, data: FileData, key?: string): Promise<void>;
-  writeKeyed(rel: string, key: string, produce: () => FileData): Promise<void>;
+  /** `write` of a keyed file, produced only when the previous one is not kept; a promise only when it must be awaited. */
+  writeKeyed(rel: string, key: string, file: Produced): Promise<void> | undefined;
   /** Keeps the previous version's file at `rel` when it was written with `key`; true when kept. */
   reuse(rel: string, key: string): boolean;
   copyFrom(rel: string, source: string, key?: string): Promise<void>;
@@ -179,16 +185,33 @@ export class StagingWriter implements FileSink {
 
   /** Adds one file to the new version (its bytes may come in parts, copied once into the batch). */
   async write(rel: string, data: FileData, key?: string): Promise<void> {
+    const waiting = this.add(rel, data, key);
+    if (waiting !== undefined) await waiting;
+  }
+
+  /**
+   * `write` without a promise when the file fits in the batch (nearly always): the API's tens of
+   * thousands of files per domain each cost an async call and an await before, a tenth of the
+   * allocations of the main thread and the collections they caused. A promise when it waits.
+   */
+  private add(rel: string, data: FileData, key: string | undefined): Promise<void> | undefined {
     this.claim(rel);
     this.throwFailure();
     const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
+    const room = this.batch.buffer.length - this.batch.used;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
+    if (this.room(parts, utf8Bound) > room && this.room(parts, Buffer.byteLength) > room) return this.addAfterRoom(rel, parts, key);
+    this.pack(rel, parts, key);
+    return undefined;
+  }
+
+  /** Hands batches over until `parts` fit, then packs them. */
+  private async addAfterRoom(rel: string, parts: readonly FilePart[], key: string | undefined): Promise<void> {
     // Stages write concurrently (the API and the HTML pages): the room is checked again after
-    // every wait, since another stage may have filled the new batch meanwhile. The copy below
+    // every wait, since another stage may have filled the new batch meanwhile. The copy in `pack`
     // has no wait in it.
     for (;;) {
       const room = this.batch.buffer.length - this.batch.used;
-      // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-      if (this.room(parts, (text) => text.length * 3) <= room) break;
       const exact = this.room(parts, Buffer.byteLength);
       if (exact <= room) break;
       if (this.batch.files.length > 0) {
@@ -199,6 +222,11 @@ export class StagingWriter implements FileSink {
       this.batch.buffer = Buffer.from(new ArrayBuffer(exact));
       break;
     }
+    this.pack(rel, parts, key);
+  }
+
+  /** Copies a file's parts into the batch, which has room for them. */
+  private pack(rel: string, parts: readonly FilePart[], key: string | undefined): void {
     const batch = this.batch;
     const { buffer } = batch;
     // The file as (offset, size) pairs in the batch; adjacent pieces make one segment.
@@ -226,7 +254,11 @@ export class StagingWriter implements FileSink {
       addSegment(segments, start, batch.used - start);
       size += batch.used - start;
     }
-    batch.files.push({ rel, segments, size, key, previous: identity(this.previous.get(rel), key), inStaging: identity(this.recycled.get(rel), key) });
+    const previous = identity(this.previous.get(rel), key);
+    batch.files.push({ rel, segments, size, key, previous, inStaging: identity(this.recycled.get(rel), key) });
+    // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
+    // writer's answer need not carry it back (a build hands over tens of thousands of pages).
+    if (key !== undefined) this.setEntry(rel, { size, key, fresh: previous === undefined || previous.id !== key || previous.size !== size });
   }
 
   /** Bytes the parts take in the batch: shared bytes already in it take none. */
@@ -331,7 +363,8 @@ export class StagingWriter implements FileSink {
   }
 
   private merge(result: BatchResult) {
-    for (const [rel, entry] of result.entries) this.setEntry(rel, entry);
+    // Keyed files were recorded when handed over (write).
+    for (const [rel, entry] of result.entries) if (entry.key === undefined) this.setEntry(rel, entry);
     this.bytesWritten += result.bytesWritten;
   }
 
@@ -343,8 +376,8 @@ export class StagingWriter implements FileSink {
    * Writes a file whose bytes are fully described by `key`: when the previous version's file was
    * written with the same key it is kept without producing, hashing or comparing its bytes.
    */
-  async writeKeyed(rel: string, key: string, produce: () => FileData): Promise<void> {
-    if (!this.reuse(rel, key)) return this.write(rel, produce(), key);
+  writeKeyed(rel: string, key: string, file: Produced): Promise<void> | undefined {
+    return this.reuse(rel, key) ? undefined : this.add(rel, file.produce(), key);
   }
 
   /**
@@ -535,6 +568,8 @@ export class StagingWriter implements FileSink {
     makeParentDir(this.staging, rel, this.madeDirs);
   }
 }
+
+const utf8Bound = (text: string) => text.length * 3;
 
 /** Adds (offset, size) to a file's segments in its batch; adjacent pieces make one segment. */
 function addSegment(segments: number[], offset: number, size: number): void {

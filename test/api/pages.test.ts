@@ -15,7 +15,7 @@ const text = (file: OutputFile) => {
 const imageUrl = (rel: string) => `https://uno.example/media/${rel.replace(/\W/g, "_")}.jpeg`;
 /** Stand-ins for the works' inputs digests (src/domain-inputs.ts): one per work, by its fields. */
 const digestsOf = (view: DomainView) => new Map<ListedWork, string>(view.orders.name.map((listed) => [listed, JSON.stringify(listed)]));
-const filesOfView = (view: DomainView, digests = digestsOf(view)) => [...apiFiles(view, imageUrl, digests)] as OutputFile[];
+const filesOfView = (view: DomainView, digests = digestsOf(view)): OutputFile[] => apiFiles(view, imageUrl, digests).flatMap((run) => [...run]);
 
 function filesOf(count: number, domain = DOMAIN): Map<string, string> {
   const works = Array.from({ length: count }, (_, i) => work(i + 1));

@@ -15,15 +15,16 @@ describe("a batch crossing to a writer thread", () => {
     expect(unpackFiles(packFiles([]))).toEqual([]);
   });
 
-  it("comes back as the same entries", () => {
+  it("comes back as the entries of the files without a key", () => {
     const files: BatchFile[] = [
       { rel: "a", segments: [0, 1], size: 1, key: "k" },
       { rel: "b", segments: [1, 2], size: 2 },
       { rel: "c", segments: [3, 1], size: 1, key: "k3" },
       { rel: "d", segments: [4, 1], size: 1 },
     ];
-    // Keyed files come back without an MD5 (none was computed); the others with theirs.
-    const result: BatchResult = {
+    // Keyed files were recorded by the main thread when it handed them over; the others come
+    // back with their MD5s and freshness, in order.
+    const written: BatchResult = {
       entries: [
         ["a", { size: 1, md5: undefined, key: "k", fresh: true }],
         ["b", { size: 2, md5: "187ef4436122d1cc2f40dc2b92f0eba0", key: undefined, fresh: false }],
@@ -32,7 +33,14 @@ describe("a batch crossing to a writer thread", () => {
       ],
       bytesWritten: 1,
     };
-    expect(unpackResult(files, packResult(result))).toEqual(result);
+    const result: BatchResult = {
+      entries: [
+        ["b", { size: 2, md5: "187ef4436122d1cc2f40dc2b92f0eba0", fresh: false }],
+        ["d", { size: 1, md5: "8277e0910d750195b448797616e091ad", fresh: true }],
+      ],
+      bytesWritten: 1,
+    };
+    expect(unpackResult(files, packResult(written))).toEqual(result);
   });
 });
 

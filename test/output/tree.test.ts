@@ -52,10 +52,12 @@ describe("OutputTree", () => {
   it("keeps a keyed file without producing it when its key is unchanged", async () => {
     const out = path.join(dir, "dist");
     let produced = 0;
-    const produce = (text: string) => () => {
-      produced++;
-      return text;
-    };
+    const produce = (text: string) => ({
+      produce: () => {
+        produced++;
+        return text;
+      },
+    });
     let tree = await OutputTree.open(out);
     await tree.writeKeyed("page.json", "k1", produce("one"));
     await tree.commit();
@@ -152,7 +154,7 @@ describe("kept files", () => {
     // threads run and take the kept files' links during the build.
     const build = async (version: (i: number) => string) => {
       const tree = await OutputTree.open(out, { batchBytes: 4096, threads: 2 });
-      for (let i = 0; i < 6000; i++) await tree.writeKeyed(`pages/${i % 50}/${i}.json`, `${i}-${version(i)}`, () => text(i, version(i)));
+      for (let i = 0; i < 6000; i++) await tree.writeKeyed(`pages/${i % 50}/${i}.json`, `${i}-${version(i)}`, { produce: () => text(i, version(i)) });
       return tree.commit();
     };
     await build(() => "v1");

@@ -64,14 +64,30 @@ export const rowCells = (listed: ListedWork, context: ColumnContext): CellValue[
  * nothing of them, so memory does not grow with the row count.
  */
 export function columnWidths(rows: Iterable<CellValue[]>, columns: readonly Column[] = COLUMNS): number[] {
-  const headerWidths = columns.map((column) => column.header.length + FILTER_BUTTON);
-  const widths = [...headerWidths];
-  for (const row of rows) {
-    row.forEach((cell, index) => {
-      if (cell === null) return;
-      const length = cell.kind === "date" ? DATE_WIDTH : String(cell.value).length + 1;
-      if (length > widths[index]!) widths[index] = length;
-    });
+  const widths = new ColumnWidths(columns);
+  for (const row of rows) widths.add(row);
+  return widths.widths();
+}
+
+/** Column widths measured a row at a time, as another pass over the rows goes (see writeExports). */
+export class ColumnWidths {
+  private readonly headerWidths: number[];
+  private readonly longest: number[];
+  constructor(private readonly columns: readonly Column[] = COLUMNS) {
+    this.headerWidths = columns.map((column) => column.header.length + FILTER_BUTTON);
+    this.longest = [...this.headerWidths];
   }
-  return widths.map((width, index) => Math.min(width, Math.max(columns[index]!.maxWidth, headerWidths[index]!)));
+
+  add(row: readonly CellValue[]): void {
+    for (let index = 0; index < row.length; index++) {
+      const cell = row[index]!;
+      if (cell === null) continue;
+      const length = cell.kind === "date" ? DATE_WIDTH : String(cell.value).length + 1;
+      if (length > this.longest[index]!) this.longest[index] = length;
+    }
+  }
+
+  widths(): number[] {
+    return this.longest.map((width, index) => Math.min(width, Math.max(this.columns[index]!.maxWidth, this.headerWidths[index]!)));
+  }
 }

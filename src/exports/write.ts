@@ -7,7 +7,7 @@ import type { DomainView, ListedWork } from "../model/listing.ts";
 import { UserError } from "../errors.ts";
 import type { FileSink } from "../output/staging.ts";
 import { stringsFor } from "../site/i18n.ts";
-import { COLUMNS, columnWidths, rowCells, type ColumnContext } from "./columns.ts";
+import { COLUMNS, ColumnWidths, rowCells, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
 import { RowsDigest, sheetKey, writeSheet, type SheetHead, type SheetSpec } from "./xlsx.ts";
 import { PackedSheetRows, RowPacker } from "../workers/rows.ts";
@@ -39,12 +39,20 @@ export async function writeExports(tree: FileSink, view: DomainView, sheets: She
     const texts = exportTexts(strings.lang, kind, facts);
     const digest = new RowsDigest();
     // One pass makes the cells: digested, measured and packed for the writer on the way (a
-    // sheet that is kept drops its packed rows).
+    // sheet that is kept drops its packed rows). One loop, not a chain of generators: a
+    // generator's step per row and pass cost more than the row.
     const packer = new RowPacker(works.length);
+    const widths = new ColumnWidths();
+    for (const listed of works) {
+      const cells = rowCells(listed, context);
+      digest.add(cells);
+      packer.add(cells);
+      widths.add(cells);
+    }
     const head: SheetHead = {
       sheetName: texts.sheet,
       headers: COLUMNS.map((column) => column.header),
-      widths: columnWidths(digest.pass(packer.pass(lazy(works, (listed) => rowCells(listed, context))))),
+      widths: widths.widths(),
       rowCount: works.length,
       properties: {
         title: texts.title,
@@ -93,11 +101,6 @@ function temporaryFailure(error: unknown): unknown {
     `cannot write a temporary spreadsheet in ${tmpdir()}: ${(error as Error).message}; free some space there or set TMPDIR to a writable folder with room`,
     { cause: error },
   );
-}
-
-/** Maps a list lazily, so that no pass over the rows keeps more than one row of cells. */
-function* lazy<T, R>(items: readonly T[], map: (item: T) => R): Generator<R> {
-  for (const item of items) yield map(item);
 }
 
 /** The dates that bound each kind, for the document properties (CONTRACT 3's windows as days). */

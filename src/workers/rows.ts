@@ -22,10 +22,10 @@ export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedR
 }
 
 /**
- * Packs rows one at a time, as another pass over them goes (see writeExports). The arrays are
- * sized from the first row (rows of a sheet have as many cells), not grown a cell at a time:
- * growing copied them again and again into memory touched for the first time, which costs a
- * page fault per 4 KB (see src/output/staging.ts, BATCH_BYTES).
+ * Packs rows one at a time, in the pass that also digests and measures them (see writeExports).
+ * The arrays are sized from the first row (rows of a sheet have as many cells), not grown a cell
+ * at a time: growing copied them again and again into memory touched for the first time, which
+ * costs a page fault per 4 KB (see src/output/staging.ts, BATCH_BYTES).
  */
 export class RowPacker {
   private kinds = new Uint8Array(0);
@@ -38,15 +38,7 @@ export class RowPacker {
     this.ends = new Uint32Array(rowCount);
   }
 
-  /** The rows as they come, each packed on its way. */
-  *pass(rows: Iterable<CellValue[]>): Generator<CellValue[]> {
-    for (const cells of rows) {
-      this.add(cells);
-      yield cells;
-    }
-  }
-
-  add(cells: CellValue[]): void {
+  add(cells: readonly CellValue[]): void {
     if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
     if (this.used + cells.length > this.kinds.length) this.grow(this.used + cells.length);
     const { kinds, values } = this;

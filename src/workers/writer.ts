@@ -21,7 +21,7 @@ async function answer(request: WriterRequest): Promise<object> {
       return link(request);
     case "warm":
       // Loads exceljs before the first spreadsheet comes (see WriterPool.start).
-      await (await import("../exports/xlsx.ts")).loadExceljs();
+      (await import("../exports/xlsx.ts")).loadExceljs();
       return {};
     case "sheet": {
       // exceljs is loaded by the first spreadsheet, here rather than in the main thread.

@@ -144,7 +144,7 @@ describe("sheetKey", () => {
   ];
   const keyOf = (h: SheetHead, r: CellValue[][]) => {
     const digest = new RowsDigest();
-    expect([...digest.pass(r)]).toEqual(r);
+    for (const row of r) digest.add(row);
     return sheetKey(h, digest.hex());
   };
 

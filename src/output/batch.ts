@@ -165,13 +165,15 @@ export function unpackFiles({ text, numbers }: PackedFiles): BatchFile[] {
     const stagingSize = numbers[at++]!;
     const segments = Array.from(numbers.subarray(at + 1, at + 1 + numbers[at]!));
     at += 1 + segments.length;
+    // Every file of one shape, absent fields undefined: objects of several shapes made the
+    // writer's loop polymorphic, and V8 compiled it again for each new one.
     files.push({
       rel,
       segments,
       size,
-      ...(key === "" ? {} : { key }),
-      ...(previousSize < 0 ? {} : { previous: { size: previousSize, id: previousId } }),
-      ...(stagingSize < 0 ? {} : { inStaging: { size: stagingSize, id: stagingId } }),
+      key: key === "" ? undefined : key,
+      previous: previousSize < 0 ? undefined : { size: previousSize, id: previousId },
+      inStaging: stagingSize < 0 ? undefined : { size: stagingSize, id: stagingId },
     });
   }
   return files;

@@ -31,14 +31,16 @@ export function domainInputsKey(
   images: ReadonlyMap<string, ProcessedImage>,
   works: Map<ListedWork, string>,
 ): string {
-  // One digest fed as it goes (a string of every work's digest, joined, was copied to be hashed).
+  // One digest fed as it goes, in chunks of about 32 KB: a string of every work's digest, joined,
+  // was copied to be hashed, and an update per work cost more than its hashing.
   const key = createHash("md5").update(JSON.stringify([base, view.date, view.domain, info]));
+  let pending = "";
   // What of the domain shapes every document about a work (the API's image addresses and default
   // description): in each work's digest, which the API's and the HTML pages' keys are made of.
   const shownBy = `${view.domain.media_url}\t${view.domain.locale}`;
   // Every ordering is these works sorted by the program, and the ups are among them.
   for (const [list, listed] of [["listed", view.orders.name], ["ups", view.ups], ["downs", view.downs]] as const) {
-    key.update(`\0${list}:${listed.length}`);
+    pending += `\0${list}:${listed.length}`;
     for (const entry of listed) {
       let found = works.get(entry);
       if (found === undefined) {
@@ -51,10 +53,14 @@ export function domainInputsKey(
         const directorPart = director === null ? "" : directorDigest(director);
         works.set(entry, (found = md5(`${workDigest(work)}\t${directorPart}\t${window.from}\t${window.until ?? ""}\t${isNew}\t${cover}\t${shown}\t${shownBy}`)));
       }
-      key.update(found);
+      pending += found;
+      if (pending.length >= 32_768) {
+        key.update(pending);
+        pending = "";
+      }
     }
   }
-  return key.digest("hex");
+  return key.update(pending).digest("hex");
 }
 
 /** A work's own digest, once per work for all domains (the domain's part, its window and covers, is small). */

@@ -94,6 +94,12 @@ function catalogueRanks(catalogue: Catalogue, locale: string): NameRanks {
   let byLocale = ranksByCatalogue.get(catalogue);
   if (byLocale === undefined) ranksByCatalogue.set(catalogue, (byLocale = new Map()));
   let ranked = byLocale.get(locale);
-  if (ranked === undefined) byLocale.set(locale, (ranked = nameRanks(catalogue.works, locale, startingOrders.get(catalogue)?.[locale])));
+  if (ranked === undefined) {
+    // Without a previous order of its own, a locale starts from another locale's order of the
+    // same names: collations differ in a few letters, so the sort finds the names nearly in
+    // order (a few comparisons per name instead of a full sort; see nameRanks).
+    const start = startingOrders.get(catalogue)?.[locale] ?? [...byLocale.values()].at(-1)?.order;
+    byLocale.set(locale, (ranked = nameRanks(catalogue.works, locale, start)));
+  }
   return ranked.ranks;
 }

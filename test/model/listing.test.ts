@@ -55,6 +55,22 @@ describe("domainView", () => {
     expect(names(view.downs)).toEqual([5, 8]);
   });
 
+  it("orders each locale's names by its own collation, whichever locale was ranked before it", () => {
+    // Swedish sorts Ö after Z, Spanish Ñ after N; English folds both into O and N.
+    const titles = ["Öga", "Oxe", "Zebra", "Ñu", "Nube", "Nz", "Ostra", "öga", "Ödla", "Niño", "Ñandú", "Olmo 10", "Olmo 9"];
+    const works = titles.map((name, i) => work(i + 1, { name }));
+    const byName = (locale: string, catalogue = catalogueOf(works)) => domainView(catalogue, { ...DOMAIN, locale }, T).orders.name.map((l) => l.work.name);
+    const alone = Object.fromEntries(["sv", "es", "en"].map((locale) => [locale, byName(locale)]));
+    expect(alone.sv!.slice(-4)).toEqual(["Zebra", "Ödla", "Öga", "öga"]);
+    expect(alone.es!.indexOf("Ñandú")).toBeGreaterThan(alone.es!.indexOf("Nz"));
+    expect(alone.en!.indexOf("Öga")).toBeLessThan(alone.en!.indexOf("Zebra"));
+    for (const [first, second] of [["en", "sv"], ["sv", "en"], ["en", "es"], ["es", "sv"]] as const) {
+      const shared = catalogueOf(works);
+      expect(byName(first, shared)).toEqual(alone[first]);
+      expect(byName(second, shared)).toEqual(alone[second]);
+    }
+  });
+
   it("resolves directors and leaves works without one at null", () => {
     const works = [work(1, { director_id: 7 }), work(2)];
     const view = domainView(catalogueOf(works, { directors: [director(7)] }), DOMAIN, T);

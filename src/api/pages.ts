@@ -14,7 +14,7 @@ import {
   PAGE_SIZE,
   type ErrorName,
 } from "./layout.ts";
-import { detailTail, directorObject, elementPieces, type ImageUrl } from "./serialize.ts";
+import { detailTail, directorJson, elementPieces, type ImageUrl } from "./serialize.ts";
 
 /**
  * One file of the output: its path relative to the output folder and its bytes (maybe in parts).
@@ -115,7 +115,7 @@ class DomainElements {
     const director = listed.director;
     if (director === null) return NULL;
     let bytes = this.directors.get(director.id);
-    if (bytes === undefined) this.directors.set(director.id, (bytes = this.arena.from(JSON.stringify(directorObject(director, this.domain, this.imageUrl)))));
+    if (bytes === undefined) this.directors.set(director.id, (bytes = this.arena.from(directorJson(director, this.domain, this.imageUrl))));
     return bytes;
   }
 }

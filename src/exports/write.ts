@@ -9,7 +9,7 @@ import type { FileSink } from "../output/staging.ts";
 import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, ColumnWidths, rowCells, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
-import { RowsDigest, sheetKey, writeSheet, type SheetHead, type SheetSpec } from "./xlsx.ts";
+import { rowsDigest, sheetKey, writeSheet, type SheetHead, type SheetSpec } from "./xlsx.ts";
 import { PackedSheetRows, RowPacker } from "../workers/rows.ts";
 
 /** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
@@ -37,18 +37,17 @@ export async function writeExports(tree: FileSink, view: DomainView, sheets: She
   for (const kind of EXPORT_KINDS) {
     const works = ROWS[kind](view);
     const texts = exportTexts(strings.lang, kind, facts);
-    const digest = new RowsDigest();
-    // One pass makes the cells: digested, measured and packed for the writer on the way (a
-    // sheet that is kept drops its packed rows). One loop, not a chain of generators: a
+    // One pass makes the cells: measured and packed for the writer (a sheet that is kept drops
+    // its packed rows; the packed rows are digested). One loop, not a chain of generators: a
     // generator's step per row and pass cost more than the row.
     const packer = new RowPacker(works.length);
     const widths = new ColumnWidths();
     for (const listed of works) {
       const cells = rowCells(listed, context);
-      digest.add(cells);
       packer.add(cells);
       widths.add(cells);
     }
+    const packed = packer.packed();
     const head: SheetHead = {
       sheetName: texts.sheet,
       headers: COLUMNS.map((column) => column.header),
@@ -63,8 +62,8 @@ export async function writeExports(tree: FileSink, view: DomainView, sheets: She
       },
     };
     const rel = exportPath(domain.domain, kind);
-    const key = sheetKey(head, digest.hex());
-    if (!tree.reuse(rel, key)) toWrite.push({ rel, key, spec: { ...head, rows: new PackedSheetRows(packer.packed()) } });
+    const key = sheetKey(head, rowsDigest(packed));
+    if (!tree.reuse(rel, key)) toWrite.push({ rel, key, spec: { ...head, rows: new PackedSheetRows(packed) } });
   }
   if (toWrite.length === 0) return;
 

@@ -15,3 +15,16 @@ export function pageLink(domain: Domain, format: FormatDir, ordering: OrderingDi
   const base = `${domain.base_url}${API_PATH}`;
   return query.length === 0 ? base : `${base}?${query.join("&")}`;
 }
+
+/**
+ * pageLink's JSON (a quoted string) for every page of one format and ordering: the escaped text
+ * before the page number is made once, and each link is it, the number and a quote (a page number
+ * needs no escaping), instead of a query array, a join and JSON.stringify per link: a build makes
+ * 60,000 of them per domain.
+ */
+export function pageLinksJson(domain: Domain, format: FormatDir, ordering: OrderingDir): (page: number) => string {
+  const first = JSON.stringify(pageLink(domain, format, ordering, 1));
+  const second = JSON.stringify(pageLink(domain, format, ordering, 2));
+  const before = second.slice(0, -2); // without "2" and its closing quote
+  return (page) => (page === 1 ? first : `${before}${page}"`);
+}

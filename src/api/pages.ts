@@ -2,7 +2,7 @@ import { SharedBytes, type FileData } from "../output/staging.ts";
 import { md5 } from "../output/tree.ts";
 import type { Domain } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
-import { pageLink } from "./links.ts";
+import { pageLinksJson } from "./links.ts";
 import {
   detailPath,
   ERROR_BODIES,
@@ -135,8 +135,10 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
   const count = view.orders.name.length;
   const pages = pageCount(count);
   const tail = `,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`;
+  const formats = Object.keys(FORMAT_DIRS) as FormatDir[];
   for (const ordering of ORDERING_DIRS) {
     const works = view.orders[ordering === "default" ? domain.default_ordering : ordering];
+    const links = formats.map((format) => pageLinksJson(domain, format, ordering));
     for (let page = 1; page <= pages; page++) {
       const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
       let membersDigest = "";
@@ -146,9 +148,10 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
       // with the previous key of the same path, which names the format, the ordering and the
       // page; the links' other part is the domain's address, and the counts are in `tail`.
       const key = md5(`${PAGE_VERSION}${domain.base_url}${tail}${membersDigest}`);
-      for (const format of Object.keys(FORMAT_DIRS) as FormatDir[]) {
-        const next = page < pages ? JSON.stringify(pageLink(domain, format, ordering, page + 1)) : "null";
-        const previous = page > 1 ? JSON.stringify(pageLink(domain, format, ordering, page - 1)) : "null";
+      for (let f = 0; f < formats.length; f++) {
+        const format = formats[f]!;
+        const next = page < pages ? links[f]!(page + 1) : "null";
+        const previous = page > 1 ? links[f]!(page - 1) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}${tail}`;
         yield new ListFile(listPagePath(host, format, ordering, page), key, head, results);
         // page=last answers the same bytes as the last page's number.

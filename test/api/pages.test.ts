@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_DIRS, ORDERING_DIRS, type FormatDir } from "../../src/api/layout.ts";
-import { pageLink } from "../../src/api/links.ts";
+import { pageLink, pageLinksJson } from "../../src/api/links.ts";
 import { apiFiles, type OutputFile } from "../../src/api/pages.ts";
 import { domainView, type DomainView, type ListedWork } from "../../src/model/listing.ts";
 import { catalogueOf, director, DOMAIN, work } from "../helpers/model.ts";
@@ -96,6 +96,18 @@ describe("listing pages", () => {
   it("puts the domain's base path into links", () => {
     const domain = { ...DOMAIN, base_url: "https://uno.example/cataleg" };
     expect(pageLink(domain, "json", "year", 4)).toBe("https://uno.example/cataleg/api/v1/videos/audiovisuals/?format=json&ordering=year&page=4");
+  });
+
+  it("writes each page's link in JSON as JSON.stringify of pageLink, for every format, ordering and page", () => {
+    for (const base_url of ["https://uno.example", "https://uno.example/catàleg/d'arts", "http://127.0.0.1:8080/a/b"]) {
+      const domain = { ...DOMAIN, base_url };
+      for (const format of ["plain", "api", "json"] as const) {
+        for (const ordering of ["default", "name", "-name", "year", "-year"] as const) {
+          const links = pageLinksJson(domain, format, ordering);
+          for (const page of [1, 2, 3, 9, 10, 11, 99, 100, 1234]) expect(links(page)).toBe(JSON.stringify(pageLink(domain, format, ordering, page)));
+        }
+      }
+    }
   });
 
   it("orders the default folder by the domain's default ordering, links without ordering", () => {

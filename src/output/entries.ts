@@ -54,7 +54,8 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
  */
 export class FileEntries extends PackedEntries<StagedEntry> {
   set(rel: string, entry: StagedEntry): this {
-    this.setPacked(rel, flat(`${entry.fresh ? "+" : ""}${packFields(entry)}`));
+    // Joined, the fields are one new flat string (see `flat`), for a third of a copy's cost.
+    this.setPacked(rel, [`${entry.fresh ? "+" : ""}${entry.size}`, entry.md5 ?? "", entry.key ?? ""].join("\t"));
     return this;
   }
 
@@ -106,16 +107,16 @@ export class FileEntries extends PackedEntries<StagedEntry> {
 }
 
 /**
- * A string built by concatenation, made flat. V8 keeps such a string as a tree of its pieces (a
- * path of five pieces took 250 bytes, flat 80): for strings held until the build ends, that is
- * most of their memory. Reading a character of a tree makes V8 copy it into one flat string in
- * place, and the next garbage collection drops the tree for it: 0.05 µs, where a copy through a
- * Buffer took a microsecond (two per file of a build).
+ * A flat copy of a string built by concatenation. V8 keeps such a string as a tree of its pieces
+ * (a path of five pieces took 250 bytes, its flat copy 80): for strings held until the build
+ * ends, a copy through a Buffer (about a microsecond) takes a third of the memory. Only strings
+ * of code units below 256 (paths, sizes and digests are ASCII), which latin1 copies exactly;
+ * others are kept as they are. Reading a character instead (V8 then flattens the tree in place)
+ * is twenty times cheaper, but the tree is dropped only by a young-generation collection that
+ * runs while no major marking does: a 20,000-work × 30-domain build kept 85 MB more at its peak.
  */
-export function flat(text: string): string {
-  text.charCodeAt(0);
-  return text;
-}
+export const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
+const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 /** A version's files whose entries can be read as their manifest lines' fields (no unpacking). */
 export interface FieldsMap extends ReadonlyMap<string, FileEntry> {

@@ -134,7 +134,7 @@ interface Batch {
 export class StagingWriter implements FileSink {
   readonly staging: string;
   protected readonly previous: ReadonlyMap<string, FileEntry>;
-  /** Entries of the files hashed so far (complete after `flush()`). */
+  /** Entries of the files handed over so far: a keyed file's at once, another's once hashed (all after `flush()`). */
   readonly entries = new FileEntries();
   /** Files handed over whose entry is not known yet (in a batch): with `entries`, every path this build holds. */
   private readonly pending = new Set<string>();

@@ -14,9 +14,6 @@ export interface PackedRows {
 
 const KINDS = [null, "number", "date", "text"] as const;
 const KIND_CODES: Record<(typeof KINDS)[number] & string, number> = { number: 1, date: 2, text: 3 };
-/** The codes of an empty cell and of a number in `kinds` (the others hold texts). */
-export const EMPTY_KIND = 0;
-export const NUMBER_KIND = KIND_CODES.number;
 
 export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedRows {
   const packer = new RowPacker(rowCount);

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { directorJson, directorObject } from "../../src/api/serialize.ts";
+import { detailTail, directorJson, directorObject, elementPieces } from "../../src/api/serialize.ts";
 import { LANGUAGES } from "../../src/content/schema.ts";
-import { director, DOMAIN } from "../helpers/model.ts";
+import { director, DOMAIN, work } from "../helpers/model.ts";
 
 const text = fc.string({ unit: "grapheme", maxLength: 40 });
 const optionalText = fc.option(fc.oneof(text, fc.constantFrom('"', "\\", "\u2028", "</script>", "\n\t", "é ñ 中文 🎬")), { nil: null });
@@ -22,6 +22,49 @@ describe("a director's JSON", () => {
           for (const domain of [{ ...DOMAIN, locale }, { ...DOMAIN, locale: "en" }]) {
             expect(directorJson(record, domain, imageUrl)).toBe(JSON.stringify(directorObject(record, domain, imageUrl)));
           }
+        },
+      ),
+    );
+  });
+});
+
+describe("a listing element and a retrieve document", () => {
+  it("are JSON.stringify of the contract's records, keys in order, whatever the texts, numbers and nulls", () => {
+    const day = fc.integer({ min: 0, max: 20_000 }).map((n) => new Date(Date.UTC(1990, 0, 1) + n * 86_400_000).toISOString().slice(0, 10));
+    fc.assert(
+      fc.property(
+        fc.record({
+          id: fc.integer({ min: 1, max: 2 ** 31 }),
+          name: text,
+          slug: text,
+          cover: text,
+          audiovisual_type: fc.constantFrom(null, "peliculas", "documentales", "cortometrajes", "artes-escenicas"),
+          year: fc.option(fc.integer({ min: 1870, max: 2100 }), { nil: null }),
+          duration: fc.option(fc.integer({ min: 1, max: 100_000 }), { nil: null }),
+          status_global: fc.integer({ min: 0, max: 1_000_000 }),
+        }),
+        fc.boolean(),
+        day,
+        fc.option(day, { nil: null }),
+        (fields, isNew, from, until) => {
+          const listed = { work: work(fields.id, fields as Partial<ReturnType<typeof work>>), director: null, window: { from, until }, isNew };
+          const imageUrl = (rel: string) => `https://m.example/media/${rel}`;
+          const { before, after } = elementPieces(listed, imageUrl);
+          const element = {
+            id: fields.id,
+            name: fields.name,
+            cover: imageUrl(fields.cover),
+            director: null,
+            audiovisual_type: fields.audiovisual_type,
+            is_new: isNew,
+            progress_loan_user: null,
+            streaming: {},
+            slug: fields.slug,
+            status_global: fields.status_global,
+          };
+          expect(`${before}null${after}}`).toBe(JSON.stringify(element));
+          const detail = { ...element, year: fields.year, duration: fields.duration, created: from, expire: until };
+          expect(`${before}null${after}${detailTail(listed)}`).toBe(JSON.stringify(detail));
         },
       ),
     );

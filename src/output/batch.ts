@@ -48,14 +48,14 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
     for (let i = 0; i < file.segments.length; i += 2) views.push(bytes.subarray(file.segments[i]!, file.segments[i]! + file.segments[i + 1]!));
     const md5 = file.key === undefined ? md5Of(views) : undefined;
     const id = file.key ?? md5!;
-    const fresh = file.previous === undefined || file.previous.id !== id || file.previous.size !== file.size;
+    const fresh = differs(file.previous, id, file.size);
     entries.push([file.rel, { size: file.size, md5, key: file.key, fresh }]);
     if (!fresh) continue;
     bytesWritten += file.size;
     const { inStaging } = file;
     if (inStaging !== undefined) {
       // A recycled version already holds these bytes here (a change undone): nothing to write.
-      if (inStaging.id === id && inStaging.size === file.size) continue;
+      if (!differs(inStaging, id, file.size)) continue;
       removeStale(`${staging}/${file.rel}`);
     }
     makeParentDir(staging, file.rel, madeDirs);
@@ -63,6 +63,9 @@ export function writeBatch(staging: string, bytes: Uint8Array, files: readonly B
   }
   return { entries, bytesWritten };
 }
+
+/** Whether a file of `size` bytes identified by `id` (its key, else its MD5) differs from `held`, another version's file at its path (none: it differs). */
+export const differs = (held: { size: number; id: string } | undefined, id: string, size: number) => held === undefined || held.id !== id || held.size !== size;
 
 function md5Of(views: readonly Uint8Array[]): string {
   const hash = createHash("md5");

@@ -54,8 +54,7 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
  */
 export class FileEntries extends PackedEntries<StagedEntry> {
   set(rel: string, entry: StagedEntry): this {
-    // Joined, the fields are one new flat string (see `flat`), for a third of a copy's cost.
-    this.setPacked(rel, [`${entry.fresh ? "+" : ""}${entry.size}`, entry.md5 ?? "", entry.key ?? ""].join("\t"));
+    this.setPacked(rel, packFields(entry, entry.fresh ? "+" : ""));
     return this;
   }
 
@@ -125,8 +124,11 @@ export interface FieldsMap extends ReadonlyMap<string, FileEntry> {
 
 export const hasFields = (files: ReadonlyMap<string, FileEntry>): files is FieldsMap => typeof (files as Partial<FieldsMap>).fields === "function";
 
-/** `size\tmd5\tkey` of an entry: a manifest line's fields. */
-export const packFields = ({ size, md5, key }: FileEntry) => `${size}\t${md5 ?? ""}\t${key ?? ""}`;
+/**
+ * `size\tmd5\tkey` of an entry (a manifest line's fields), after `mark`. Joined, they are one new
+ * flat string (see `flat`), for a third of a copy's cost.
+ */
+export const packFields = ({ size, md5, key }: FileEntry, mark = "") => [`${mark}${size}`, md5 ?? "", key ?? ""].join("\t");
 
 /** Whether the packed fields `size\tmd5\tkey` end with this key (compared in place, no substring). */
 export function fieldsHaveKey(fields: string, key: string): boolean {

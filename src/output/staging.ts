@@ -6,7 +6,7 @@ import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
 import { FileEntries, fieldsHaveKey, hasFields, packFields, unpackFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
-import { linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
+import { differs, linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
 
 export type { StagedEntry };
 
@@ -258,7 +258,7 @@ export class StagingWriter implements FileSink {
     batch.files.push({ rel, segments, size, key, previous, inStaging: identity(this.recycled.get(rel), key) });
     // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
     // writer's answer need not carry it back (a build hands over tens of thousands of pages).
-    if (key !== undefined) this.setEntry(rel, { size, key, fresh: previous === undefined || previous.id !== key || previous.size !== size });
+    if (key !== undefined) this.setEntry(rel, { size, key, fresh: differs(previous, key, size) });
   }
 
   /** Bytes the parts take in the batch: shared bytes already in it take none. */

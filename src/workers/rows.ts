@@ -22,7 +22,7 @@ export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedR
 }
 
 /**
- * Packs rows one at a time, in the pass that also digests and measures them (see writeExports).
+ * Packs rows one at a time, in the pass that also measures them (see writeExports).
  * The arrays are sized from the first row (rows of a sheet have as many cells), not grown a cell
  * at a time: growing copied them again and again into memory touched for the first time, which
  * costs a page fault per 4 KB (see src/output/staging.ts, BATCH_BYTES).

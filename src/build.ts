@@ -106,7 +106,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   const exports = new ExportQueue();
   try {
     // A large build starts its writer threads now, on the core this one leaves idle while it
-    // orders the works and keys the domains (they start and load exceljs in a few tenths of a second).
+    // orders the works and keys the domains (they start in a few tenths of a second).
     if (catalogue.works.length * domains.length >= EARLY_THREADS_WORKS) tree.startThreads();
     reporter.stage("processing images");
     const images = await apiImages(catalogue.images.values(), cacheDir);
@@ -142,7 +142,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       // The spreadsheets go to a writer thread first, so that it writes them while this thread
       // serialises the API's files (a small change otherwise ended waiting for the last domain's
       // spreadsheets); the HTML pages render while the API's files are written (both wait on writes).
-      const spreadsheets = exports.add(writeExports(tree, view, sheetWriter(tree)).then(() => reporter.stage(`wrote the exports of ${domain.domain}`)));
+      const spreadsheets = exports.add(writeExports(tree, view, workDigests, sheetWriter(tree)).then(() => reporter.stage(`wrote the exports of ${domain.domain}`)));
       const pages = renderer?.renderDomain(view, info, workDigests);
       // The API's files wait until the changed parts of the domain's search index are with
       // Pagefind: in its own processes, indexing then runs beside the API and the pages, instead
@@ -258,7 +258,7 @@ const EXPORTS_IN_FLIGHT = 2;
 /** Rows from which a spreadsheet is written in a writer thread even if none is running yet (below, starting one costs more). */
 const SHEET_THREAD_ROWS = 5000;
 
-/** Spreadsheets go to a writer thread when the threads run anyway (the main thread then never loads exceljs), or when they are large. */
+/** Spreadsheets go to a writer thread when the threads run anyway, or when they are large. */
 const sheetWriter =
   (tree: OutputTree): SheetWriter =>
   (file, spec) =>

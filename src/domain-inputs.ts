@@ -63,6 +63,17 @@ export function domainInputsKey(
   return key.update(pending).digest("hex");
 }
 
+/**
+ * A work's inputs digest as domainInputsKey recorded it in `workDigests`. A function of the module,
+ * not a closure per domain: optimised code calls one known function, and a new closure for each
+ * domain sent it back to be compiled again.
+ */
+export function inputsDigest(workDigests: ReadonlyMap<ListedWork, string>, listed: ListedWork): string {
+  const digest = workDigests.get(listed);
+  if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
+  return digest;
+}
+
 /** A work's own digest, once per work for all domains (the domain's part, its window and covers, is small). */
 const workDigests = new WeakMap<Audiovisual, string>();
 function workDigest(work: Audiovisual): string {

@@ -1,5 +1,6 @@
 import { SharedBytes, type FileData } from "../output/staging.ts";
 import { md5 } from "../output/tree.ts";
+import { inputsDigest } from "../domain-inputs.ts";
 import type { Domain } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { pageLinksJson } from "./links.ts";
@@ -78,16 +79,6 @@ export function apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Read
 }
 
 /**
- * A work's inputs digest. A function of the module, not a closure per domain: optimised code
- * calls one known function, and a new closure for each domain sent it back to be compiled again.
- */
-function digestOf(workDigests: ReadonlyMap<ListedWork, string>, listed: ListedWork): string {
-  const digest = workDigests.get(listed);
-  if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
-  return digest;
-}
-
-/**
  * A domain's listing elements, each without its closing brace (a retrieve document adds keys
  * there), encoded into one buffer the first time a file that holds it is produced: a rebuild
  * produces only the files whose key changed, so most elements are never made. A director's JSON
@@ -124,7 +115,7 @@ class DomainElements {
 function* detailFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>): Generator<OutputFile> {
   const host = view.domain.domain;
   for (const listed of view.orders.name) {
-    yield new DetailFile(detailPath(host, listed.work.id), `${DETAIL_VERSION}${digestOf(workDigests, listed)}`, listed, elements);
+    yield new DetailFile(detailPath(host, listed.work.id), `${DETAIL_VERSION}${inputsDigest(workDigests, listed)}`, listed, elements);
   }
 }
 
@@ -142,7 +133,7 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
     for (let page = 1; page <= pages; page++) {
       const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
       let membersDigest = "";
-      for (const member of members) membersDigest += digestOf(workDigests, member);
+      for (const member of members) membersDigest += inputsDigest(workDigests, member);
       const results = new PageResults(members, elements);
       // One key for the page in its three formats (and its `last` copy): a key is only compared
       // with the previous key of the same path, which names the format, the ordering and the

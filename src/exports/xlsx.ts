@@ -1,24 +1,36 @@
 import { createHash } from "node:crypto";
-import { once, type EventEmitter } from "node:events";
-import { createWriteStream, type WriteStream } from "node:fs";
 import { createRequire } from "node:module";
-import type ExcelJS from "exceljs";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CellValue } from "./columns.ts";
-import type { PackedRows } from "../workers/rows.ts";
-import { pinZipDates } from "./zip-dates.ts";
+import { EMPTY, KIND_CODES, PackedSheetRows, type PackedRows } from "../workers/rows.ts";
+
+const { number: NUMBER, date: DATE } = KIND_CODES;
+import {
+  appXml,
+  columnLetters,
+  CONTENT_TYPES,
+  coreXml,
+  DATE_STYLE,
+  dateSerial,
+  PACKAGE_RELS,
+  sheetClosing,
+  sheetOpening,
+  stylesXml,
+  textCell,
+  THEME,
+  workbookXml,
+  WORKBOOK_RELS,
+  xmlEncode,
+} from "./xlsx-parts.ts";
+import { ZipWriter } from "./zip.ts";
 
 /**
- * Writes one spreadsheet file of a single sheet with exceljs' streaming writer: rows are turned
- * into XML and compressed as they come, so memory does not grow with the number of rows. The
- * file is byte-for-byte a function of its inputs (see `pinZipDates`).
- *
- * exceljs writes the workbook: the zip, every part, the styles, the sheet's views, columns, header
- * row and autofilter. The data rows' XML is made here (`rowXml`) with exceljs' own escaping and
- * date conversion, exactly as exceljs' row model renders it: that model (a Row and a Cell object
- * per cell, a style lookup per cell, an XML stream per row) took about 70 µs a row, a second
- * for a 13,600-row sheet, and was most of what a rebuild after one renamed title waited for.
- * `test/exports/xlsx.test.ts` writes the same sheets through exceljs' row model and checks that
- * every part of the file is byte-identical, on tricky and on random texts.
+ * A spreadsheet of one sheet, written as exceljs' streaming writer writes it (byte for byte in
+ * every part: `test/exports/xlsx.test.ts` writes the same sheets with exceljs and compares), but
+ * without it: exceljs' row model took about 70 µs a row, and once the rows were rendered here,
+ * its streams and zip (a JavaScript CRC-32, a stream callback per 16 KB) still made the
+ * spreadsheets a quarter of an API build's CPU (1.3 s of 8.7 for 20,000 works in three domains;
+ * a few tenths now). exceljs' own modules escape the text and number the dates.
  */
 
 export interface SheetSpec {
@@ -37,261 +49,156 @@ export interface SheetSpec {
  * Part of every sheet's key: bump it whenever writeSheet writes other bytes for the same spec
  * (styles, properties, layout), or the previous build's files would be kept with the old look.
  */
-const WRITER_VERSION = "catalogue-xlsx-3";
-/** exceljs and zlib write the bytes too: an upgrade of either writes the files again. */
+const WRITER_VERSION = "catalogue-xlsx-4";
+/** exceljs (escaping, dates, theme) and zlib make the bytes too: an upgrade of either writes the files again. */
 const ENGINE = `exceljs ${(createRequire(import.meta.url)("exceljs/package.json") as { version: string }).version}, zlib ${process.versions.zlib}`;
 
-/** A spec without its rows: what the key covers besides them. */
+/** A spec without its rows. */
 export type SheetHead = Omit<SheetSpec, "rows">;
-
-/**
- * The digest of a sheet's rows, from the rows packed for the writer (one pass over the rows makes,
- * measures and packs the cells: see writeExports): the rows' ends, the cells' kinds, and the
- * values as one JSON array (JSON tells numbers, texts and empty cells apart, and no two arrays
- * give the same text), so no two different sheets give the same bytes. One native call per
- * sheet, where a text per row (`t5:Hielo`) made a tenth of the main thread's allocations.
- */
-export function rowsDigest({ kinds, values, ends }: PackedRows): string {
-  return createHash("md5").update(`rows-v3\n${ends.join(",")}\n`).update(kinds).update(JSON.stringify(values)).digest("hex");
-}
+/** What a sheet's key covers besides its rows (the widths are measured from the rows). */
+export type SheetKeyHead = Omit<SheetHead, "widths">;
 
 /**
  * The key of a sheet (for FileSink.reuse): an MD5 of everything writeSheet's bytes are made of:
- * the writer's version, exceljs' and zlib's, the spec (sheet name, headers, widths, row count,
- * properties with the date) and the digest of its rows (`rowsDigest`).
+ * the writer's version, exceljs' and zlib's, the spec (sheet name, headers, row count, properties
+ * with the date) and `rowsKey`, a digest of what the rows (and so the widths) are made of.
  */
-export function sheetKey(head: SheetHead, rowsDigest: string): string {
-  const { sheetName, headers, widths, rowCount, properties } = head;
+export function sheetKey(head: SheetKeyHead, rowsKey: string): string {
+  const { sheetName, headers, rowCount, properties } = head;
   const { title, subject, keywords, language, date } = properties;
   // Listed field by field, so that the key does not depend on the order properties were set in.
-  const spec = [WRITER_VERSION, ENGINE, sheetName, headers, widths, rowCount, title, subject, keywords, language, date];
-  return createHash("md5").update(JSON.stringify(spec)).update("\n").update(rowsDigest).digest("hex");
+  const spec = [WRITER_VERSION, ENGINE, sheetName, headers, rowCount, title, subject, keywords, language, date];
+  return createHash("md5").update(JSON.stringify(spec)).update("\n").update(rowsKey).digest("hex");
 }
 
 export const DATE_FORMAT = "yyyy-mm-dd";
 export const CREATOR = "catalogue";
-/** exceljs' default font (styles.xml's font 0). */
-const DEFAULT_FONT = { name: "Calibri", family: 2, size: 11 } as const;
 
-/**
- * The style of every cell, shared by kind. exceljs gives each new cell a style object of its own
- * and, to find its index in styles.xml, renders that object's XML once per cell: about a third
- * of the writing time. Its StylesXform remembers the index of a style object it has already seen
- * (a WeakMap keyed by the object), so cells (and rows) sharing one object skip that.
- * They are frozen because they are shared: `cell.numFmt = …` or `cell.font = …` would write into
- * the style of every cell holding it.
- */
-const PLAIN_STYLE: Partial<ExcelJS.Style> = Object.freeze({});
-const DATE_STYLE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: DATE_FORMAT });
-// The whole default font, bold: a font element holding only <b/> has no size for Excel to use.
-const HEADER_STYLE: Partial<ExcelJS.Style> = Object.freeze({ font: Object.freeze({ ...DEFAULT_FONT, bold: true }) });
+/** Characters of sheet XML gathered before they are compressed: memory holds one chunk of the sheet, not the sheet. */
+const CHUNK_CHARS = 128 << 10;
 
-/** Rows between two checks of the zip entry's buffer (a check per row would cost more than it saves). */
-const ROWS_PER_CHECK = 200;
-
-/** What the writing took: the most bytes of XML ever waiting to be compressed (memory held by the sheet). */
+/** What the writing took: the most bytes of XML ever held before compression (memory held by the sheet). */
 export interface SheetStats {
   peakBuffered: number;
 }
 
-/** How the data rows are written: by this module (`rowXml`), or through exceljs' row model (the reference the tests compare with). */
-export type RowWriter = "catalogue" | "exceljs";
-
-export async function writeSheet(file: string, spec: SheetSpec, rowWriter: RowWriter = "catalogue"): Promise<SheetStats> {
-  const output = createWriteStream(file);
-  // A failed write (disk full, missing folder) stops the zip from draining: without this the
-  // waits below would hang instead of failing.
-  const abort = new AbortController();
-  const failed = new Promise<never>((_, reject) => output.on("error", reject));
-  failed.catch((error: unknown) => abort.abort(error));
-  let stats: SheetStats;
+/**
+ * Writes one spreadsheet file of a single sheet: the parts of `xlsx-parts.ts` and the data rows'
+ * XML (`rowXml`), compressed as they come into a zip (`zip.ts`) dated the build date, so the
+ * file is byte-for-byte a function of its inputs.
+ */
+export async function writeSheet(file: string, spec: SheetSpec): Promise<SheetStats> {
+  const { properties } = spec;
+  const zip = new ZipWriter(file, properties.date);
   try {
-    stats = await writeWorkbook(output, spec, abort.signal, failed, rowWriter);
+    zip.add("xl/theme/theme1.xml", THEME);
+    zip.add("_rels/.rels", PACKAGE_RELS);
+    const { peakBuffered, hasDate } = await writeSheetPart(zip, spec);
+    zip.add("[Content_Types].xml", CONTENT_TYPES);
+    zip.add("docProps/app.xml", appXml(spec.sheetName));
+    zip.add("docProps/core.xml", coreXml({ creator: CREATOR, ...properties }));
+    zip.add("xl/styles.xml", stylesXml(hasDate ? DATE_FORMAT : null));
+    zip.add("xl/_rels/workbook.xml.rels", WORKBOOK_RELS);
+    zip.add("xl/workbook.xml", workbookXml(spec.sheetName));
+    zip.finish();
+    return { peakBuffered };
   } catch (error) {
-    output.destroy();
-    // An aborted wait reports AbortError; the write's own error says what went wrong.
-    throw abort.signal.aborted ? abort.signal.reason : error;
+    zip.close();
+    throw error;
   }
-  await pinZipDates(file, spec.properties.date);
-  return stats;
 }
-
-/** What this module uses of exceljs. */
-interface ExcelWriter {
-  WorkbookWriter: typeof ExcelJS.stream.xlsx.WorkbookWriter;
-  ValueType: typeof ExcelJS.ValueType;
-}
-let excelWriter: ExcelWriter | undefined;
 
 /**
- * exceljs' streaming writer and its enums, loaded on first use: a build whose spreadsheets are
- * all kept never needs them. Its own modules, not the package's entry, which also loads the
- * readers and the whole workbook model with their dependencies (461 modules and 0.34 s of CPU
- * against 204 and 0.19 s). A writer thread loads it ahead of its first spreadsheet
- * (src/workers/writer.ts).
+ * The sheet's part, its rows compressed a chunk at a time. The event loop turns after each chunk:
+ * in a writer thread, the batches of API files that arrive meanwhile are written between the
+ * chunks instead of waiting for the whole sheet (and the main thread with them).
  */
-export function loadExceljs(): ExcelWriter {
-  if (excelWriter === undefined) {
-    const load = createRequire(import.meta.url);
-    excelWriter = {
-      WorkbookWriter: load("exceljs/lib/stream/xlsx/workbook-writer.js") as ExcelWriter["WorkbookWriter"],
-      ValueType: (load("exceljs/lib/doc/enums.js") as { ValueType: ExcelWriter["ValueType"] }).ValueType,
-    };
-  }
-  return excelWriter;
-}
-
-async function writeWorkbook(output: WriteStream, spec: SheetSpec, signal: AbortSignal, failed: Promise<never>, rowWriter: RowWriter): Promise<SheetStats> {
-  const day = utcMidnight(spec.properties.date);
-  // Shared strings would keep every distinct text of the sheet in memory until the end; inline
-  // strings are written with their row.
-  const exceljs = loadExceljs();
-  const workbook = new exceljs.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
-  workbook.creator = CREATOR;
-  workbook.lastModifiedBy = CREATOR;
-  workbook.created = day;
-  workbook.modified = day;
-  workbook.title = spec.properties.title;
-  workbook.subject = spec.properties.subject;
-  workbook.keywords = spec.properties.keywords;
-  // exceljs writes dc:language from this field but leaves it out of its typings.
-  Object.assign(workbook, { language: spec.properties.language });
-
-  const sheet = workbook.addWorksheet(spec.sheetName, {
-    views: [{ state: "frozen", xSplit: 0, ySplit: 1, topLeftCell: "A2", activeCell: "A2" }],
-  });
-  sheet.columns = spec.widths.map((width) => ({ width }));
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: spec.rowCount + 1, column: spec.headers.length } };
-
-  // A row has a style of its own too (written as the row's `s`), left out of exceljs' typings.
-  const header = Object.assign(sheet.addRow(spec.headers.map(textCell)), { style: HEADER_STYLE });
-  header.eachCell((cell) => (cell.style = HEADER_STYLE));
-  header.commit();
-
+async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBuffered: number; hasDate: boolean }> {
+  zip.startEntry("xl/worksheets/sheet1.xml");
+  const row = new RowRenderer();
+  let xml = sheetOpening(spec.headers, spec.widths);
   let written = 0;
   let peakBuffered = 0;
-  if (rowWriter === "exceljs") {
-    for (const cells of spec.rows) {
-      const row = Object.assign(sheet.addRow(cells.map(cellValue)), { style: PLAIN_STYLE });
-      // addRow made each cell its own style object: swap in the shared one of its kind.
-      cells.forEach((cell, index) => (row.getCell(index + 1).style = cell?.kind === "date" ? DATE_STYLE : PLAIN_STYLE));
-      row.commit();
-      if (++written % ROWS_PER_CHECK === 0) peakBuffered = Math.max(peakBuffered, await drained(sheet, signal));
+  const flush = () => {
+    const bytes = Buffer.from(xml);
+    peakBuffered = Math.max(peakBuffered, bytes.length);
+    zip.chunk(bytes);
+    xml = "";
+  };
+  // Packed rows (from writeExports, or as they crossed to a writer thread) are read in place:
+  // unpacked, they were an object per cell.
+  const rows = spec.rows instanceof PackedSheetRows ? packedRows(spec.rows.packed) : cellRows(spec.rows);
+  for (const { kinds, values, start, end } of rows) {
+    xml += row.xml(++written + 1, kinds, values, start, end);
+    if (xml.length >= CHUNK_CHARS) {
+      flush();
+      await nextTurn();
     }
-  } else {
-    // The rows go into the sheet's part after the committed header row, where exceljs' row model
-    // writes them. The date style is registered on first use, as exceljs does (a sheet without a
-    // date has no date style in styles.xml).
-    const styles = (workbook as unknown as { styles: { addStyleModel(style: unknown, type: number): number } }).styles;
-    let dateStyle: number | undefined;
-    const dateStyleId = () => (dateStyle ??= styles.addStyleModel(DATE_STYLE, exceljs.ValueType.Date));
-    const part = (sheet as unknown as { stream: { write(text: string): void } }).stream;
-    let xml = "";
-    for (const cells of spec.rows) {
-      xml += rowXml(written + 2, cells, dateStyleId);
-      if (++written % ROWS_PER_CHECK === 0) {
-        part.write(xml);
-        xml = "";
-        peakBuffered = Math.max(peakBuffered, await drained(sheet, signal));
-      }
-    }
-    part.write(xml);
   }
   if (written !== spec.rowCount) throw new Error(`bug: ${spec.sheetName}: ${written} rows written, ${spec.rowCount} announced`);
-  sheet.commit();
-  await Promise.race([workbook.commit(), failed]);
-  if (!output.closed) await Promise.race([once(output, "close"), failed]);
-  return { peakBuffered };
-}
-
-const utcMidnight = (date: string) => new Date(`${date}T00:00:00Z`);
-
-interface ExcelHelpers {
-  xmlEncode(text: string): string;
-  dateToExcel(date: Date): number;
-  n2l(column: number): string;
-}
-let helpers: ExcelHelpers | undefined;
-/** exceljs' own XML escaping, date serial numbers and column letters (CommonJS modules of its package), loaded on first use. */
-function excel(): ExcelHelpers {
-  if (helpers === undefined) {
-    const load = createRequire(import.meta.url);
-    // Called as methods: they are object literals' members, col-cache's uses `this`.
-    const utils = load("exceljs/lib/utils/utils.js") as ExcelHelpers;
-    const columns = load("exceljs/lib/utils/col-cache.js") as ExcelHelpers;
-    helpers = { xmlEncode: (text) => utils.xmlEncode(text), dateToExcel: (date) => utils.dateToExcel(date), n2l: (column) => columns.n2l(column) };
-  }
-  return helpers;
+  xml += sheetClosing(spec.headers.length, spec.rowCount);
+  flush();
+  zip.endEntry();
+  return { peakBuffered, hasDate: row.hasDate };
 }
 
 /**
- * One data row as exceljs' RowXform and CellXform render it for our cells: every cell of the row
- * counts in `spans`, an empty cell with the default style is left out, numbers and dates as `<v>`
- * (dates with the date style), text as an inline rich-text string with `xml:space="preserve"`
- * when it starts or ends with white space or holds a line break. A row without a value is not
- * written at all.
+ * Data rows as exceljs' RowXform and CellXform render them for our cells: every cell of the row
+ * counts in `spans`, an empty cell is left out, numbers and dates as `<v>` (dates with the date
+ * style, as their serial number), text as an inline rich-text string. A row without a value is
+ * not written at all. exceljs' row model (a Row and a Cell object per cell, a style lookup per
+ * cell, an XML stream per row) took about 70 µs a row.
  */
-function rowXml(row: number, cells: CellValue[], dateStyleId: () => number): string {
-  if (cells.every((cell) => cell === null)) return "";
-  const { xmlEncode, dateToExcel, n2l } = excel();
-  let xml = `<row r="${row}"${cells.length > 0 ? ` spans="1:${cells.length}"` : ""} x14ac:dyDescent="0.25">`;
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i]!;
-    if (cell === null) continue;
-    const ref = `${n2l(i + 1)}${row}`;
-    switch (cell.kind) {
-      case "number":
-        xml += `<c r="${ref}"><v>${xmlEncode(String(cell.value))}</v></c>`;
-        break;
-      case "date":
-        xml += `<c r="${ref}" s="${dateStyleId()}"><v>${xmlEncode(String(dateToExcel(utcMidnight(cell.value))))}</v></c>`;
-        break;
-      case "text": {
-        const preserve = /^\s|\n|\s$/.test(cell.value) ? ' xml:space="preserve"' : "";
-        xml += `<c r="${ref}" t="inlineStr"><is><r><t${preserve}>${xmlEncode(cell.value)}</t></r></is></c>`;
-        break;
-      }
+class RowRenderer {
+  hasDate = false;
+  private readonly letters: string[] = [];
+  /** Serial numbers of the days seen (a sheet's dates repeat: a few hundred distinct days). */
+  private readonly serials = new Map<string, string>();
+
+  /** Row `row`, its cells at `start` … `end` of `kinds` (KIND_CODES) and `values`. */
+  xml(row: number, kinds: ArrayLike<number>, values: ArrayLike<string | number | null>, start: number, end: number): string {
+    let xml = "";
+    for (let at = start; at < end; at++) {
+      const kind = kinds[at]!;
+      if (kind === EMPTY) continue;
+      const i = at - start;
+      const ref = `${(this.letters[i] ??= columnLetters(i + 1))}${row}`;
+      const value = values[at]!;
+      if (kind === NUMBER) xml += `<c r="${ref}"><v>${value}</v></c>`;
+      else if (kind === DATE) {
+        this.hasDate = true;
+        xml += `<c r="${ref}" s="${DATE_STYLE}"><v>${this.serial(value as string)}</v></c>`;
+      } else xml += textCell(ref, value as string);
     }
+    return xml === "" ? "" : `<row r="${row}" spans="1:${end - start}" x14ac:dyDescent="0.25">${xml}</row>`;
   }
-  return `${xml}</row>`;
-}
 
-/**
- * Text as an inline rich-text string (`t="inlineStr"`): the cell type the format defines for
- * text held in the sheet itself. exceljs would otherwise write a plain string as `t="str"`, the
- * type of a formula's cached result. Either way no `<f>` element is written, so a title such
- * as `=1+1` or `@SUM(A1)` is shown as typed and never evaluated.
- */
-const textCell = (text: string): ExcelJS.CellRichTextValue => ({ richText: [{ text }] });
-
-function cellValue(cell: CellValue): ExcelJS.CellValue {
-  if (cell === null) return null;
-  switch (cell.kind) {
-    case "number":
-      return cell.value;
-    // A real date cell: exceljs stores the serial number of UTC midnight of that day.
-    case "date":
-      return utcMidnight(cell.value);
-    case "text":
-      return textCell(cell.value);
+  private serial(date: string): string {
+    let serial = this.serials.get(date);
+    if (serial === undefined) this.serials.set(date, (serial = xmlEncode(String(dateSerial(date)))));
+    return serial;
   }
 }
 
-/** The zip entry's stream, as far as the backpressure check needs it. */
-type ZipEntry = EventEmitter & { _writableState?: { length: number; needDrain: boolean } };
+/** One row's cells as RowRenderer reads them. */
+interface RowSlice {
+  kinds: ArrayLike<number>;
+  values: ArrayLike<string | number | null>;
+  start: number;
+  end: number;
+}
 
-/**
- * Waits until the sheet's zip entry has taken what was written; returns how many bytes it held.
- * exceljs' StreamBuf ignores backpressure and pushes every committed row into the entry's
- * PassThrough stream, so a loop that never waits would hold the whole sheet's XML in memory
- * before compressing it. That PassThrough comes from archiver 5's readable-stream@2, which has no
- * `writableNeedDrain`: `_writableState.needDrain` is what both it and Node's streams set.
- */
-async function drained(sheet: ExcelJS.Worksheet, signal: AbortSignal): Promise<number> {
-  const entry = (sheet as unknown as { stream: { pipes?: ZipEntry[] } }).stream.pipes?.[0];
-  const state = entry?._writableState;
-  if (entry === undefined || state === undefined) throw new Error("bug: exceljs' sheet stream is not piped into the zip (exceljs internals changed?)");
-  const buffered = state.length;
-  if (state.needDrain) await once(entry, "drain", { signal });
-  return buffered;
+function* packedRows({ kinds, values, ends }: PackedRows): Generator<RowSlice> {
+  const slice: RowSlice = { kinds, values, start: 0, end: 0 };
+  for (const end of ends) {
+    slice.end = end;
+    yield slice;
+    slice.start = end;
+  }
+}
+
+function* cellRows(rows: Iterable<CellValue[]>): Generator<RowSlice> {
+  for (const cells of rows) {
+    yield { kinds: cells.map((cell) => (cell === null ? EMPTY : KIND_CODES[cell.kind])), values: cells.map((cell) => cell?.value ?? null), start: 0, end: cells.length };
+  }
 }

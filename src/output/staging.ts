@@ -302,7 +302,7 @@ export class StagingWriter implements FileSink {
     }
   }
 
-  /** Writes a spreadsheet file in a writer thread (exceljs is CPU work the main thread would otherwise do between domains). */
+  /** Writes a spreadsheet file in a writer thread (CPU work the main thread would otherwise do between domains). */
   async writeSheetInThread(file: string, spec: SheetSpec): Promise<void> {
     await (this.writers ??= new WriterPool(this.threads)).sheet(file, spec);
   }
@@ -383,7 +383,7 @@ export class StagingWriter implements FileSink {
   /**
    * Keeps the previous version's file at `rel` when it was written with the same key (a digest
    * of everything its bytes are made from): it is linked at commit, never produced or hashed.
-   * Stages whose files come out of another program (Eleventy, exceljs) ask this first and
+   * Stages whose files come out of another program (Eleventy) or are costly (spreadsheets) ask this first and
    * produce only the files whose key changed.
    */
   reuse(rel: string, key: string): boolean {

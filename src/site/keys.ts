@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/listing.ts";
-import { directorDigest } from "../domain-inputs.ts";
+import { directorDigest, inputsDigest } from "../domain-inputs.ts";
 import { md5 } from "../output/tree.ts";
 import { CODE_ROOT, codePath, dependencyVersion } from "../program.ts";
 import type { Variants } from "./images.ts";
@@ -86,8 +86,7 @@ export function pageKeys(site: DomainSite, version: string, workDigests: Readonl
   const workKey = (listed: ListedWork) => {
     let found = works.get(listed);
     if (found === undefined) {
-      const digest = workDigests.get(listed);
-      if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
+      const digest = inputsDigest(workDigests, listed);
       // One digest per work: a listing page's key then hashes 20 short digests, not their variants.
       works.set(listed, (found = md5(`${digest}${shown(listed.work.cover)}${shown(listed.director?.photo)}`)));
     }

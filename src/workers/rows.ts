@@ -13,7 +13,9 @@ export interface PackedRows {
 }
 
 const KINDS = [null, "number", "date", "text"] as const;
-const KIND_CODES: Record<(typeof KINDS)[number] & string, number> = { number: 1, date: 2, text: 3 };
+/** The code of each kind of cell in `PackedRows.kinds` (an empty cell: EMPTY). */
+export const KIND_CODES: Record<(typeof KINDS)[number] & string, number> = { number: 1, date: 2, text: 3 };
+export const EMPTY = 0;
 
 export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedRows {
   const packer = new RowPacker(rowCount);

@@ -2,14 +2,13 @@ import { parentPort } from "node:worker_threads";
 import type { SheetHead } from "../exports/xlsx.ts";
 import { linkFiles, packResult, unpackFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
 import { threadError } from "./request.ts";
-import { unpackRows, type PackedRows } from "./rows.ts";
+import { PackedSheetRows, type PackedRows } from "./rows.ts";
 
 /** What the main thread (src/workers/writers.ts) asks: write a batch, link unchanged files, write a spreadsheet. */
 export type WriterRequest =
   | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: PackedFiles }
   | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
-  | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows }
-  | { id: number; kind: "warm" };
+  | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows };
 
 const madeDirs = new Set<string>();
 
@@ -19,14 +18,10 @@ async function answer(request: WriterRequest): Promise<object> {
       return packResult(writeBatch(request.staging, new Uint8Array(request.buffer), unpackFiles(request.files), madeDirs));
     case "link":
       return link(request);
-    case "warm":
-      // Loads exceljs before the first spreadsheet comes (see WriterPool.start).
-      (await import("../exports/xlsx.ts")).loadExceljs();
-      return {};
     case "sheet": {
-      // exceljs is loaded by the first spreadsheet, here rather than in the main thread.
+      // Loaded by the first spreadsheet: a thread that only writes batches never needs it.
       const { writeSheet } = await import("../exports/xlsx.ts");
-      await writeSheet(request.file, { ...request.head, rows: unpackRows(request.rows) });
+      await writeSheet(request.file, { ...request.head, rows: new PackedSheetRows(request.rows) });
       return {};
     }
   }
@@ -71,8 +66,6 @@ function linkSlice() {
 }
 
 parentPort!.on("message", (request: WriterRequest) => {
-  // A spreadsheet is written asynchronously (zlib); batches that arrive meanwhile are written
-  // between its steps.
   void answer(request).then(
     (result) => {
       // A batch's buffer goes back to the main thread to be filled again (transferred, not copied).

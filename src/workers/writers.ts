@@ -31,8 +31,8 @@ export class WriterPool {
   }
 
   /**
-   * Writes one spreadsheet file (exceljs) in a thread: the main thread serialises meanwhile.
-   * Always the first thread, so that exceljs (a quarter of a second to load) is loaded once.
+   * Writes one spreadsheet file in a thread: the main thread serialises meanwhile. Always the
+   * first thread, so that the spreadsheet code is compiled and optimised in one thread only.
    */
   async sheet(file: string, spec: SheetSpec): Promise<void> {
     const { rows, ...head } = spec;
@@ -42,14 +42,12 @@ export class WriterPool {
   }
 
   /**
-   * Starts every thread now, and has the first one load exceljs: a large build calls this before
-   * its first batch, so that the threads start on the core the main thread leaves idle while it
-   * reads the content and orders the works.
+   * Starts every thread now: a large build calls this before its first batch, so that the
+   * threads start on the core the main thread leaves idle while it reads the content and orders
+   * the works.
    */
   start(): void {
     while (this.workers.length < this.threads) this.pick();
-    // A failure to load is reported by the first spreadsheet, with its file.
-    this.workers[0]!.request({ kind: "warm" }).catch(() => {});
   }
 
   private request(message: WithoutId<WriterRequest>, transfer: ArrayBuffer[] = []): Promise<Reply> {

@@ -4,16 +4,16 @@ import ExcelJS from "exceljs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EXPORT_KINDS, exportPath, type ExportKind } from "../../src/api/layout.ts";
 import { loadCatalogue, type Catalogue } from "../../src/content/load.ts";
-import type { CellValue } from "../../src/exports/columns.ts";
-import { writeExports } from "../../src/exports/write.ts";
-import { rowsDigest, sheetKey, writeSheet, type SheetHead } from "../../src/exports/xlsx.ts";
-import { packRows } from "../../src/workers/rows.ts";
-import { domainView, type DomainView } from "../../src/model/listing.ts";
+import { domainInfo } from "../../src/domain-files.ts";
+import { domainInputsKey } from "../../src/domain-inputs.ts";
+import { rowsKey, writeExports } from "../../src/exports/write.ts";
+import { sheetKey, writeSheet, type SheetKeyHead } from "../../src/exports/xlsx.ts";
+import { domainView, type DomainView, type ListedWork } from "../../src/model/listing.ts";
 import { StagingWriter, type FileEntry, type StagedEntry } from "../../src/output/staging.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { writeContent } from "../helpers/content.ts";
 
-// writeSheet is the only way into exceljs: counting its calls tells which files were produced.
+// writeSheet writes every file: counting its calls tells which files were produced.
 vi.mock("../../src/exports/xlsx.ts", async (importOriginal) => {
   const actual = await importOriginal<typeof import("../../src/exports/xlsx.ts")>();
   return { ...actual, writeSheet: vi.fn(actual.writeSheet) };
@@ -47,11 +47,18 @@ let first: ReadonlyMap<string, StagedEntry>;
 
 const rel = (kind: ExportKind) => exportPath("uno.example", kind);
 
-/** Writes the exports of `view` into a fresh staging folder over `previous`; says which files exceljs produced. */
+/** The works' inputs digests, as a build records them before it writes the exports. */
+function digests(domainView: DomainView): Map<ListedWork, string> {
+  const works = new Map<ListedWork, string>();
+  domainInputsKey("test", domainView, domainInfo(domainView, false), new Map(), works);
+  return works;
+}
+
+/** Writes the exports of `view` into a fresh staging folder over `previous`; says which files were produced. */
 async function run(domainView: DomainView, previous: ReadonlyMap<string, FileEntry>) {
   const sink = new StagingWriter(await mkdtemp(path.join(dir, "stage-")), previous);
   vi.mocked(writeSheet).mockClear();
-  await writeExports(sink, domainView);
+  await writeExports(sink, domainView, digests(domainView));
   const produced = vi.mocked(writeSheet).mock.calls.map(([file]) => path.basename(file, ".xlsx"));
   return { sink, produced, entry: (kind: ExportKind) => sink.entries.get(rel(kind))! };
 }
@@ -79,7 +86,7 @@ describe("keyed exports", () => {
     expect(new Set(EXPORT_KINDS.map((kind) => first.get(rel(kind))!.key)).size).toBe(3);
   });
 
-  it("keeps all three files of an unchanged domain without running exceljs or making a temporary folder", async () => {
+  it("keeps all three files of an unchanged domain without writing any or making a temporary folder", async () => {
     // A temporary folder that cannot be made: writeExports fails if it tries to.
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = path.join(dir, "missing");
@@ -121,100 +128,62 @@ describe("keyed exports", () => {
     for (const kind of EXPORT_KINDS) expect(changed.entry(kind).key).not.toBe(first.get(rel(kind))!.key);
   });
 
-  it("produces every file again when the domain's name or locale changes", async () => {
+  it("produces every file again when the domain's name, locale or address changes", async () => {
     const domain = catalogue.domains[0]!;
-    for (const changed of [{ ...domain, name: "Red Uno bis" }, { ...domain, locale: "en" }, { ...domain, locale: "es-ES" }]) {
+    for (const changed of [{ ...domain, name: "Red Uno bis" }, { ...domain, locale: "en" }, { ...domain, locale: "es-ES" }, { ...domain, base_url: "https://otra.example" }]) {
       const again = await run(domainView(catalogue, changed, DATE), first);
       expect(again.produced, JSON.stringify(changed)).toEqual([...EXPORT_KINDS]);
     }
   });
+
+  it("produces the files that list a director's works when the director's name changes", async () => {
+    const renamed: Catalogue = { ...catalogue, directors: new Map([[1, { ...catalogue.directors.get(1)!, name: "Alice Guy-Blaché" }]]) };
+    // Works 1 (listed) and 4 (a down) are hers; the up (3) has no director.
+    const changed = await run(domainView(renamed, catalogue.domains[0]!, DATE), first);
+    expect(changed.produced).toEqual(["export_excel", "export_down_movies"]);
+  });
 });
 
-describe("sheetKey", () => {
-  const head: SheetHead = {
+describe("sheetKey and rowsKey", () => {
+  const head: SheetKeyHead = {
     sheetName: "Altas",
     headers: ["id", "name", "available_from", "year"],
-    widths: [6, 30, 17, 8],
     rowCount: 3,
     properties: { title: "Altas de Uno", subject: "Obras de uno.example", keywords: "catalogue; uno.example", language: "es", date: DATE },
   };
-  const rows: CellValue[][] = [
-    [{ kind: "number", value: 1 }, { kind: "text", value: "Faro" }, { kind: "date", value: "2026-11-18" }, null],
-    [{ kind: "number", value: 2 }, { kind: "text", value: "" }, null, { kind: "number", value: 1920 }],
-    [{ kind: "number", value: 3 }, { kind: "text", value: "at" }, { kind: "text", value: "b" }, { kind: "number", value: 12 }],
-  ];
-  const keyOf = (h: SheetHead, r: CellValue[][]) => {
-    return sheetKey(h, rowsDigest(packRows(r, r.length)));
-  };
 
-  /** Other values a cell could hold: another value of its kind, the same value as another kind, empty. */
-  function variants(cell: CellValue): CellValue[] {
-    if (cell === null) return [{ kind: "text", value: "" }, { kind: "number", value: 0 }];
-    const same = String(cell.value);
-    switch (cell.kind) {
-      case "number":
-        return [{ kind: "number", value: cell.value + 1 }, { kind: "text", value: same }, null];
-      case "date":
-        return [{ kind: "date", value: "2026-11-19" }, { kind: "text", value: same }, null];
-      case "text":
-        return [{ kind: "text", value: `${same}x` }, { kind: "date", value: same }, { kind: "number", value: same.length }, null];
-    }
-  }
-
-  it("is the same for the same spec and rows", () => {
-    expect(keyOf(structuredClone(head), structuredClone(rows))).toBe(keyOf(head, rows));
-  });
-
-  it("differs when any cell of any row differs", () => {
-    const keys = new Set([keyOf(head, rows)]);
-    let count = 1;
-    rows.forEach((row, r) =>
-      row.forEach((cell, c) => {
-        for (const other of variants(cell)) {
-          const changed = structuredClone(rows);
-          changed[r]![c] = other;
-          keys.add(keyOf(head, changed));
-          count++;
-        }
-      }),
-    );
-    // Text moved across a cell boundary ("at","b" → "a","tb": the same characters in a row) and rows swapped.
-    const shifted = structuredClone(rows);
-    shifted[2]![1] = { kind: "text", value: "a" };
-    shifted[2]![2] = { kind: "text", value: "tb" };
-    keys.add(keyOf(head, shifted));
-    keys.add(keyOf(head, [rows[1]!, rows[0]!, rows[2]!]));
-    // Digits moved from one number to the next (2 … 1920 → 21 … 920).
-    const digits = structuredClone(rows);
-    digits[1]![0] = { kind: "number", value: 21 };
-    digits[1]![3] = { kind: "number", value: 920 };
-    keys.add(keyOf(head, digits));
-    count += 3;
-    expect(keys.size).toBe(count);
-  });
-
-  it("differs when any part of the spec differs: sheet name, headers, widths, row count, each property", () => {
-    const heads: SheetHead[] = [
+  it("differ when any part of the spec differs: sheet name, headers, row count, each property", () => {
+    const heads: SheetKeyHead[] = [
       head,
       { ...head, sheetName: "Bajas" },
       { ...head, headers: ["id", "name", "available_until", "year"] },
-      { ...head, widths: [6, 30, 17, 9] },
       { ...head, rowCount: 4 },
-      ...(Object.keys(head.properties) as (keyof SheetHead["properties"])[]).map((name) => ({
+      ...(Object.keys(head.properties) as (keyof SheetKeyHead["properties"])[]).map((name) => ({
         ...head,
         properties: { ...head.properties, [name]: name === "date" ? "2026-11-21" : `${head.properties[name]}!` },
       })),
     ];
-    expect(new Set(heads.map((h) => keyOf(h, rows))).size).toBe(heads.length);
+    expect(new Set(heads.map((h) => sheetKey(h, "rows"))).size).toBe(heads.length);
+    expect(sheetKey(structuredClone(head), "rows")).toBe(sheetKey(head, "rows"));
+    expect(sheetKey(head, "other rows")).not.toBe(sheetKey(head, "rows"));
   });
 
-  it("digests every row of a long sheet, the last one included", () => {
-    const many: CellValue[][] = Array.from({ length: 5000 }, (_, i) => [{ kind: "number", value: i }, { kind: "text", value: `Una obra con un título bastante largo ${i}` }, null, null]);
-    const base = keyOf(head, many);
-    for (const at of [0, 2500, 4999]) {
-      const changed = many.map((row, i) => (i === at ? [row[0]!, { kind: "text", value: "otra" } as CellValue, null, null] : row));
-      expect(keyOf(head, changed), `row ${at}`).not.toBe(base);
-    }
-    expect(keyOf(head, many.slice(0, 4999))).not.toBe(base);
+  it("rowsKey differs when any row's work, the rows' order or number, the domain's address or the program differs", () => {
+    const works = view.orders.name;
+    const workDigests = digests(view);
+    const domain = catalogue.domains[0]!;
+    const base = rowsKey("program", domain, works, workDigests);
+    expect(rowsKey("program", { ...domain }, [...works], new Map(workDigests))).toBe(base);
+    const keys = new Set([base]);
+    works.forEach((listed) => keys.add(rowsKey("program", domain, works, new Map([...workDigests, [listed, "0".repeat(32)]]))));
+    keys.add(rowsKey("program", domain, [...works].reverse(), workDigests));
+    keys.add(rowsKey("program", domain, works.slice(0, -1), workDigests));
+    keys.add(rowsKey("program", { ...domain, base_url: "https://otra.example" }, works, workDigests));
+    keys.add(rowsKey("program 2", domain, works, workDigests));
+    expect(keys.size).toBe(works.length + 5);
+  });
+
+  it("rowsKey refuses a work without an inputs digest (a bug: it would key the sheet by nothing)", () => {
+    expect(() => rowsKey("program", catalogue.domains[0]!, view.orders.name, new Map())).toThrow(/bug: no inputs digest/);
   });
 });

@@ -20,11 +20,19 @@ export function pageLink(domain: Domain, format: FormatDir, ordering: OrderingDi
  * pageLink's JSON (a quoted string) for every page of one format and ordering: the escaped text
  * before the page number is made once, and each link is it, the number and a quote (a page number
  * needs no escaping), instead of a query array, a join and JSON.stringify per link: a build makes
- * 60,000 of them per domain.
+ * 60,000 of them per domain. An object of one class rather than a closure per format and
+ * ordering: optimised code calls one known method.
  */
-export function pageLinksJson(domain: Domain, format: FormatDir, ordering: OrderingDir): (page: number) => string {
-  const first = JSON.stringify(pageLink(domain, format, ordering, 1));
-  const second = JSON.stringify(pageLink(domain, format, ordering, 2));
-  const before = second.slice(0, -2); // without "2" and its closing quote
-  return (page) => (page === 1 ? first : `${before}${page}"`);
+export class PageLinks {
+  private readonly first: string;
+  private readonly before: string;
+
+  constructor(domain: Domain, format: FormatDir, ordering: OrderingDir) {
+    this.first = JSON.stringify(pageLink(domain, format, ordering, 1));
+    this.before = JSON.stringify(pageLink(domain, format, ordering, 2)).slice(0, -2); // without "2" and its closing quote
+  }
+
+  json(page: number): string {
+    return page === 1 ? this.first : `${this.before}${page}"`;
+  }
 }

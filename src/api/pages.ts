@@ -3,7 +3,7 @@ import { md5 } from "../output/tree.ts";
 import { inputsDigest } from "../domain-inputs.ts";
 import type { Domain } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
-import { pageLinksJson } from "./links.ts";
+import { PageLinks } from "./links.ts";
 import {
   detailPath,
   ERROR_BODIES,
@@ -56,8 +56,6 @@ class ByteArena {
 
 const ARENA_BLOCK = 64 << 10;
 
-const CLOSE = Buffer.from("}");
-const CLOSE_COMMA = Buffer.from("},");
 const NULL = Buffer.from("null");
 
 /**
@@ -79,8 +77,9 @@ export function apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Read
 }
 
 /**
- * A domain's listing elements, each without its closing brace (a retrieve document adds keys
- * there), encoded into one buffer the first time a file that holds it is produced: a rebuild
+ * A domain's listing elements, each followed by `},` as it stands in a page's results (a retrieve
+ * document takes it without them and adds its keys), encoded into one buffer the first time a
+ * file that holds it is produced: a rebuild
  * produces only the files whose key changed, so most elements are never made. A director's JSON
  * (biographies in seven languages: most of an element's bytes) is serialised once per domain.
  */
@@ -127,9 +126,18 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
   const pages = pageCount(count);
   const tail = `,"trans_title":null,"count":${count},"total_pages":${pages},"results":[`;
   const formats = Object.keys(FORMAT_DIRS) as FormatDir[];
-  for (const ordering of ORDERING_DIRS) {
-    const works = view.orders[ordering === "default" ? domain.default_ordering : ordering];
-    const links = formats.map((format) => pageLinksJson(domain, format, ordering));
+  // Each ordering's works and links looked up before the loop: V8 compiled the loop again when a
+  // lookup by another ordering's name, a closure per link or the `last` copy's own call site
+  // (reached only at an ordering's last page) met its optimised code.
+  const orderings = ORDERING_DIRS.map((ordering) => ({
+    ordering,
+    works: view.orders[ordering === "default" ? domain.default_ordering : ordering],
+    links: formats.map((format) => new PageLinks(domain, format, ordering)),
+  }));
+  // An indexed loop: the iterator's call, made once per ordering, had too little feedback when the
+  // loop was optimised, and sent it back to be compiled again.
+  for (let o = 0; o < orderings.length; o++) {
+    const { ordering, works, links } = orderings[o]!;
     for (let page = 1; page <= pages; page++) {
       const members = works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
       let membersDigest = "";
@@ -139,14 +147,14 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
       // with the previous key of the same path, which names the format, the ordering and the
       // page; the links' other part is the domain's address, and the counts are in `tail`.
       const key = md5(`${PAGE_VERSION}${domain.base_url}${tail}${membersDigest}`);
+      // page=last answers the same bytes as the last page's number.
+      const copies = page === pages ? 2 : 1;
       for (let f = 0; f < formats.length; f++) {
         const format = formats[f]!;
-        const next = page < pages ? links[f]!(page + 1) : "null";
-        const previous = page > 1 ? links[f]!(page - 1) : "null";
+        const next = page < pages ? links[f]!.json(page + 1) : "null";
+        const previous = page > 1 ? links[f]!.json(page - 1) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}${tail}`;
-        yield new ListFile(listPagePath(host, format, ordering, page), key, head, results);
-        // page=last answers the same bytes as the last page's number.
-        if (page === pages) yield new ListFile(listPagePath(host, format, ordering, "last"), key, head, results);
+        for (let copy = 0; copy < copies; copy++) yield new ListFile(listPagePath(host, format, ordering, copy === 0 ? page : "last"), key, head, results);
       }
     }
   }
@@ -165,16 +173,23 @@ function* errorFiles(host: string): Generator<OutputFile> {
 const DETAIL_VERSION = "d2:";
 const PAGE_VERSION = "page-v5";
 
-/** The element's three pieces in one buffer (one part per element in every page that lists it). */
+/**
+ * The element's three pieces and `},` in one buffer: one part per element in every page that
+ * lists it (its closing brace and comma apart were as many parts again to copy).
+ */
 function elementBytes(before: string, director: Uint8Array, after: string, arena: ByteArena): Buffer {
   const start = Buffer.byteLength(before);
   const end = start + director.length;
-  const bytes = arena.alloc(end + Buffer.byteLength(after));
+  const close = end + Buffer.byteLength(after);
+  const bytes = arena.alloc(close + CLOSE_COMMA.length);
   bytes.write(before, 0);
   bytes.set(director, start);
   bytes.write(after, end);
+  bytes.write(CLOSE_COMMA, close);
   return bytes;
 }
+
+const CLOSE_COMMA = "},";
 
 /*
  * Keyed files are objects of these classes rather than closures: a build yields 70,000 of them,
@@ -192,7 +207,8 @@ class DetailFile {
   ) {}
 
   produce(): FileData {
-    return [this.elements.bytes(this.listed), detailTail(this.listed)];
+    const element = this.elements.bytes(this.listed);
+    return [element.subarray(0, element.length - CLOSE_COMMA.length), detailTail(this.listed)];
   }
 }
 
@@ -207,8 +223,10 @@ class PageResults {
   get bytes(): SharedBytes {
     if (this.shared === undefined) {
       const parts: Uint8Array[] = [];
-      for (const member of this.members) parts.push(this.elements.bytes(member), CLOSE_COMMA);
-      if (parts.length > 0) parts[parts.length - 1] = CLOSE; // the last element closes without a comma
+      for (const member of this.members) parts.push(this.elements.bytes(member));
+      // The last element closes without a comma.
+      const last = parts.length - 1;
+      if (last >= 0) parts[last] = parts[last]!.subarray(0, parts[last]!.length - 1);
       this.shared = new SharedBytes(parts);
     }
     return this.shared;

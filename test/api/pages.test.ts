@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { FORMAT_DIRS, ORDERING_DIRS, type FormatDir } from "../../src/api/layout.ts";
-import { pageLink, pageLinksJson } from "../../src/api/links.ts";
+import { pageLink, PageLinks } from "../../src/api/links.ts";
 import { apiFiles, type OutputFile } from "../../src/api/pages.ts";
 import { domainView, type DomainView, type ListedWork } from "../../src/model/listing.ts";
 import { catalogueOf, director, DOMAIN, work } from "../helpers/model.ts";
@@ -103,8 +103,8 @@ describe("listing pages", () => {
       const domain = { ...DOMAIN, base_url };
       for (const format of ["plain", "api", "json"] as const) {
         for (const ordering of ["default", "name", "-name", "year", "-year"] as const) {
-          const links = pageLinksJson(domain, format, ordering);
-          for (const page of [1, 2, 3, 9, 10, 11, 99, 100, 1234]) expect(links(page)).toBe(JSON.stringify(pageLink(domain, format, ordering, page)));
+          const links = new PageLinks(domain, format, ordering);
+          for (const page of [1, 2, 3, 9, 10, 11, 99, 100, 1234]) expect(links.json(page)).toBe(JSON.stringify(pageLink(domain, format, ordering, page)));
         }
       }
     }

@@ -1,11 +1,26 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detailTail, directorJson, directorObject, elementPieces } from "../../src/api/serialize.ts";
+import { detailTail, directorJson, directorObject, elementPieces, jsonText } from "../../src/api/serialize.ts";
 import { LANGUAGES } from "../../src/content/schema.ts";
 import { director, DOMAIN, work } from "../helpers/model.ts";
 
 const text = fc.string({ unit: "grapheme", maxLength: 40 });
 const optionalText = fc.option(fc.oneof(text, fc.constantFrom('"', "\\", "\u2028", "</script>", "\n\t", "é ñ 中文 🎬")), { nil: null });
+
+describe("jsonText", () => {
+  it("is JSON.stringify of any text: quotes, backslashes, control characters, lone and paired surrogates, U+2028", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 30 }), (value) => {
+        expect(jsonText(value)).toBe(JSON.stringify(value));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const value of ['"', "\\", "\u0000", "\u001f", " ", "\u007f", "\ud800", "\udfff", "\ud83c\udfac", "\u2028\u2029", "é ñ 中文", ""]) {
+      expect(jsonText(value)).toBe(JSON.stringify(value));
+    }
+    expect(jsonText(null)).toBe("null");
+  });
+});
 
 describe("a director's JSON", () => {
   it("is JSON.stringify of the director record, whatever the texts, the domain's language and the photo", () => {

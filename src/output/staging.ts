@@ -6,7 +6,7 @@ import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
 import { FileEntries, fieldsHaveKey, hasFields, packFields, unpackFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
-import { differs, linkFiles, makeParentDir, removeStale, writeBatch, type BatchFile, type BatchResult, type StagedEntry } from "./batch.ts";
+import { BatchFiles, differs, linkFiles, makeParentDir, removeStale, unpackResult, writeBatch, type BatchResult, type Identity, type StagedEntry } from "./batch.ts";
 
 export type { StagedEntry };
 
@@ -34,7 +34,7 @@ export function sameBytes(a: FileEntry, b: FileEntry): boolean {
  * What a writer thread compares a new file with: the key of a keyed file, the MD5 of another
  * (undefined when the entry has none to compare: the file counts as different).
  */
-function identity(entry: FileEntry | undefined, key: string | undefined): { size: number; id: string } | undefined {
+function identity(entry: FileEntry | undefined, key: string | undefined): Identity | undefined {
   const id = key === undefined ? entry?.md5 : entry?.key;
   return id === undefined ? undefined : { size: entry!.size, id };
 }
@@ -116,7 +116,7 @@ const IN_FLIGHT_PER_THREAD = 2;
 interface Batch {
   buffer: Buffer;
   used: number;
-  files: BatchFile[];
+  files: BatchFiles;
   /** Where each shared part already copied into this batch starts. */
   shared: Map<SharedBytes, number>;
 }
@@ -214,7 +214,7 @@ export class StagingWriter implements FileSink {
       const room = this.batch.buffer.length - this.batch.used;
       const exact = this.room(parts, Buffer.byteLength);
       if (exact <= room) break;
-      if (this.batch.files.length > 0) {
+      if (this.batch.files.count > 0) {
         await this.dispatch();
         continue;
       }
@@ -228,9 +228,9 @@ export class StagingWriter implements FileSink {
   /** Copies a file's parts into the batch, which has room for them. */
   private pack(rel: string, parts: readonly FilePart[], key: string | undefined): void {
     const batch = this.batch;
-    const { buffer } = batch;
-    // The file as (offset, size) pairs in the batch; adjacent pieces make one segment.
-    const segments: number[] = [];
+    const { buffer, files } = batch;
+    const previous = identity(this.previous.get(rel), key);
+    files.begin(rel, key, previous, identity(this.recycled.get(rel), key));
     let size = 0;
     for (const part of parts) {
       const start = batch.used;
@@ -241,7 +241,7 @@ export class StagingWriter implements FileSink {
       } else {
         const at = batch.shared.get(part);
         if (at !== undefined) {
-          addSegment(segments, at, part.size);
+          files.segment(at, part.size);
           size += part.size;
           continue;
         }
@@ -251,11 +251,10 @@ export class StagingWriter implements FileSink {
         }
         batch.shared.set(part, start);
       }
-      addSegment(segments, start, batch.used - start);
+      files.segment(start, batch.used - start);
       size += batch.used - start;
     }
-    const previous = identity(this.previous.get(rel), key);
-    batch.files.push({ rel, segments, size, key, previous, inStaging: identity(this.recycled.get(rel), key) });
+    files.end(size);
     // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
     // writer's answer need not carry it back (a build hands over tens of thousands of pages).
     if (key !== undefined) this.setEntry(rel, { size, key, fresh: differs(previous, key, size) });
@@ -274,11 +273,12 @@ export class StagingWriter implements FileSink {
 
   /** Writes what is still packed and waits for the writer threads; throws the first write error. */
   async flush(): Promise<void> {
-    if (this.batch.files.length > 0) {
+    if (this.batch.files.count > 0) {
       if (this.writers === null) {
         // Small enough to have filled no batch: written here, no thread started.
         try {
-          this.merge(writeBatch(this.staging, this.batch.buffer, this.batch.files, this.madeDirs));
+          const { files } = this.batch;
+          this.merge(unpackResult(files.unkeyed, writeBatch(this.staging, this.batch.buffer, files.packed(), this.madeDirs)));
         } catch (error) {
           this.failure ??= error;
         }
@@ -359,12 +359,12 @@ export class StagingWriter implements FileSink {
   }
 
   private emptyBatch(): Batch {
-    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: [], shared: new Map() };
+    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: new BatchFiles(), shared: new Map() };
   }
 
   private merge(result: BatchResult) {
-    // Keyed files were recorded when handed over (write).
-    for (const [rel, entry] of result.entries) if (entry.key === undefined) this.setEntry(rel, entry);
+    // The files without a key (keyed files were recorded when handed over: pack).
+    for (const [rel, entry] of result.entries) this.setEntry(rel, entry);
     this.bytesWritten += result.bytesWritten;
   }
 
@@ -570,13 +570,6 @@ export class StagingWriter implements FileSink {
 }
 
 const utf8Bound = (text: string) => text.length * 3;
-
-/** Adds (offset, size) to a file's segments in its batch; adjacent pieces make one segment. */
-function addSegment(segments: number[], offset: number, size: number): void {
-  const last = segments.length - 2;
-  if (last >= 0 && segments[last]! + segments[last + 1]! === offset) segments[last + 1]! += size;
-  else segments.push(offset, size);
-}
 
 /**
  * An empty, `.` or `..` segment (which also catches a leading or trailing slash), or a tab or line

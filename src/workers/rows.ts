@@ -1,14 +1,23 @@
 import type { CellValue } from "../exports/columns.ts";
 
 /**
- * A spreadsheet's rows as they cross to a writer thread: each cell's kind in one byte array and
- * its value in one flat array of strings and numbers. Posted as arrays of cell objects, the rows
- * of a 14,000-row sheet cost the main thread about 100 ms of structured cloning; packed, a tenth.
+ * A spreadsheet's rows as they cross to a writer thread: each cell's kind in one byte array, the
+ * numbers in one array, and the texts (dates and text cells) one after the other in one string.
+ * Posted as arrays of cell objects, the rows of a 14,000-row sheet cost the main thread about
+ * 100 ms of structured cloning; as an array of values, the writer thread still received a string
+ * per cell (hundreds of thousands per build), all kept until the sheet was written, and copied
+ * by every collection of its young generation meanwhile.
  */
 export interface PackedRows {
+  /** Per cell: its kind (KIND_CODES; EMPTY for an empty cell). */
   kinds: Uint8Array;
-  values: (string | number | null)[];
-  /** Where each row ends in `kinds` and `values`. */
+  /** Per cell: a number cell's value (0 for the others). */
+  numbers: Float64Array;
+  /** The values of the date and text cells, one after the other. */
+  texts: string;
+  /** Per cell: where its value ends in `texts` (a cell without text: where the one before ended). */
+  textEnds: Uint32Array;
+  /** Per row: where it ends in the cells. */
   ends: Uint32Array;
 }
 
@@ -31,7 +40,10 @@ export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedR
  */
 export class RowPacker {
   private kinds = new Uint8Array(0);
-  private values: (string | number | null)[] = [];
+  private numbers = new Float64Array(0);
+  private textEnds = new Uint32Array(0);
+  private readonly texts: string[] = [];
+  private textLength = 0;
   private used = 0;
   private readonly ends: Uint32Array;
   private row = 0;
@@ -43,10 +55,18 @@ export class RowPacker {
   add(cells: readonly CellValue[]): void {
     if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
     if (this.used + cells.length > this.kinds.length) this.grow(this.used + cells.length);
-    const { kinds, values } = this;
+    const { kinds, numbers, textEnds } = this;
     for (const cell of cells) {
-      kinds[this.used] = cell === null ? 0 : KIND_CODES[cell.kind];
-      values[this.used++] = cell === null ? null : cell.value;
+      if (cell === null) kinds[this.used] = EMPTY;
+      else {
+        kinds[this.used] = KIND_CODES[cell.kind];
+        if (cell.kind === "number") numbers[this.used] = cell.value;
+        else {
+          this.texts.push(cell.value);
+          this.textLength += cell.value.length;
+        }
+      }
+      textEnds[this.used++] = this.textLength;
     }
     this.ends[this.row++] = this.used;
   }
@@ -57,18 +77,25 @@ export class RowPacker {
     const size = Math.max(needed, Math.ceil(perRow * this.rowCount));
     const kinds = new Uint8Array(size);
     kinds.set(this.kinds.subarray(0, this.used));
-    this.kinds = kinds;
+    const numbers = new Float64Array(size);
+    numbers.set(this.numbers.subarray(0, this.used));
+    const textEnds = new Uint32Array(size);
+    textEnds.set(this.textEnds.subarray(0, this.used));
+    [this.kinds, this.numbers, this.textEnds] = [kinds, numbers, textEnds];
   }
 
   packed(): PackedRows {
-    this.values.length = this.used;
-    return { kinds: this.kinds.slice(0, this.used), values: this.values, ends: this.ends.subarray(0, this.row) };
+    const cells = this.used;
+    return { kinds: this.kinds.slice(0, cells), numbers: this.numbers.slice(0, cells), texts: this.texts.join(""), textEnds: this.textEnds.slice(0, cells), ends: this.ends.slice(0, this.row) };
   }
 }
 
+/** The arrays of packed rows, to transfer rather than copy to a writer thread. */
+export const packedBuffers = (rows: PackedRows): ArrayBuffer[] => [rows.kinds, rows.numbers, rows.textEnds, rows.ends].map((array) => array.buffer as ArrayBuffer);
+
 /**
- * Rows already packed: unpacked as they are iterated (a spreadsheet written in this thread), or
- * sent as they are to a writer thread (WriterPool.sheet).
+ * Rows already packed: unpacked as they are iterated, or written or sent as they are
+ * (writeSheet, WriterPool.sheet).
  */
 export class PackedSheetRows implements Iterable<CellValue[]> {
   constructor(readonly packed: PackedRows) {}
@@ -78,13 +105,16 @@ export class PackedSheetRows implements Iterable<CellValue[]> {
   }
 }
 
-export function* unpackRows({ kinds, values, ends }: PackedRows): Generator<CellValue[]> {
+/** The value of the packed cell `at` when it holds text (a date or a text cell). */
+export const cellText = ({ texts, textEnds }: PackedRows, at: number): string => texts.slice(at === 0 ? 0 : textEnds[at - 1], textEnds[at]);
+
+export function* unpackRows(rows: PackedRows): Generator<CellValue[]> {
   let at = 0;
-  for (const end of ends) {
+  for (const end of rows.ends) {
     const cells: CellValue[] = [];
     for (; at < end; at++) {
-      const kind = KINDS[kinds[at]!]!;
-      cells.push(kind === null ? null : ({ kind, value: values[at] } as CellValue));
+      const kind = KINDS[rows.kinds[at]!]!;
+      cells.push(kind === null ? null : kind === "number" ? { kind, value: rows.numbers[at]! } : { kind, value: cellText(rows, at) });
     }
     yield cells;
   }

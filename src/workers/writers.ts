@@ -1,7 +1,7 @@
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "../output/batch.ts";
 import { RequestWorker, type WithoutId } from "./request.ts";
-import { PackedSheetRows, packRows } from "./rows.ts";
+import { PackedSheetRows, packedBuffers, packRows } from "./rows.ts";
 import { threadExecArgv, workerScript } from "./script.ts";
 import type { WriterRequest } from "./writer.ts";
 
@@ -38,7 +38,7 @@ export class WriterPool {
     const { rows, ...head } = spec;
     const packed = rows instanceof PackedSheetRows ? rows.packed : packRows(rows, spec.rowCount);
     if (this.workers.length === 0) this.pick();
-    await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, [packed.kinds.buffer as ArrayBuffer, packed.ends.buffer as ArrayBuffer]);
+    await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, packedBuffers(packed));
   }
 
   /**

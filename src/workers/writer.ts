@@ -1,3 +1,4 @@
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import type { SheetHead } from "../exports/xlsx.ts";
 import { linkFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
@@ -9,6 +10,24 @@ export type WriterRequest =
   | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: PackedFiles }
   | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
   | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows };
+
+/**
+ * The nice value of a writer thread. On two cores the main thread (serialising, the build's
+ * critical path) shared them with two writer threads and V8's compiler and collector threads, and
+ * waited for a core a quarter of its time (a 20,000-work API build: 1.1 s of 4.6); the writers
+ * work in its gaps instead, within the batches in flight (src/output/staging.ts). A priority
+ * within the build, on Linux, where a thread has its own (elsewhere setpriority would lower the
+ * whole process); lowering one's own priority needs no privilege. Measured with
+ * `npm run bench -- --sections command`: see the README.
+ */
+const WRITER_NICE = 5;
+if (process.platform === "linux") {
+  try {
+    setPriority(WRITER_NICE);
+  } catch {
+    // A system that refuses: the thread runs at the process's priority, as before.
+  }
+}
 
 const madeDirs = new Set<string>();
 

@@ -5,7 +5,8 @@ import { apiFiles, pageCount } from "./api/pages.ts";
 import type { ProcessedImage } from "./media/images.ts";
 import type { DomainView, ListedWork } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
-import type { FileSink } from "./output/staging.ts";
+import type { FileData, FileSink } from "./output/staging.ts";
+import { md5 } from "./output/tree.ts";
 
 /** API files serialised between two turns of the event loop. */
 const FILES_PER_TURN = 1000;
@@ -33,6 +34,14 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
 }
 
 /**
+ * A key for a small text file of the API (an error body, the OpenAPI description): its MD5, made
+ * here. Every file of a domain's API is then keyed, and the writer threads hash nothing: the
+ * first file without a key, reached only after a domain's pages, sent their optimised code back
+ * to be compiled again.
+ */
+const textKey = (data: FileData) => (typeof data === "string" ? md5(data) : undefined);
+
+/**
  * The API files of one domain under its own folder: every API response and the OpenAPI
  * description (the spreadsheets are written by `writeExports`). Domains never share these paths.
  */
@@ -42,7 +51,7 @@ export async function writeDomainApi(sink: FileSink, view: DomainView, images: R
   let files = 0;
   for (const run of apiFiles(view, imageUrl, workDigests)) {
     for (const file of run) {
-      const waiting = "key" in file ? sink.writeKeyed(file.path, file.key, file) : sink.write(file.path, file.data);
+      const waiting = "key" in file ? sink.writeKeyed(file.path, file.key, file) : sink.write(file.path, file.data, textKey(file.data));
       if (waiting !== undefined) await waiting;
       // A file kept as it was awaits nothing that lets the event loop turn: without a turn now and
       // then, the spreadsheets' next steps (a temporary folder, a thread's answer) wait for the
@@ -50,7 +59,8 @@ export async function writeDomainApi(sink: FileSink, view: DomainView, images: R
       if (++files % FILES_PER_TURN === 0) await nextTurn();
     }
   }
-  await sink.write(...openapiFile(domain));
+  const [openapiPath, openapi] = openapiFile(domain);
+  await sink.write(openapiPath, openapi, textKey(openapi));
   // The pages are on disk before the next domain starts: a failing write (a full disk) stops the
   // build there, and the wait is short (at most two batches per writer thread are in flight).
   await sink.flush();

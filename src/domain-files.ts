@@ -62,6 +62,6 @@ export async function writeDomainApi(sink: FileSink, view: DomainView, images: R
   const [openapiPath, openapi] = openapiFile(domain);
   await sink.write(openapiPath, openapi, textKey(openapi));
   // The pages are on disk before the next domain starts: a failing write (a full disk) stops the
-  // build there, and the wait is short (at most two batches per writer thread are in flight).
+  // build there, and the wait is short (at most twelve batches per writer thread are in flight).
   await sink.flush();
 }

@@ -16,38 +16,35 @@ export interface ColumnContext {
   categories: Record<AudiovisualType, string>;
 }
 
+export type CellKind = "number" | "date" | "text";
+
 export interface Column {
   header: string;
   /** The widest the column gets, in characters: a longer value is cut off on screen, not the sheet widened. */
   maxWidth: number;
-  cell(listed: ListedWork, context: ColumnContext): CellValue;
+  /** What its cells hold: a number, a calendar day (YYYY-MM-DD) or text. */
+  kind: CellKind;
+  /** A work's value in this column; null for an empty cell. */
+  value(listed: ListedWork, context: ColumnContext): number | string | null;
 }
-
-const number = (value: number | null): CellValue => (value === null ? null : { kind: "number", value });
-const text = (value: string | null): CellValue => (value === null ? null : { kind: "text", value });
-const date = (value: string | null): CellValue => (value === null ? null : { kind: "date", value });
 
 /** The absolute address of a work's page in the HTML catalogue (CONTRACT 5). */
 export const detailPageUrl = (domain: Domain, id: number, slug: string) => `${domain.base_url}/${workDir(id, slug)}`;
 
 export const COLUMNS: readonly Column[] = [
-  { header: "id", maxWidth: 12, cell: ({ work }) => number(work.id) },
-  { header: "name", maxWidth: 60, cell: ({ work }) => text(work.name) },
-  { header: "slug", maxWidth: 40, cell: ({ work }) => text(work.slug) },
-  { header: "audiovisual_type", maxWidth: 20, cell: ({ work }) => text(work.audiovisual_type) },
-  { header: "director", maxWidth: 40, cell: ({ director }) => text(director?.name ?? null) },
-  { header: "year", maxWidth: 6, cell: ({ work }) => number(work.year) },
-  { header: "available_from", maxWidth: 14, cell: ({ window }) => date(window.from) },
-  { header: "available_until", maxWidth: 14, cell: ({ window }) => date(window.until) },
+  { header: "id", maxWidth: 12, kind: "number", value: ({ work }) => work.id },
+  { header: "name", maxWidth: 60, kind: "text", value: ({ work }) => work.name },
+  { header: "slug", maxWidth: 40, kind: "text", value: ({ work }) => work.slug },
+  { header: "audiovisual_type", maxWidth: 20, kind: "text", value: ({ work }) => work.audiovisual_type },
+  { header: "director", maxWidth: 40, kind: "text", value: ({ director }) => director?.name ?? null },
+  { header: "year", maxWidth: 6, kind: "number", value: ({ work }) => work.year },
+  { header: "available_from", maxWidth: 14, kind: "date", value: ({ window }) => window.from },
+  { header: "available_until", maxWidth: 14, kind: "date", value: ({ window }) => window.until },
   // Minutes, as in audiovisuals.csv and the API's retrieve.
-  { header: "duration", maxWidth: 10, cell: ({ work }) => number(work.duration) },
-  { header: "url", maxWidth: 80, cell: ({ work }, { domain }) => text(detailPageUrl(domain, work.id, work.slug)) },
-  { header: "director_slug", maxWidth: 40, cell: ({ director }) => text(director?.slug ?? null) },
-  {
-    header: "category",
-    maxWidth: 20,
-    cell: ({ work }, { categories }) => text(work.audiovisual_type === null ? null : categories[work.audiovisual_type]),
-  },
+  { header: "duration", maxWidth: 10, kind: "number", value: ({ work }) => work.duration },
+  { header: "url", maxWidth: 80, kind: "text", value: ({ work }, { domain }) => detailPageUrl(domain, work.id, work.slug) },
+  { header: "director_slug", maxWidth: 40, kind: "text", value: ({ director }) => director?.slug ?? null },
+  { header: "category", maxWidth: 20, kind: "text", value: ({ work }, { categories }) => (work.audiovisual_type === null ? null : categories[work.audiovisual_type]) },
 ];
 
 /** Width of a date cell shown as yyyy-mm-dd, with room for the filter button. */
@@ -56,7 +53,11 @@ const DATE_WIDTH = 13;
 const FILTER_BUTTON = 3;
 
 /** The cells of one work, in column order. */
-export const rowCells = (listed: ListedWork, context: ColumnContext): CellValue[] => COLUMNS.map((column) => column.cell(listed, context));
+export const rowCells = (listed: ListedWork, context: ColumnContext): CellValue[] =>
+  COLUMNS.map((column) => {
+    const value = column.value(listed, context);
+    return value === null ? null : ({ kind: column.kind, value } as CellValue);
+  });
 
 /**
  * Column widths (in characters) that fit the header and the longest value, capped. A streamed
@@ -81,10 +82,15 @@ export class ColumnWidths {
   add(row: readonly CellValue[]): void {
     for (let index = 0; index < row.length; index++) {
       const cell = row[index]!;
-      if (cell === null) continue;
-      const length = cell.kind === "date" ? DATE_WIDTH : String(cell.value).length + 1;
-      if (length > this.longest[index]!) this.longest[index] = length;
+      if (cell !== null) this.measure(index, cell.kind, cell.value);
     }
+  }
+
+  /** Measures a value of column `index` (nothing for an empty cell). */
+  measure(index: number, kind: CellKind, value: number | string | null): void {
+    if (value === null) return;
+    const length = kind === "date" ? DATE_WIDTH : String(value).length + 1;
+    if (length > this.longest[index]!) this.longest[index] = length;
   }
 
   widths(): number[] {

@@ -53,21 +53,32 @@ export class RowPacker {
   }
 
   add(cells: readonly CellValue[]): void {
-    if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
-    if (this.used + cells.length > this.kinds.length) this.grow(this.used + cells.length);
-    const { kinds, numbers, textEnds } = this;
     for (const cell of cells) {
-      if (cell === null) kinds[this.used] = EMPTY;
-      else {
-        kinds[this.used] = KIND_CODES[cell.kind];
-        if (cell.kind === "number") numbers[this.used] = cell.value;
-        else {
-          this.texts.push(cell.value);
-          this.textLength += cell.value.length;
-        }
-      }
-      textEnds[this.used++] = this.textLength;
+      if (cell === null) this.cell(EMPTY, null);
+      else this.cell(KIND_CODES[cell.kind], cell.value);
     }
+    this.endRow();
+  }
+
+  /** Adds a cell of the current row: its kind (KIND_CODES, EMPTY) and value (null when empty). */
+  cell(kind: number, value: number | string | null): void {
+    if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
+    if (this.used === this.kinds.length) this.grow(this.used + 1);
+    if (value === null) this.kinds[this.used] = EMPTY;
+    else {
+      this.kinds[this.used] = kind;
+      if (typeof value === "number") this.numbers[this.used] = value;
+      else {
+        this.texts.push(value);
+        this.textLength += value.length;
+      }
+    }
+    this.textEnds[this.used++] = this.textLength;
+  }
+
+  /** Ends the current row. */
+  endRow(): void {
+    if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
     this.ends[this.row++] = this.used;
   }
 

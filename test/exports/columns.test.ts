@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COLUMNS, columnWidths, rowCells, type CellValue } from "../../src/exports/columns.ts";
+import { COLUMNS, columnWidths, rowCells, type CellValue, type Column } from "../../src/exports/columns.ts";
 import type { ListedWork } from "../../src/model/listing.ts";
 import { stringsFor } from "../../src/site/i18n.ts";
 import { DOMAIN, director, work } from "../helpers/model.ts";
@@ -43,10 +43,10 @@ describe("the columns", () => {
   });
 
   it("are as wide as the header with its filter button or the longest value, up to a cap", () => {
-    const columns = [
-      { header: "id", maxWidth: 12, cell: () => null },
-      { header: "name", maxWidth: 20, cell: () => null },
-      { header: "available_from", maxWidth: 12, cell: () => null },
+    const columns: Column[] = [
+      { header: "id", maxWidth: 12, kind: "number", value: () => null },
+      { header: "name", maxWidth: 20, kind: "text", value: () => null },
+      { header: "available_from", maxWidth: 12, kind: "date", value: () => null },
     ];
     const text = (value: string): CellValue => ({ kind: "text", value });
     expect(columnWidths([], columns)).toEqual([5, 7, 17]);

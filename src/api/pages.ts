@@ -79,8 +79,8 @@ export function apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: Read
 /**
  * A domain's listing elements, each followed by `},` as it stands in a page's results (a retrieve
  * document takes it without them and adds its keys), encoded into one buffer the first time a
- * file that holds it is produced: a rebuild
- * produces only the files whose key changed, so most elements are never made. A director's JSON
+ * file that holds it is produced: a rebuild produces only the files whose key changed, so most
+ * elements are never made. A director's JSON
  * (biographies in seven languages: most of an element's bytes) is serialised once per domain.
  */
 class DomainElements {

@@ -65,8 +65,8 @@ export function directorObject(director: Director, domain: Domain, imageUrl: Ima
  * A listing element in JSON, keys in the contract's order (CONTRACT section 3), in three pieces:
  * what comes before the director, then the director's own JSON (shared by all their works and
  * serialised once), then the rest without the closing brace, so that the retrieve document can
- * append its own keys to the same pieces. Written out key by key (the values through
- * JSON.stringify) rather than JSON.stringify of objects and sliced: the same bytes
+ * append its own keys to the same pieces. Written out key by key (the values through jsonText
+ * and JSON.stringify) rather than JSON.stringify of objects and sliced: the same bytes
  * (`test/api/serialize.test.ts` compares them) for a third less of the main thread's time.
  */
 export function elementPieces(listed: ListedWork, imageUrl: ImageUrl): { before: string; after: string } {

@@ -57,10 +57,9 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
     const rel = exportPath(domain.domain, kind);
     const key = sheetKey(head, rowsKey(program, domain, works, workDigests));
     if (tree.reuse(rel, key)) continue;
-    // One pass makes the cells: measured and packed for the writer. One loop, not a chain of
-    // generators: a generator's step per row and pass cost more than the row.
-    // Each value goes straight to the packer and the widths: a cell object per value (about
-    // 600,000 a build) was made only to be read twice.
+    // One loop measures and packs the rows, each value straight from its column (a cell object
+    // per value, about 600,000 a build, was made only to be read twice; a generator's step per
+    // row and pass cost more than the row).
     const packer = new RowPacker(works.length);
     const widths = new ColumnWidths();
     for (const listed of works) {

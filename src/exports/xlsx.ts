@@ -3,8 +3,6 @@ import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CellValue } from "./columns.ts";
 import { cellText, EMPTY, KIND_CODES, PackedSheetRows, packRows, type PackedRows } from "../workers/rows.ts";
-
-const { number: NUMBER, date: DATE } = KIND_CODES;
 import {
   appXml,
   columnLetters,
@@ -23,6 +21,8 @@ import {
   xmlEncode,
 } from "./xlsx-parts.ts";
 import { ZipWriter } from "./zip.ts";
+
+const { number: NUMBER, date: DATE } = KIND_CODES;
 
 /**
  * A spreadsheet of one sheet, written as exceljs' streaming writer writes it (byte for byte in
@@ -84,7 +84,7 @@ export interface SheetStats {
 
 /**
  * Writes one spreadsheet file of a single sheet: the parts of `xlsx-parts.ts` and the data rows'
- * XML (`rowXml`), compressed as they come into a zip (`zip.ts`) dated the build date, so the
+ * XML (`RowRenderer`), compressed as they come into a zip (`zip.ts`) dated the build date, so the
  * file is byte-for-byte a function of its inputs.
  */
 export async function writeSheet(file: string, spec: SheetSpec): Promise<SheetStats> {

@@ -52,13 +52,13 @@ export function writeBatch(staging: string, bytes: Uint8Array, { text, numbers }
     for (at += HEADER; at < end; at += 2) views.push(bytes.subarray(numbers[at]!, numbers[at]! + numbers[at + 1]!));
     let id = key;
     if (key === "") md5s += id = md5Of(views);
-    const changed = previousSize < 0 || fields[f + 2] !== id || previousSize !== size;
+    const changed = !sameFile(previousSize, fields[f + 2]!, id, size);
     if (key === "") fresh.push(changed ? 1 : 0);
     if (!changed) continue;
     bytesWritten += size;
     if (stagingSize >= 0) {
       // A recycled version already holds these bytes here (a change undone): nothing to write.
-      if (fields[f + 3] === id && stagingSize === size) continue;
+      if (sameFile(stagingSize, fields[f + 3]!, id, size)) continue;
       removeStale(`${staging}/${rel}`);
     }
     makeParentDir(staging, rel, madeDirs);
@@ -67,8 +67,16 @@ export function writeBatch(staging: string, bytes: Uint8Array, { text, numbers }
   return { md5s, fresh: Uint8Array.from(fresh), bytesWritten };
 }
 
-/** Whether a file of `size` bytes identified by `id` (its key, else its MD5) differs from `held`, another version's file at its path (none: it differs). */
-export const differs = (held: Identity | undefined, id: string, size: number) => held === undefined || held.id !== id || held.size !== size;
+/**
+ * Whether another version's file at a path, of `heldSize` bytes (negative: there is none) and
+ * identity `heldId`, holds the bytes of a file of `size` bytes identified by `id` (its key, else
+ * its MD5). The writer reads the held file's fields from a packed batch, the main thread from an
+ * Identity (`differs`).
+ */
+const sameFile = (heldSize: number, heldId: string, id: string, size: number) => heldSize >= 0 && heldId === id && heldSize === size;
+
+/** Whether a file of `size` bytes identified by `id` differs from `held`, another version's file at its path (none: it differs). */
+export const differs = (held: Identity | undefined, id: string, size: number) => held === undefined || !sameFile(held.size, held.id, id, size);
 
 function md5Of(views: readonly Uint8Array[]): string {
   const hash = createHash("md5");

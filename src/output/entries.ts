@@ -54,13 +54,13 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
  */
 export class FileEntries extends PackedEntries<StagedEntry> {
   set(rel: string, entry: StagedEntry): this {
-    this.setPacked(rel, packFields(entry, entry.fresh ? "+" : ""));
+    this.setPacked(rel, packEntry(entry));
     return this;
   }
 
   /** `set` of a path that has no entry yet (the caller checked): one lookup less. */
   add(rel: string, entry: StagedEntry): void {
-    this.packed.set(flat(rel), packFields(entry, entry.fresh ? "+" : ""));
+    this.packed.set(flat(rel), packEntry(entry));
   }
 
   /**
@@ -134,6 +134,9 @@ export const hasFields = (files: ReadonlyMap<string, FileEntry>): files is Field
  * flat string (see `flat`), for a third of a copy's cost.
  */
 export const packFields = ({ size, md5, key }: FileEntry, mark = "") => [`${mark}${size}`, md5 ?? "", key ?? ""].join("\t");
+
+/** An entry of this build as FileEntries keeps it: its fields after a `+` when this build wrote it. */
+const packEntry = (entry: StagedEntry) => packFields(entry, entry.fresh ? "+" : "");
 
 /** Whether the packed fields `size\tmd5\tkey` end with this key (compared in place, no substring). */
 export function fieldsHaveKey(fields: string, key: string): boolean {

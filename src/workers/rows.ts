@@ -62,7 +62,6 @@ export class RowPacker {
 
   /** Adds a cell of the current row: its kind (KIND_CODES, EMPTY) and value (null when empty). */
   cell(kind: number, value: number | string | null): void {
-    if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
     if (this.used === this.kinds.length) this.grow(this.used + 1);
     if (value === null) this.kinds[this.used] = EMPTY;
     else {

@@ -105,8 +105,16 @@ export class S3Target implements Store {
   async get(rel: string, firstBytes?: number): Promise<Buffer | null> {
     const range = firstBytes === undefined ? undefined : `bytes=0-${firstBytes - 1}`;
     try {
-      const object = await this.send(`read ${rel}`, (c, s) => c.send(new s.GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range })), true);
-      return Buffer.from(await object.Body!.transformToByteArray());
+      // The body is read inside the retried request: a connection dropped halfway through it
+      // (ECONNRESET "aborted") is as transient as one dropped before the answer.
+      return await this.send(
+        `read ${rel}`,
+        async (c, s) => {
+          const object = await c.send(new s.GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range }));
+          return Buffer.from(await object.Body!.transformToByteArray());
+        },
+        true,
+      );
     } catch (error) {
       if ((error as { name?: string }).name === "NoSuchKey") return null;
       throw error;

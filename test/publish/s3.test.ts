@@ -229,6 +229,57 @@ describe("S3 target", () => {
     });
   });
 
+  describe("reads through a proxy that drops connections halfway through an answer", () => {
+    let proxy: Server;
+    let endpoint = "";
+    /** GETs to cut after half their body, counted down. */
+    let cutGets = 0;
+    let gets = 0;
+    beforeAll(async () => {
+      const upstream = new URL(s3.endpoint);
+      proxy = createServer((req, res) => {
+        const cut = req.method === "GET" && !req.url!.includes("list-type") && cutGets > 0;
+        if (req.method === "GET") gets++;
+        if (cut) cutGets--;
+        const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+          res.writeHead(answer.statusCode!, answer.headers);
+          if (!cut) return answer.pipe(res);
+          const chunks: Buffer[] = [];
+          answer.on("data", (c: Buffer) => chunks.push(c));
+          answer.on("end", () => {
+            // The whole length announced, half the bytes sent, then the connection closed.
+            const body = Buffer.concat(chunks);
+            res.write(body.subarray(0, body.length >> 1), () => res.socket!.destroy());
+          });
+        });
+        req.pipe(forward);
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+      endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      await client.send(new PutObjectCommand({ Bucket: "site", Key: "cut/object.json", Body: JSON.stringify({ text: "x".repeat(200_000) }) }));
+    });
+    afterAll(() => new Promise<void>((resolve) => { proxy.closeAllConnections(); proxy.close(() => resolve()); }));
+
+    it("reads the whole object again when its answer was cut (a transient failure, retried)", async () => {
+      cutGets = 2;
+      gets = 0;
+      const bytes = await target("s3://site/cut", endpoint).get("object.json");
+      expect(JSON.parse(bytes!.toString()).text).toHaveLength(200_000);
+      expect(gets).toBe(3);
+    });
+
+    it("says the store cannot be reached when every answer is cut: a user's error, not a bug", async () => {
+      cutGets = 10;
+      gets = 0;
+      const failure = target("s3://site/cut", endpoint).get("object.json");
+      await expect(failure).rejects.toThrow(UserError);
+      await expect(failure).rejects.toThrow(/cannot reach .* to read object\.json \(ECONNRESET\)/);
+      // The target's three attempts.
+      expect(gets).toBe(3);
+      cutGets = 0;
+    });
+  });
+
   describe("uploads (sent around the SDK's middleware, src/publish/s3-put.ts)", () => {
     const object = (rel: string, text: string) => {
       const bytes = Buffer.from(text);

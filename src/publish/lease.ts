@@ -52,64 +52,84 @@ export interface Lease {
   release(): Promise<void>;
 }
 
+/**
+ * The leases this process has written and not withdrawn or released. A lease naming this process
+ * that is not among them was left by an earlier publish of this process whose release failed (a
+ * dropped connection): it is taken over at once, as a dead process's is, instead of blocking the
+ * next publish of a long-running process (`dev`, the tests) for the time-to-live.
+ */
+const ours = new Set<string>();
+
 const overlaps = (a: string[], b: string[]) => a.includes("*") || b.includes("*") || a.some((x) => b.includes(x));
 
 export async function acquireLease(store: Store, scope: string[], options: LeaseOptions = {}): Promise<Lease> {
   const ttl = options.ttlMs ?? 120_000;
-  const contend = options.contendMs ?? 10_000;
+  const contendMs = options.contendMs ?? 10_000;
   const deadline = Date.now() + (options.patienceMs ?? 30_000);
   const body: LeaseBody = { owner: `${hostname()} pid ${process.pid}`, host: hostname(), pid: process.pid, started: new Date().toISOString(), scope: [...scope].sort() };
   const rel = `${LEASES_FOLDER}${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.json`;
   const bytes = Buffer.from(JSON.stringify(body) + "\n");
   const write = () => store.put({ path: rel, size: bytes.length, md5: md5(bytes), abs: null, bytes, contentType: "application/json", cacheControl: "no-store" });
 
-  for (let attempt = 0; ; attempt++) {
-    await write();
-    const listing = await store.list(LEASES_FOLDER);
-    const mine = listing.get(rel);
-    if (mine === undefined) throw new Error(`bug: ${store.name} does not list the lease ${rel} just written`);
-    const blocking: { body: LeaseBody; age: number }[] = [];
-    let tookOver = false;
-    for (const [other, listed] of listing) {
-      if (other === rel) continue;
-      const age = mine.modified - listed.modified;
-      const text = await store.get(other);
-      if (text === null) continue; // released meanwhile
-      let theirs: LeaseBody;
-      try {
-        theirs = JSON.parse(text.toString()) as LeaseBody;
-      } catch {
-        theirs = { owner: "unknown", started: new Date(listed.modified).toISOString(), scope: ["*"] };
+  ours.add(rel);
+  try {
+    return await contend();
+  } catch (error) {
+    // Whatever failed after the lease was written (a list, a read), it must not stay behind.
+    if (ours.delete(rel)) await store.remove([rel]).catch(() => {});
+    throw error;
+  }
+
+  async function contend(): Promise<Lease> {
+    for (let attempt = 0; ; attempt++) {
+      await write();
+      const listing = await store.list(LEASES_FOLDER);
+      const mine = listing.get(rel);
+      if (mine === undefined) throw new Error(`bug: ${store.name} does not list the lease ${rel} just written`);
+      const blocking: { body: LeaseBody; age: number }[] = [];
+      let tookOver = false;
+      for (const [other, listed] of listing) {
+        if (other === rel) continue;
+        const age = mine.modified - listed.modified;
+        const text = await store.get(other);
+        if (text === null) continue; // released meanwhile
+        let theirs: LeaseBody;
+        try {
+          theirs = JSON.parse(text.toString()) as LeaseBody;
+        } catch {
+          theirs = { owner: "unknown", started: new Date(listed.modified).toISOString(), scope: ["*"] };
+        }
+        if (!overlaps(body.scope, theirs.scope ?? ["*"])) continue;
+        const dead = theirs.host === hostname() && typeof theirs.pid === "number" && (theirs.pid === process.pid ? !ours.has(other) : !isAlive(theirs.pid));
+        if (age > ttl || dead) {
+          // Its publisher stopped rewriting it, or is a process of this machine that is gone: killed.
+          // Taken over (other newcomers may delete it too).
+          await store.remove([other]);
+          tookOver = true;
+          continue;
+        }
+        blocking.push({ body: theirs, age });
       }
-      if (!overlaps(body.scope, theirs.scope ?? ["*"])) continue;
-      const dead = theirs.host === hostname() && typeof theirs.pid === "number" && theirs.pid !== process.pid && !isAlive(theirs.pid);
-      if (age > ttl || dead) {
-        // Its publisher stopped rewriting it, or is a process of this machine that is gone: killed.
-        // Taken over (other newcomers may delete it too).
-        await store.remove([other]);
-        tookOver = true;
+      // After a takeover, look once more: a holder that was only slow (its renewal in flight while
+      // its lease was deleted) has written it again, and is then seen as a contender.
+      if (blocking.length === 0 && tookOver) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
         continue;
       }
-      blocking.push({ body: theirs, age });
+      if (blocking.length === 0) return hold(store, rel, write, ttl, mine.modified);
+      await store.remove([rel]);
+      const holder = blocking.find((b) => b.age > contendMs);
+      if ((holder !== undefined && !options.wait) || Date.now() > deadline) {
+        const b = holder ?? blocking[0]!;
+        ours.delete(rel); // withdrawn just above
+        throw new UserError(
+          `${store.name}: ${b.body.scope.join(", ")} is being published by ${b.body.owner} since ${b.body.started}; ` +
+            `nothing was changed. Run again when it is done (a lease left by a killed publisher expires ${Math.round(ttl / 1000)} s after its last renewal)`,
+        );
+      }
+      // Contenders that saw each other both withdrew: try again after a random pause, out of step.
+      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 2000) * (0.5 + Math.random())));
     }
-    // After a takeover, look once more: a holder that was only slow (its renewal in flight while
-    // its lease was deleted) has written it again, and is then seen as a contender.
-    if (blocking.length === 0 && tookOver) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      continue;
-    }
-    if (blocking.length === 0) return hold(store, rel, write, ttl, mine.modified);
-    await store.remove([rel]);
-    const holder = blocking.find((b) => b.age > contend);
-    if ((holder !== undefined && !options.wait) || Date.now() > deadline) {
-      const b = holder ?? blocking[0]!;
-      throw new UserError(
-        `${store.name}: ${b.body.scope.join(", ")} is being published by ${b.body.owner} since ${b.body.started}; ` +
-          `nothing was changed. Run again when it is done (a lease left by a killed publisher expires ${Math.round(ttl / 1000)} s after its last renewal)`,
-      );
-    }
-    // Contenders that saw each other both withdrew: try again after a random pause, out of step.
-    await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 2000) * (0.5 + Math.random())));
   }
 }
 
@@ -136,6 +156,7 @@ function hold(store: Store, rel: string, write: () => Promise<unknown>, ttl: num
     async release() {
       clearInterval(timer);
       await renewing;
+      ours.delete(rel);
       await store.remove([rel]);
     },
   };

@@ -33,6 +33,17 @@ async function plantLease(store: Store, scope: string[], owner = "ci-runner-7 pi
   await store.put({ path: `${LEASES_FOLDER}0-killed.json`, size: bytes.length, md5: md5(bytes), abs: null, bytes, contentType: "application/json", cacheControl: "no-store" });
 }
 
+/** The store, with one of its operations failing as a dropped connection would. */
+function failingStore(store: Store, failing: "remove" | "list"): Store {
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      if (name === failing) return async () => Promise.reject(new Error("injected failure"));
+      const value = Reflect.get(target, name, receiver) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
 for (const [kind, open] of Object.entries(stores)) {
   describe(`leases on a ${kind} target`, { timeout: 60_000 }, () => {
     it("never lets two overlapping publishers hold at once, however they start", async () => {
@@ -95,6 +106,32 @@ for (const [kind, open] of Object.entries(stores)) {
       expect(left).toHaveLength(1);
       expect(left[0]).not.toContain("killed");
       await lease.release();
+    });
+
+    it("takes over at once a lease that this process left behind when its release failed", async () => {
+      const store = open();
+      // A release whose delete fails (a dropped connection): the lease stays in the store.
+      const failing = failingStore(store, "remove");
+      const first = await acquireLease(failing, ["a.example"]);
+      await expect(first.release()).rejects.toThrow("injected");
+      const [left] = [...(await store.list(LEASES_FOLDER)).keys()];
+      await sleep(300);
+      // Not a holder: this process's publish that wrote it has ended.
+      const second = await acquireLease(store, ["a.example"], { contendMs: 100, patienceMs: 2000 });
+      const now = [...(await store.list(LEASES_FOLDER)).keys()];
+      expect(now).toHaveLength(1);
+      expect(now[0]).not.toBe(left);
+      // While it holds, the same process's next publish of the domain is refused, as another's would be.
+      await sleep(300);
+      await expect(acquireLease(store, ["a.example"], { contendMs: 100, patienceMs: 2000 })).rejects.toThrow(`is being published by`);
+      await second.release();
+      expect((await store.list(LEASES_FOLDER)).size).toBe(0);
+    });
+
+    it("leaves no lease behind when a request fails while it decides", async () => {
+      const store = open();
+      await expect(acquireLease(failingStore(store, "list"), ["a.example"])).rejects.toThrow("injected");
+      expect((await store.list(LEASES_FOLDER)).size).toBe(0);
     });
 
     it("a holder whose lease was taken over knows it, and writes nothing more", async () => {

@@ -55,8 +55,9 @@ export interface Lease {
 /**
  * The leases this process has written and not withdrawn or released. A lease naming this process
  * that is not among them was left by an earlier publish of this process whose release failed (a
- * dropped connection): it is taken over at once, as a dead process's is, instead of blocking the
- * next publish of a long-running process (`dev`, the tests) for the time-to-live.
+ * dropped connection): it is taken over at once, as a dead process's is, instead of keeping the
+ * process's next lease (the same run's `--prune-media`, the tests' next publish) waiting for the
+ * time-to-live.
  */
 const ours = new Set<string>();
 

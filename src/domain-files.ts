@@ -5,7 +5,7 @@ import { apiFiles, pageCount } from "./api/pages.ts";
 import type { ProcessedImage } from "./media/images.ts";
 import type { DomainView, ListedWork } from "./model/listing.ts";
 import type { DomainInfo } from "./output/build-info.ts";
-import type { FileData, FileSink } from "./output/staging.ts";
+import type { FileData, FileSink } from "./output/sink.ts";
 import { md5 } from "./output/tree.ts";
 
 /** API files serialised between two turns of the event loop. */

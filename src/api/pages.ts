@@ -1,4 +1,4 @@
-import { SharedBytes, type FileData } from "../output/staging.ts";
+import { SharedBytes, type FileData } from "../output/sink.ts";
 import { md5 } from "../output/tree.ts";
 import { inputsDigest } from "../domain-inputs.ts";
 import type { Domain } from "../content/schema.ts";

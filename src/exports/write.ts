@@ -9,7 +9,7 @@ import { inputsDigest } from "../domain-inputs.ts";
 import { md5 } from "../output/tree.ts";
 import { programDigest } from "../program.ts";
 import { UserError } from "../errors.ts";
-import type { FileSink } from "../output/staging.ts";
+import type { FileSink } from "../output/sink.ts";
 import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, ColumnWidths, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";

@@ -4,7 +4,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import type { ImageSource } from "../content/images.ts";
-import type { FileSink } from "../output/staging.ts";
+import type { FileSink } from "../output/sink.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { keepWarm } from "../util/warm.ts";
 import { atomicWrite, FileStates } from "../util/file-states.ts";

@@ -1,5 +1,5 @@
 import type { StagedEntry } from "./batch.ts";
-import type { FileEntry } from "./staging.ts";
+import type { FileEntry } from "./sink.ts";
 
 /**
  * Path → entry, each entry kept as one short string and unpacked when read: what FileEntries and

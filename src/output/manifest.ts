@@ -2,7 +2,7 @@ import * as fs from "node:fs/promises";
 import path from "node:path";
 import { flat, ManifestEntries, packFields, unpackFields, type FileEntries } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
-import type { FileEntry } from "./staging.ts";
+import type { FileEntry } from "./sink.ts";
 
 /**
  * A version's manifest, `_catalogue/files.tsv`: what it holds, path by path (size, MD5 of files

@@ -1,34 +1,13 @@
-import { createHash } from "node:crypto";
-import { copyFileSync, createReadStream, rmdirSync, rmSync, unlinkSync } from "node:fs";
+import { copyFileSync } from "node:fs";
 import path from "node:path";
-import { UserError } from "../errors.ts";
 import type { SheetSpec } from "../exports/xlsx.ts";
 import { WriterPool } from "../workers/writers.ts";
-import { FileEntries, fieldsHaveKey, hasFields, packFields, unpackFields } from "./entries.ts";
+import { FileEntries, fieldsHaveKey, hasFields, packFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
+import { RecycledVersion } from "./recycled.ts";
 import { BatchFiles, differs, linkFiles, makeParentDir, removeStale, unpackResult, writeBatch, type BatchResult, type Identity, type StagedEntry } from "./batch.ts";
-
-export type { StagedEntry };
-
-export { MANIFEST_PATH }; // its home is records.ts; re-exported for the writer's users
-
-/**
- * A file of a version. A file written with a key (a digest of everything its bytes are made
- * from: the same path with the same key holds the same bytes) is not hashed by the build: MD5
- * costs a quarter of an API build, and only publishing needs it (see publish/digests.ts). Every
- * other file has its MD5.
- */
-export interface FileEntry {
-  size: number;
-  md5?: string;
-  /** For files written with a key: the digest of what their bytes are made from. */
-  key?: string;
-}
-
-/** Whether two entries of the same path hold the same bytes (by key, else by MD5). */
-export function sameBytes(a: FileEntry, b: FileEntry): boolean {
-  return a.size === b.size && ((a.key !== undefined && a.key === b.key) || (a.md5 !== undefined && a.md5 === b.md5));
-}
+import { hashFile, sameBytes, SharedBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import { writeFailure } from "./write-failure.ts";
 
 /**
  * What a writer thread compares a new file with: the key of a keyed file, the MD5 of another
@@ -37,51 +16,6 @@ export function sameBytes(a: FileEntry, b: FileEntry): boolean {
 function identity(entry: FileEntry | undefined, key: string | undefined): Identity | undefined {
   const id = key === undefined ? entry?.md5 : entry?.key;
   return id === undefined ? undefined : { size: entry!.size, id };
-}
-
-/** Size and MD5 of a file on disk, read as a stream. */
-export async function hashFile(file: string): Promise<{ size: number; md5: string }> {
-  const hash = createHash("md5");
-  let size = 0;
-  for await (const chunk of createReadStream(file)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { size, md5: hash.digest("hex") };
-}
-
-/**
- * Bytes that several files contain (a listing page's results, the same in its three formats):
- * copied into a batch once and referenced by every file of that batch that holds them.
- */
-export class SharedBytes {
-  readonly size: number;
-  constructor(readonly parts: readonly Uint8Array[]) {
-    this.size = parts.reduce((n, part) => n + part.length, 0);
-  }
-}
-
-export type FilePart = string | Uint8Array | SharedBytes;
-
-/** A file's bytes: text (UTF-8), bytes, or parts, written one after the other. */
-export type FileData = string | Uint8Array | readonly FilePart[];
-
-/** A file whose bytes are made on demand. */
-export interface Produced {
-  produce(): FileData;
-}
-
-/** What a stage of the build writes into (the output tree). */
-export interface FileSink {
-  write(rel: string, data: FileData, key?: string): Promise<void>;
-  /** `write` of a keyed file, produced only when the previous one is not kept; a promise only when it must be awaited. */
-  writeKeyed(rel: string, key: string, file: Produced): Promise<void> | undefined;
-  /** Keeps the previous version's file at `rel` when it was written with `key`; true when kept. */
-  reuse(rel: string, key: string): boolean;
-  copyFrom(rel: string, source: string, key?: string): Promise<void>;
-  has(rel: string): boolean;
-  /** Waits until everything handed over so far is written; throws the first write error. */
-  flush(): Promise<void>;
 }
 
 export interface StagingOptions {
@@ -162,11 +96,8 @@ export class StagingWriter implements FileSink {
   private readonly pendingLinks: string[] = [];
   /** Kept files already in staging: linked by the writer threads, or in place in the recycled version. */
   private readonly placed = new Set<string>();
-  protected readonly recycled: ReadonlyMap<string, FileEntry>;
-  /** The folders of the recycled files (made on first use). */
-  private recycledDirs: Set<string> | null = null;
-  /** Folders of new files, each checked by clearWay (a recycled file at one of them was removed). */
-  private readonly clearFolders = new Set<string>();
+  /** The older version recycled as this one's staging folder (none: empty). */
+  protected readonly recycled: RecycledVersion;
 
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
     this.staging = staging;
@@ -174,7 +105,7 @@ export class StagingWriter implements FileSink {
     this.batchBytes = options.batchBytes ?? BATCH_BYTES;
     this.threads = options.threads ?? 1;
     this.linkSource = options.previousDir;
-    this.recycled = options.recycled ?? new Map();
+    this.recycled = new RecycledVersion(staging, options.recycled);
     this.batch = this.emptyBatch();
   }
 
@@ -239,7 +170,7 @@ export class StagingWriter implements FileSink {
     const batch = this.batch;
     const { buffer, files } = batch;
     const previous = identity(this.previous.get(rel), key);
-    files.begin(rel, key, previous, identity(this.recycled.get(rel), key));
+    files.begin(rel, key, previous, identity(this.recycled.files.get(rel), key));
     let size = 0;
     for (const part of parts) {
       const start = batch.used;
@@ -419,7 +350,7 @@ export class StagingWriter implements FileSink {
    */
   protected queueLink(rel: string, fields: string) {
     if (this.linkSource === undefined) return;
-    if (this.fieldsInPlace(rel, fields)) {
+    if (this.recycled.holdsFields(rel, fields)) {
       this.placed.add(rel);
       return;
     }
@@ -430,13 +361,6 @@ export class StagingWriter implements FileSink {
     this.track(this.writers.link(this.linkSource, this.staging, rels), this.linking);
   }
 
-  /** inPlace for an entry's packed fields: equal fields mean the same bytes, without unpacking either. */
-  private fieldsInPlace(rel: string, fields: string): boolean {
-    if (!hasFields(this.recycled)) return this.recycled.size > 0 && this.inPlace(rel, unpackFields(fields, 0));
-    const held = this.recycled.fields(rel);
-    return held !== undefined && (held === fields || sameBytes(unpackFields(held, 0), unpackFields(fields, 0)));
-  }
-
   /** Kept files not linked yet (commit links them). */
   protected unlinked(): string[] {
     // A loop, not [...entries].filter: a pair array per file cost a tenth of a second at commit.
@@ -445,10 +369,9 @@ export class StagingWriter implements FileSink {
     return rels;
   }
 
-  /** Whether the recycled version's file at `rel` already holds the new version's bytes (`entry`, else its recorded entry). */
-  private inPlace(rel: string, entry: FileEntry | undefined = this.entries.get(rel)): boolean {
-    const held = this.recycled.get(rel);
-    return held !== undefined && entry !== undefined && sameBytes(held, entry);
+  /** Whether the recycled version's file at `rel` already holds the bytes this version records there. */
+  private inPlace(rel: string): boolean {
+    return this.recycled.holds(rel, this.entries.get(rel));
   }
 
   /**
@@ -456,35 +379,7 @@ export class StagingWriter implements FileSink {
    * empty. Called once every file is in (after flush).
    */
   protected removeLeftovers(): void {
-    const emptied = new Set<string>();
-    for (const rel of this.recycled.keys()) {
-      // A recycled file where a new folder goes was removed by clearWay.
-      if (this.entries.has(rel) || this.clearFolders.has(rel)) continue;
-      try {
-        unlinkSync(path.join(this.staging, rel));
-      } catch (error) {
-        // Gone with its folder, which was in the way of a new file.
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-      }
-      emptied.add(path.dirname(rel));
-    }
-    // Deepest first, so that a folder is tried after its subfolders.
-    const folders = [...emptied].sort((a, b) => b.split("/").length - a.split("/").length);
-    for (let i = 0; i < folders.length; i++) {
-      const folder = folders[i]!;
-      if (folder === ".") continue;
-      try {
-        rmdirSync(path.join(this.staging, folder));
-      } catch {
-        continue; // not empty (or already gone)
-      }
-      const parent = path.dirname(folder);
-      if (!emptied.has(parent)) {
-        emptied.add(parent);
-        folders.push(parent);
-      }
-    }
+    this.recycled.removeLeftovers((rel) => this.entries.has(rel));
   }
 
   /**
@@ -525,7 +420,7 @@ export class StagingWriter implements FileSink {
    */
   protected keep(rel: string, fields: string, readPath = false) {
     this.checkPath(rel);
-    if (this.recycled.size > 0) this.clearWay(rel);
+    this.recycled.clearWay(rel);
     this.entries.keepFields(rel, fields, readPath);
     this.queueLink(rel, fields);
   }
@@ -534,7 +429,7 @@ export class StagingWriter implements FileSink {
   protected claim(rel: string, pending = true) {
     this.checkPath(rel);
     if (pending) this.pending.add(rel);
-    if (this.recycled.size > 0) this.clearWay(rel);
+    this.recycled.clearWay(rel);
   }
 
   private checkPath(rel: string) {
@@ -542,34 +437,6 @@ export class StagingWriter implements FileSink {
       throw new Error(`bug: refusing to write ${JSON.stringify(rel)} in the output`);
     }
     if (this.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
-  }
-
-  /**
-   * In a recycled version, removes what stands where `rel` goes: a folder at its path, or a file
-   * at the path of one of its folders. Done here, before any thread writes under that path.
-   */
-  private clearWay(rel: string) {
-    // A file there in the recycled version: its folders are folders, nothing is in the way (most
-    // paths of a rebuild, each checked here in one lookup).
-    if (this.recycled.has(rel)) return;
-    if (this.recycledDirs === null) {
-      this.recycledDirs = new Set();
-      for (const held of this.recycled.keys()) {
-        // Each file's folders up to the first one already known (string slicing: path.dirname costs more).
-        for (let slash = held.lastIndexOf("/"); slash > 0; slash = held.lastIndexOf("/", slash - 1)) {
-          const dir = held.slice(0, slash);
-          if (this.recycledDirs.has(dir)) break;
-          this.recycledDirs.add(dir);
-        }
-      }
-    }
-    if (this.recycledDirs.has(rel)) rmSync(path.join(this.staging, rel), { recursive: true, force: true });
-    // Each folder is checked once, walking up to the first one already checked.
-    for (let folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/"))); folder !== "" && !this.clearFolders.has(folder); ) {
-      if (this.recycled.has(folder)) removeStale(path.join(this.staging, folder));
-      this.clearFolders.add(folder);
-      folder = folder.slice(0, Math.max(0, folder.lastIndexOf("/")));
-    }
   }
 
   protected ensureDir(rel: string): void {
@@ -584,30 +451,3 @@ const utf8Bound = (text: string) => text.length * 3;
  * break (the manifest's separators).
  */
 const UNSAFE_PATH = /(^|\/)\.{0,2}(\/|$)|[\t\n\r]/;
-
-/** Failures of the file system that the operator fixes (not bugs), with what they mean. */
-const WRITE_FAILURES: Record<string, string> = {
-  EACCES: "permission denied",
-  EPERM: "operation not permitted",
-  EROFS: "the file system is read-only",
-  ENOSPC: "no space left on the device",
-  EDQUOT: "the disk quota is used up",
-  EFBIG: "a file is larger than the system allows",
-  ENOTDIR: "part of the path is a file, not a folder",
-  EEXIST: "a file is in the way of a folder",
-  EIO: "input/output error",
-};
-
-/**
- * A failure to write the output that the operator can fix becomes a UserError (exit 1) naming
- * the path and what to do; anything else (a bug) is returned as it is.
- */
-export function writeFailure(error: unknown, where: string): unknown {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  const reason = code === undefined ? undefined : WRITE_FAILURES[code];
-  if (reason === undefined || error instanceof UserError) return error;
-  const file = (error as NodeJS.ErrnoException).path ?? where;
-  return new UserError(`cannot write the output at ${file}: ${reason} (${code}); make the folder writable, free some space, or choose another --out`, {
-    cause: error,
-  });
-}

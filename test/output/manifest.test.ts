@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileEntries, ManifestEntries } from "../../src/output/entries.ts";
 import { ManifestOverlay, manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "../../src/output/manifest.ts";
 import { MANIFEST_PATH } from "../../src/output/tree.ts";
-import type { FileEntry } from "../../src/output/staging.ts";
+import type { FileEntry } from "../../src/output/sink.ts";
 import { random } from "../../scripts/generate.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 

@@ -2,7 +2,7 @@ import { lstat, mkdir, readdir, readFile, readlink, realpath, stat, writeFile } 
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
-import { SharedBytes } from "../../src/output/staging.ts";
+import { SharedBytes } from "../../src/output/sink.ts";
 import { holdVersion, OutputTree, MANIFEST_PATH, readManifest } from "../../src/output/tree.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 

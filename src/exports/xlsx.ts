@@ -125,9 +125,9 @@ async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBu
     zip.chunk(bytes);
     xml = "";
   };
-  // Packed rows (from writeExports, or as they crossed to a writer thread) are read in place:
-  // unpacked, they were an object per cell.
-  const rows = spec.rows instanceof PackedSheetRows ? packedRows(spec.rows.packed) : cellRows(spec.rows);
+  // Rows are read packed (as writeExports makes them, and as they cross to a writer thread; rows
+  // given as cells, in tests, are packed first): unpacked, they were an object per cell.
+  const rows = packedRows(spec.rows instanceof PackedSheetRows ? spec.rows.packed : packRows(spec.rows, spec.rowCount));
   for (const { cells, start, end } of rows) {
     xml += row.xml(++written + 1, cells, start, end);
     if (xml.length >= CHUNK_CHARS) {
@@ -193,9 +193,4 @@ function* packedRows(cells: PackedRows): Generator<RowSlice> {
     yield slice;
     slice.start = end;
   }
-}
-
-/** Rows given as cells (tests, small sheets), packed one at a time. */
-function* cellRows(rows: Iterable<CellValue[]>): Generator<RowSlice> {
-  for (const row of rows) yield { cells: packRows([row], 1), start: 0, end: row.length };
 }

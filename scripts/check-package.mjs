@@ -55,7 +55,7 @@ try {
   const tarball = path.join(work, packed.filename);
   const names = packed.files.map((f) => f.path);
   say(`${packed.filename}: ${names.length} files, ${(packed.size / 1024).toFixed(0)} kB`);
-  check(names.includes("lib/src/cli/main.js") && names.includes("lib/.eleventy.js") && names.includes("lib/src/workers/writer.js"), "the tarball lacks the compiled program");
+  check(names.includes("lib/src/cli/main.js") && names.includes("lib/.eleventy.js") && names.includes("lib/src/output/writer-thread.js"), "the tarball lacks the compiled program");
   check(!names.some((n) => n.endsWith(".ts") || n.startsWith("src/") || n.startsWith("test/") || n.includes("tsbuildinfo")), `the tarball carries sources: ${names.filter((n) => n.endsWith(".ts")).join(", ")}`);
 
   execFileSync("mkdir", ["-p", project]);

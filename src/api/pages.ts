@@ -1,6 +1,6 @@
 import { SharedBytes, type FileData } from "../output/sink.ts";
-import { md5 } from "../output/tree.ts";
-import { inputsDigest } from "../domain-inputs.ts";
+import { md5 } from "../util/hash.ts";
+import { inputsDigest } from "../model/digests.ts";
 import type { Domain } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { PageLinks } from "./links.ts";

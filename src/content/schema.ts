@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isRealDate } from "../model/dates.ts";
+import { isRealDate } from "../util/dates.ts";
 
 // Defined with the other date rules (the build date is checked with it before any schema loads).
 export { isRealDate };

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { build, type BuildOptions, type BuildSummary } from "../build.ts";
+import { build, type BuildOptions, type BuildSummary } from "../build/build.ts";
 import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
 import { ReloadChannel } from "./reload.ts";

@@ -2,11 +2,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EXPORT_KINDS, exportPath, type ExportKind } from "../api/layout.ts";
-import { dateOfDay, dayNumber } from "../model/dates.ts";
+import { dateOfDay, dayNumber } from "../util/dates.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { Domain } from "../content/schema.ts";
-import { inputsDigest } from "../domain-inputs.ts";
-import { md5 } from "../output/tree.ts";
+import { inputsDigest } from "../model/digests.ts";
+import { md5 } from "../util/hash.ts";
 import { programDigest } from "../program.ts";
 import { UserError } from "../errors.ts";
 import type { FileSink } from "../output/sink.ts";
@@ -14,7 +14,7 @@ import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, ColumnWidths, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
 import { sheetKey, writeSheet, type SheetKeyHead, type SheetSpec } from "./xlsx.ts";
-import { KIND_CODES, PackedSheetRows, RowPacker } from "../workers/rows.ts";
+import { KIND_CODES, PackedSheetRows, RowPacker } from "./rows.ts";
 
 /** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
 const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CellValue } from "./columns.ts";
-import { cellText, EMPTY, KIND_CODES, PackedSheetRows, packRows, type PackedRows } from "../workers/rows.ts";
+import { cellText, EMPTY, KIND_CODES, PackedSheetRows, packRows, type PackedRows } from "./rows.ts";
 import {
   appXml,
   columnLetters,

@@ -1,5 +1,5 @@
 import type { Audiovisual, Ordering } from "../content/schema.ts";
-import type { ListedWork } from "./listing.ts";
+import type { ListedWork } from "./listed-work.ts";
 
 /** A name → the rank of its collation class: equal names (for the collator) share a rank. */
 export type NameRanks = ReadonlyMap<string, number>;

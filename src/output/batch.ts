@@ -4,7 +4,7 @@ import path from "node:path";
 
 /**
  * A batch of output files packed one after the other into one buffer. The main thread packs
- * them (serialising is its job); a writer thread hashes and writes them (src/workers/writer.ts),
+ * them (serialising is its job); a writer thread hashes and writes them (src/output/writer-thread.ts),
  * or the main thread itself when the build is too small to be worth a thread.
  */
 

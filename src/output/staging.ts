@@ -1,12 +1,12 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
-import type { SheetSpec } from "../exports/xlsx.ts";
-import { WriterPool } from "../workers/writers.ts";
+import { WriterPool, type ThreadJob } from "./writer-pool.ts";
 import { FileEntries, fieldsHaveKey, hasFields, packFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
 import { RecycledVersion } from "./recycled.ts";
 import { BatchFiles, differs, linkFiles, makeParentDir, removeStale, unpackResult, writeBatch, type BatchResult, type Identity, type StagedEntry } from "./batch.ts";
-import { hashFile, sameBytes, SharedBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import { sameBytes, SharedBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import { hashFile } from "../util/hash.ts";
 import { writeFailure } from "./write-failure.ts";
 
 /**
@@ -46,7 +46,7 @@ const LINKS_PER_REQUEST = 2000;
 const LINKS_FOR_THREADS = 5000;
 /**
  * Batches in flight per writer thread (12 MB). The writer threads run at a lower priority than
- * this one (src/workers/writer.ts) and catch up in its gaps: with room for a dozen batches each,
+ * this one (src/output/writer-thread.ts) and catch up in its gaps: with room for a dozen batches each,
  * serialising rarely waits for them. With two per thread, this thread waited at every gap they
  * left, and a 20,000-work API build took 1.3 % longer (3.6 % with the priority as well).
  */
@@ -87,7 +87,7 @@ export class StagingWriter implements FileSink {
   /**
    * Link requests in the writer threads. Apart from the batches: flush() and the backpressure of
    * serialising do not wait for them (a rebuild links a hundred thousand kept files, which only
-   * the commit needs), and the threads do them between batches (src/workers/writer.ts).
+   * the commit needs), and the threads do them between batches (src/output/writer-thread.ts).
    */
   private readonly linking = new Set<Promise<void>>();
   private writers: WriterPool | null = null;
@@ -245,9 +245,9 @@ export class StagingWriter implements FileSink {
     }
   }
 
-  /** Writes a spreadsheet file in a writer thread (CPU work the main thread would otherwise do between domains). */
-  async writeSheetInThread(file: string, spec: SheetSpec): Promise<void> {
-    await (this.writers ??= new WriterPool(this.threads)).sheet(file, spec);
+  /** Runs a job in a writer thread (a spreadsheet: CPU work the main thread would otherwise do between domains). */
+  async runInThread(job: ThreadJob): Promise<void> {
+    await (this.writers ??= new WriterPool(this.threads)).run(job);
   }
 
   /** Starts the writer threads before the first batch fills (a build that knows it is large). */

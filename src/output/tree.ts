@@ -1,18 +1,16 @@
-import { hash } from "node:crypto";
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { availableParallelism } from "node:os";
 import { MANIFEST_PATH } from "./records.ts";
-import { hashFile, type FileEntry } from "./sink.ts";
+import type { FileEntry } from "./sink.ts";
 import { StagingWriter, type StagingOptions } from "./staging.ts";
 import { writeFailure } from "./write-failure.ts";
-import { CONTENT_DIGESTS, isAlive, versionsFolder } from "./versions.ts";
-import { NAME_ORDERS } from "./name-orders.ts";
+import { CONTENT_DIGESTS, isAlive, NAME_ORDERS, versionsFolder } from "./versions.ts";
 import { ManifestEntries } from "./entries.ts";
 import { manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "./manifest.ts";
 
-export { hashFile, MANIFEST_PATH, manifestText, parseManifest, readManifest, type FileEntry };
+export { MANIFEST_PATH, manifestText, parseManifest, readManifest, type FileEntry };
 export { isAlive };
 
 /**
@@ -44,9 +42,6 @@ export interface TreeSummary {
   removed: number;
   bytesWritten: number;
 }
-
-/** Hex MD5 in one call (crypto.hash): for small inputs a third cheaper than createHash. */
-export const md5 = (data: string | Uint8Array) => hash("md5", data, "hex");
 
 export class OutputTree extends StagingWriter {
   readonly outDir: string;

@@ -5,7 +5,8 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { UserError } from "../errors.ts";
-import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
+import { MANIFEST_PATH, manifestText, type FileEntry } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { offlineCopy, type OfflineCopy } from "./offline-copy.ts";
 import type { Published, SourceFile, Target } from "./target.ts";
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { BUILD_INFO_PATH, parseBuildInfo, type DomainInfo } from "../output/build-info.ts";
-import { md5, type FileEntry } from "../output/tree.ts";
+import { type FileEntry } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { offlineHtml, relativePath } from "./offline.ts";
 import { homePage, ROOT_PAGE, rootPage } from "./offline-root.ts";
 import { OFFLINE_INDEX, searchEntry, searchIndexScript, workPagePath, type SearchEntry } from "./offline-search.ts";

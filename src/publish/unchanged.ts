@@ -1,8 +1,9 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
-import { holdVersion, MANIFEST_PATH, md5 } from "../output/tree.ts";
-import { countLines } from "../output/up-to-date.ts";
+import { holdVersion, MANIFEST_PATH } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
+import { countLines } from "../output/manifest.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { decodeRecordHead, RECORD_HEAD_BYTES, recordPath, RECORDS_FOLDER } from "./records.ts";
 import { mergedBuildJson } from "./scope.ts";

@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
-import type { Reporter } from "../build.ts";
+import type { Reporter } from "../util/reporter.ts";
 import type { Catalogue } from "../content/load.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
-import { md5, type OutputTree } from "../output/tree.ts";
+import { type OutputTree } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";

@@ -32,13 +32,13 @@ export const buildCommand: Command = {
     // Imported on use: `catalogue --help` should not load the pipeline, and a build with nothing
     // to do loads only the check that says so (and hands its answer to build()).
     const started = performance.now();
-    const { checkUpToDate } = await import("../../output/up-to-date.ts");
+    const { checkUpToDate } = await import("../../build/up-to-date.ts");
     const checked = await checkUpToDate(options);
     const { date, current } = checked;
     const summary =
       current !== null
         ? { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true }
-        : await (await import("../../build.ts")).build({ ...options, checked });
+        : await (await import("../../build/build.ts")).build({ ...options, checked });
     reporter.done();
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +

@@ -39,7 +39,7 @@ ${guardHelp}`,
     // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
     const { target } = request;
     const stopPreparing = "prepare" in target && target.prepare !== undefined ? whenIdle(() => target.prepare!()) : () => {};
-    const { build } = await import("../../build.ts");
+    const { build } = await import("../../build/build.ts");
     // build.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
     // A failed build throws here: nothing is published.

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CellValue } from "../../src/exports/columns.ts";
-import { packRows, unpackRows } from "../../src/workers/rows.ts";
+import { packRows, unpackRows } from "../../src/exports/rows.ts";
 
 const cell: fc.Arbitrary<CellValue> = fc.oneof(
   fc.constant(null),

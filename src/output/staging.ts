@@ -72,12 +72,13 @@ interface Batch {
  */
 export class StagingWriter implements FileSink {
   readonly staging: string;
-  protected readonly previous: ReadonlyMap<string, FileEntry>;
+  /** The files of the previous version (path → size, and key or MD5). */
+  readonly previous: ReadonlyMap<string, FileEntry>;
   /** Entries of the files handed over so far: a keyed file's at once, another's once hashed (all after `flush()`). */
   readonly entries = new FileEntries();
   /** Files handed over whose entry is not known yet (in a batch): with `entries`, every path this build holds. */
   private readonly pending = new Set<string>();
-  protected readonly madeDirs = new Set<string>();
+  private readonly madeDirs = new Set<string>();
   bytesWritten = 0;
   private readonly batchBytes: number;
   private readonly threads: number;
@@ -97,7 +98,7 @@ export class StagingWriter implements FileSink {
   /** Kept files already in staging: linked by the writer threads, or in place in the recycled version. */
   private readonly placed = new Set<string>();
   /** The older version recycled as this one's staging folder (none: empty). */
-  protected readonly recycled: RecycledVersion;
+  private readonly recycled: RecycledVersion;
 
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
     this.staging = staging;
@@ -236,7 +237,7 @@ export class StagingWriter implements FileSink {
    * Hard-links the previous version's files at `rels` into staging: in the writer threads when
    * there are many (a rebuild links tens of thousands of unchanged files), else here.
    */
-  protected async linkFrom(previousDir: string, rels: readonly string[]): Promise<void> {
+  private async linkFrom(previousDir: string, rels: readonly string[]): Promise<void> {
     try {
       if (rels.length < LINKS_FOR_THREADS) linkFiles(previousDir, this.staging, rels, this.madeDirs);
       else await (this.writers ??= new WriterPool(this.threads)).link(previousDir, this.staging, rels);
@@ -274,7 +275,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** Waits for everything handed over, links included (the commit); throws the first failure. */
-  protected async settle(): Promise<void> {
+  async settle(): Promise<void> {
     await this.flush();
     await Promise.all(this.linking);
     this.throwFailure();
@@ -337,7 +338,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** The previous version's entry at `rel` as a manifest line's fields (those read, when it has a manifest). */
-  protected previousFields(rel: string): string | undefined {
+  private previousFields(rel: string): string | undefined {
     if (hasFields(this.previous)) return this.previous.fields(rel);
     const entry = this.previous.get(rel);
     return entry === undefined ? undefined : packFields(entry);
@@ -348,7 +349,7 @@ export class StagingWriter implements FileSink {
    * known, while this thread goes on (a rebuild keeps tens of thousands; linking them all at
    * commit, with nothing else left to do, took seconds). The rest are linked at commit.
    */
-  protected queueLink(rel: string, fields: string) {
+  private queueLink(rel: string, fields: string) {
     if (this.linkSource === undefined) return;
     if (this.recycled.holdsFields(rel, fields)) {
       this.placed.add(rel);
@@ -361,8 +362,34 @@ export class StagingWriter implements FileSink {
     this.track(this.writers.link(this.linkSource, this.staging, rels), this.linking);
   }
 
-  /** Kept files not linked yet (commit links them). */
-  protected unlinked(): string[] {
+  /**
+   * Completes the staging folder once settled: links the kept files not linked yet from the
+   * previous version's folder, stops the writer threads and removes what is left of the recycled
+   * version. Nothing may be written after.
+   */
+  async complete(): Promise<void> {
+    const toLink = this.unlinked();
+    // Most kept files were linked during the build (see queueLink).
+    if (toLink.length > 0) await this.linkFrom(this.linkSource!, toLink);
+    await this.close();
+    this.removeLeftovers();
+  }
+
+  /** Files of the recycled version (an older version as this one's staging folder) in place when the build began. */
+  get recycledCount(): number {
+    return this.recycled.size;
+  }
+
+  /** Keeps files of the previous version that this build does not produce (`--domain`). */
+  keepPrevious(keep: (rel: string) => boolean): void {
+    // By path first: only the kept ones' entries are read (a domain kept among three skips two thirds).
+    for (const rel of this.previous.keys()) {
+      if (keep(rel) && !this.has(rel)) this.keep(rel, this.previousFields(rel)!, true);
+    }
+  }
+
+  /** Kept files not linked yet (complete links them). */
+  private unlinked(): string[] {
     // A loop, not [...entries].filter: a pair array per file cost a tenth of a second at commit.
     const rels: string[] = [];
     for (const rel of this.entries.keys()) if (!this.entries.isFresh(rel) && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
@@ -378,7 +405,7 @@ export class StagingWriter implements FileSink {
    * Removes the recycled files that the new version does not have, then the folders this leaves
    * empty. Called once every file is in (after flush).
    */
-  protected removeLeftovers(): void {
+  private removeLeftovers(): void {
     this.recycled.removeLeftovers((rel) => this.entries.has(rel));
   }
 
@@ -409,7 +436,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** Records the entry of a file claimed before. */
-  protected setEntry(rel: string, entry: StagedEntry) {
+  private setEntry(rel: string, entry: StagedEntry) {
     this.entries.set(rel, entry);
     this.pending.delete(rel);
   }
@@ -418,7 +445,7 @@ export class StagingWriter implements FileSink {
    * Keeps the previous version's file at `rel`, whose entry there is `fields` (`size\tmd5\tkey`);
    * `readPath`: `rel` is the previous manifest's own string.
    */
-  protected keep(rel: string, fields: string, readPath = false) {
+  private keep(rel: string, fields: string, readPath = false) {
     this.checkPath(rel);
     this.recycled.clearWay(rel);
     this.entries.keepFields(rel, fields, readPath);
@@ -426,7 +453,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** Checks `rel` and clears its way; `pending`: marks it as held until its entry is recorded. */
-  protected claim(rel: string, pending = true) {
+  private claim(rel: string, pending = true) {
     this.checkPath(rel);
     if (pending) this.pending.add(rel);
     this.recycled.clearWay(rel);
@@ -439,7 +466,7 @@ export class StagingWriter implements FileSink {
     if (this.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
   }
 
-  protected ensureDir(rel: string): void {
+  private ensureDir(rel: string): void {
     makeParentDir(this.staging, rel, this.madeDirs);
   }
 }

@@ -3,11 +3,12 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import { availableParallelism } from "node:os";
 import { MANIFEST_PATH } from "./records.ts";
-import type { FileEntry } from "./sink.ts";
+import type { FileData, FileEntry, FileSink, Produced } from "./sink.ts";
 import { StagingWriter, type StagingOptions } from "./staging.ts";
+import type { ThreadJob } from "./writer-pool.ts";
 import { writeFailure } from "./write-failure.ts";
 import { CONTENT_DIGESTS, isAlive, NAME_ORDERS, versionsFolder } from "./versions.ts";
-import { ManifestEntries } from "./entries.ts";
+import { ManifestEntries, type FileEntries } from "./entries.ts";
 import { manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "./manifest.ts";
 
 export { MANIFEST_PATH, manifestText, parseManifest, readManifest, type FileEntry };
@@ -43,15 +44,21 @@ export interface TreeSummary {
   bytesWritten: number;
 }
 
-export class OutputTree extends StagingWriter {
+/**
+ * The writing goes to a StagingWriter (staging.ts), which this class holds: the tree adds the
+ * versions around it (the lock, the previous and recycled versions, the commit's rename) and
+ * hands the stages the staging folder's FileSink.
+ */
+export class OutputTree implements FileSink {
   readonly outDir: string;
   private readonly versionsDir: string;
   private readonly id: string;
   private readonly previousDir: string | null;
+  private readonly files: StagingWriter;
   private released = false;
 
   private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions) {
-    super(path.join(versionsDir, `${id}.tmp`), previous, options);
+    this.files = new StagingWriter(path.join(versionsDir, `${id}.tmp`), previous, options);
     this.outDir = outDir;
     this.versionsDir = versionsDir;
     this.id = id;
@@ -80,7 +87,7 @@ export class OutputTree extends StagingWriter {
         recycled: recycled ?? undefined,
         ...options,
       });
-      if (recycled === null) await fs.mkdir(tree.staging);
+      if (recycled === null) await fs.mkdir(tree.files.staging);
       return tree;
     } catch (error) {
       await releaseLock(versionsDir);
@@ -88,46 +95,84 @@ export class OutputTree extends StagingWriter {
     }
   }
 
+  /** The folder the new version is written into until the commit renames it. */
+  get staging(): string {
+    return this.files.staging;
+  }
+
   /** The files of the previous version (path → size, and key or MD5). */
   previousFiles(): ReadonlyMap<string, FileEntry> {
-    return this.previous;
+    return this.files.previous;
   }
 
   /** The bytes of a file of the previous version, or null. */
   async readPrevious(rel: string): Promise<Buffer | null> {
-    if (this.previousDir === null || !this.previous.has(rel)) return null;
+    if (this.previousDir === null || !this.files.previous.has(rel)) return null;
     return fs.readFile(path.join(this.previousDir, rel)).catch(() => null);
   }
 
   /** Keeps files of the previous version that this build does not produce (`--domain`). */
   keepPrevious(keep: (rel: string) => boolean): void {
-    // By path first: only the kept ones' entries are read (a domain kept among three skips two thirds).
-    for (const rel of this.previous.keys()) {
-      if (keep(rel) && !this.has(rel)) this.keep(rel, this.previousFields(rel)!, true);
-    }
+    this.files.keepPrevious(keep);
+  }
+
+  // The staging folder's FileSink, and what the build asks of its writing (see StagingWriter).
+  write(rel: string, data: FileData, key?: string): Promise<void> {
+    return this.files.write(rel, data, key);
+  }
+  writeKeyed(rel: string, key: string, file: Produced): Promise<void> | undefined {
+    return this.files.writeKeyed(rel, key, file);
+  }
+  reuse(rel: string, key: string): boolean {
+    return this.files.reuse(rel, key);
+  }
+  copyFrom(rel: string, source: string, key?: string): Promise<void> {
+    return this.files.copyFrom(rel, source, key);
+  }
+  has(rel: string): boolean {
+    return this.files.has(rel);
+  }
+  flush(): Promise<void> {
+    return this.files.flush();
+  }
+  /** Entries of the files handed over so far (see StagingWriter.entries). */
+  get entries(): FileEntries {
+    return this.files.entries;
+  }
+  /** How many files this build holds so far (written, kept, or in a batch). */
+  get held(): number {
+    return this.files.held;
+  }
+  runInThread(job: ThreadJob): Promise<void> {
+    return this.files.runInThread(job);
+  }
+  startThreads(): void {
+    this.files.startThreads();
+  }
+  get threadsStarted(): boolean {
+    return this.files.threadsStarted;
   }
 
   /** Makes the new version current in one rename. */
   async commit(): Promise<TreeSummary> {
+    const { files } = this;
     try {
-      await this.settle();
-      const written = this.entries.countFresh();
-      const removed = [...this.previous.keys()].filter((rel) => !this.entries.has(rel)).length;
-      const summary = { files: this.entries.size, written, unchanged: this.entries.size - written, removed, bytesWritten: this.bytesWritten };
+      await files.settle();
+      const { entries } = files;
+      const written = entries.countFresh();
+      const removed = [...files.previous.keys()].filter((rel) => !entries.has(rel)).length;
+      const summary = { files: entries.size, written, unchanged: entries.size - written, removed, bytesWritten: files.bytesWritten };
       const unchanged = written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir));
-      if (unchanged && this.recycled.size === 0) {
-        await fs.rm(this.staging, { recursive: true, force: true });
+      if (unchanged && files.recycledCount === 0) {
+        await fs.rm(files.staging, { recursive: true, force: true });
         return summary;
       }
-      // Most kept files were linked during the build (see StagingWriter.queueLink).
-      const toLink = this.unlinked();
-      if (toLink.length > 0) await this.linkFrom(this.previousDir!, toLink);
-      await this.close();
-      this.removeLeftovers();
-      this.ensureDir(MANIFEST_PATH);
-      await writeManifest(path.join(this.staging, MANIFEST_PATH), this.entries);
+      await files.complete();
+      const manifest = path.join(files.staging, MANIFEST_PATH);
+      await fs.mkdir(path.dirname(manifest), { recursive: true });
+      await writeManifest(manifest, entries);
       const finalDir = path.join(this.versionsDir, this.id);
-      await fs.rename(this.staging, finalDir);
+      await fs.rename(files.staging, finalDir);
       // Nothing changed: the current version stays, and this finished copy of it is the older
       // version that the next build recycles (deleting it would throw its files away).
       if (!unchanged) await this.switchTo(finalDir);
@@ -142,8 +187,8 @@ export class OutputTree extends StagingWriter {
 
   /** Drops the new version; the previous output stays as it was. */
   async abort(): Promise<void> {
-    await this.close();
-    await fs.rm(this.staging, { recursive: true, force: true });
+    await this.files.close();
+    await fs.rm(this.files.staging, { recursive: true, force: true });
     await this.release();
   }
 

@@ -1,11 +1,12 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
-import { WriterPool, type ThreadJob } from "./writer-pool.ts";
+import { BATCH_BYTES, Batches } from "./batches.ts";
+import type { ThreadJob } from "./writer-pool.ts";
 import { FileEntries, fieldsHaveKey, hasFields, packFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
 import { RecycledVersion } from "./recycled.ts";
-import { BatchFiles, differs, linkFiles, makeParentDir, removeStale, unpackResult, writeBatch, type BatchResult, type Identity, type StagedEntry } from "./batch.ts";
-import { sameBytes, SharedBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import { differs, makeParentDir, removeStale, type BatchResult, type Identity, type StagedEntry } from "./batch.ts";
+import { sameBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
 import { hashFile } from "../util/hash.ts";
 import { writeFailure } from "./write-failure.ts";
 
@@ -32,43 +33,15 @@ export interface StagingOptions {
   recycled?: ReadonlyMap<string, FileEntry>;
 }
 
-/**
- * 1 MB: a few dozen listing pages, so a batch's round trip to a thread is small against its
- * work, and the batches in flight (a few per thread) stay few megabytes. Memory a process
- * touches for the first time costs a page fault per 4 KB, which virtual machines make dear
- * (about 20 µs here): 4 MB batches measured 12,000 more faults and a second more CPU for a
- * 20,000-work API build (`npm run bench -- --sections command`).
- */
-const BATCH_BYTES = 1 << 20;
 /** Kept files hard-linked per request to the writer threads during the build. */
 const LINKS_PER_REQUEST = 2000;
-/** Below this many unchanged files, linking them is quicker than starting threads. */
-const LINKS_FOR_THREADS = 5000;
-/**
- * Batches in flight per writer thread (12 MB). The writer threads run at a lower priority than
- * this one (src/output/writer-thread.ts) and catch up in its gaps: with room for a dozen batches each,
- * serialising rarely waits for them. With two per thread, this thread waited at every gap they
- * left, and a 20,000-work API build took 1.3 % longer (3.6 % with the priority as well).
- */
-const IN_FLIGHT_PER_THREAD = 12;
-
-interface Batch {
-  buffer: Buffer;
-  used: number;
-  files: BatchFiles;
-  /** Where each shared part already copied into this batch starts. */
-  shared: Map<SharedBytes, number>;
-}
 
 /**
  * Writes files into a staging folder, skipping those whose bytes (or key) equal the previous
- * version's, and records every entry.
- *
- * Files are packed one after the other into a batch buffer, so a page costs no allocation of
- * its own. A full batch is handed to a writer thread (transferred, not copied), which hashes
- * and writes its files while this thread serialises the next pages: MD5 and the open/write/close
- * calls are half of a build's work. A build whose output fits in one batch never starts a
- * thread. Write errors surface at the latest in `flush()`.
+ * version's, and records every entry. The bytes go through batches and writer threads
+ * (batches.ts); this class decides what each path holds: written, kept from the previous
+ * version (linked), or already in place in a recycled older version. Write errors surface at
+ * the latest in `flush()`.
  */
 export class StagingWriter implements FileSink {
   readonly staging: string;
@@ -80,19 +53,7 @@ export class StagingWriter implements FileSink {
   private readonly pending = new Set<string>();
   private readonly madeDirs = new Set<string>();
   bytesWritten = 0;
-  private readonly batchBytes: number;
-  private readonly threads: number;
-  private batch: Batch;
-  private readonly spare: Buffer[] = [];
-  private readonly inFlight = new Set<Promise<void>>();
-  /**
-   * Link requests in the writer threads. Apart from the batches: flush() and the backpressure of
-   * serialising do not wait for them (a rebuild links a hundred thousand kept files, which only
-   * the commit needs), and the threads do them between batches (src/output/writer-thread.ts).
-   */
-  private readonly linking = new Set<Promise<void>>();
-  private writers: WriterPool | null = null;
-  private failure: unknown = null;
+  private readonly batches: Batches;
   private readonly linkSource: string | undefined;
   private readonly pendingLinks: string[] = [];
   /** Kept files already in staging: linked by the writer threads, or in place in the recycled version. */
@@ -103,11 +64,9 @@ export class StagingWriter implements FileSink {
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
     this.staging = staging;
     this.previous = previous;
-    this.batchBytes = options.batchBytes ?? BATCH_BYTES;
-    this.threads = options.threads ?? 1;
     this.linkSource = options.previousDir;
     this.recycled = new RecycledVersion(staging, options.recycled);
-    this.batch = this.emptyBatch();
+    this.batches = new Batches(staging, options.batchBytes ?? BATCH_BYTES, options.threads ?? 1, this.madeDirs, (result) => this.merge(result));
   }
 
   /** How many files this build holds so far (written, kept, or in a batch). */
@@ -134,11 +93,9 @@ export class StagingWriter implements FileSink {
   private add(rel: string, data: FileData, key: string | undefined): Promise<void> | undefined {
     // A keyed file that fits is recorded as it is packed: it needs no pending mark.
     this.claim(rel, key === undefined);
-    this.throwFailure();
+    this.batches.throwFailure();
     const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
-    const room = this.batch.buffer.length - this.batch.used;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-    if (this.room(parts, utf8Bound) > room && this.room(parts, Buffer.byteLength) > room) {
+    if (!this.batches.fits(parts)) {
       if (key !== undefined) this.pending.add(rel);
       return this.addAfterRoom(rel, parts, key);
     }
@@ -148,54 +105,18 @@ export class StagingWriter implements FileSink {
 
   /** Hands batches over until `parts` fit, then packs them. */
   private async addAfterRoom(rel: string, parts: readonly FilePart[], key: string | undefined): Promise<void> {
-    // Stages write concurrently (the API and the HTML pages): the room is checked again after
-    // every wait, since another stage may have filled the new batch meanwhile. The copy in `pack`
-    // has no wait in it.
-    for (;;) {
-      const room = this.batch.buffer.length - this.batch.used;
-      const exact = this.room(parts, Buffer.byteLength);
-      if (exact <= room) break;
-      if (this.batch.files.count > 0) {
-        await this.dispatch();
-        continue;
-      }
-      // A file larger than a batch gets a batch of its own size.
-      this.batch.buffer = Buffer.from(new ArrayBuffer(exact));
-      break;
-    }
-    this.pack(rel, parts, key);
+    const previous = identity(this.previous.get(rel), key);
+    const size = await this.batches.packAfterRoom(rel, parts, key, previous, identity(this.recycled.files.get(rel), key));
+    this.packed(rel, key, previous, size);
   }
 
-  /** Copies a file's parts into the batch, which has room for them. */
+  /** Packs a file's parts into the batch, which has room for them. */
   private pack(rel: string, parts: readonly FilePart[], key: string | undefined): void {
-    const batch = this.batch;
-    const { buffer, files } = batch;
     const previous = identity(this.previous.get(rel), key);
-    files.begin(rel, key, previous, identity(this.recycled.files.get(rel), key));
-    let size = 0;
-    for (const part of parts) {
-      const start = batch.used;
-      if (typeof part === "string") batch.used += buffer.write(part, start);
-      else if (part instanceof Uint8Array) {
-        buffer.set(part, start);
-        batch.used += part.length;
-      } else {
-        const at = batch.shared.get(part);
-        if (at !== undefined) {
-          files.segment(at, part.size);
-          size += part.size;
-          continue;
-        }
-        for (const piece of part.parts) {
-          buffer.set(piece, batch.used);
-          batch.used += piece.length;
-        }
-        batch.shared.set(part, start);
-      }
-      files.segment(start, batch.used - start);
-      size += batch.used - start;
-    }
-    files.end(size);
+    this.packed(rel, key, previous, this.batches.pack(rel, parts, key, previous, identity(this.recycled.files.get(rel), key)));
+  }
+
+  private packed(rel: string, key: string | undefined, previous: Identity | undefined, size: number): void {
     // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
     // writer's answer need not carry it back (a build hands over tens of thousands of pages).
     if (key !== undefined) {
@@ -204,116 +125,40 @@ export class StagingWriter implements FileSink {
     }
   }
 
-  /** Bytes the parts take in the batch: shared bytes already in it take none. */
-  private room(parts: readonly FilePart[], textBytes: (text: string) => number): number {
-    let bytes = 0;
-    for (const part of parts) {
-      if (typeof part === "string") bytes += textBytes(part);
-      else if (part instanceof Uint8Array) bytes += part.length;
-      else if (!this.batch.shared.has(part)) bytes += part.size;
-    }
-    return bytes;
-  }
-
   /** Writes what is still packed and waits for the writer threads; throws the first write error. */
-  async flush(): Promise<void> {
-    if (this.batch.files.count > 0) {
-      if (this.writers === null) {
-        // Small enough to have filled no batch: written here, no thread started.
-        try {
-          const { files } = this.batch;
-          this.merge(unpackResult(files.unkeyed, writeBatch(this.staging, this.batch.buffer, files.packed(), this.madeDirs)));
-        } catch (error) {
-          this.failure ??= error;
-        }
-        this.batch = this.emptyBatch();
-      } else await this.dispatch();
-    }
-    await Promise.all(this.inFlight);
-    this.throwFailure();
-  }
-
-  /**
-   * Hard-links the previous version's files at `rels` into staging: in the writer threads when
-   * there are many (a rebuild links tens of thousands of unchanged files), else here.
-   */
-  private async linkFrom(previousDir: string, rels: readonly string[]): Promise<void> {
-    try {
-      if (rels.length < LINKS_FOR_THREADS) linkFiles(previousDir, this.staging, rels, this.madeDirs);
-      else await (this.writers ??= new WriterPool(this.threads)).link(previousDir, this.staging, rels);
-    } catch (error) {
-      throw writeFailure(error, this.staging);
-    }
+  flush(): Promise<void> {
+    return this.batches.flush();
   }
 
   /** Runs a job in a writer thread (a spreadsheet: CPU work the main thread would otherwise do between domains). */
-  async runInThread(job: ThreadJob): Promise<void> {
-    await (this.writers ??= new WriterPool(this.threads)).run(job);
+  runInThread(job: ThreadJob): Promise<void> {
+    return this.batches.run(job);
   }
 
   /** Starts the writer threads before the first batch fills (a build that knows it is large). */
   startThreads(): void {
-    if (this.writers === null) {
-      this.writers = new WriterPool(this.threads);
-      this.writers.start();
-    }
+    this.batches.startThreads();
   }
 
   /** Whether the writer threads are running (a build large enough to fill a batch). */
   get threadsStarted(): boolean {
-    return this.writers !== null;
-  }
-
-  /** Waits for this work with the batches or links (`into`); its failure is the build's. */
-  private track(work: Promise<unknown>, into = this.inFlight) {
-    const done = work.then(
-      () => {},
-      (error: unknown) => void (this.failure ??= error),
-    );
-    into.add(done);
-    void done.finally(() => into.delete(done));
+    return this.batches.threadsStarted;
   }
 
   /** Waits for everything handed over, links included (the commit); throws the first failure. */
-  async settle(): Promise<void> {
-    await this.flush();
-    await Promise.all(this.linking);
-    this.throwFailure();
+  settle(): Promise<void> {
+    return this.batches.settle();
   }
 
   /** Stops the writer threads (after settle, or when the build is abandoned). */
-  async close(): Promise<void> {
-    await Promise.allSettled([...this.inFlight, ...this.linking]);
-    await this.writers?.close();
-    this.writers = null;
-  }
-
-  private async dispatch(): Promise<void> {
-    const batch = this.batch;
-    this.batch = this.emptyBatch();
-    this.writers ??= new WriterPool(this.threads);
-    this.track(
-      this.writers.write(this.staging, batch.buffer.buffer as ArrayBuffer, batch.files).then(({ result, buffer }) => {
-        this.merge(result);
-        if (buffer.byteLength === this.batchBytes) this.spare.push(Buffer.from(buffer));
-      }),
-    );
-    // Backpressure: serialising never runs far ahead of writing.
-    while (this.inFlight.size >= this.threads * IN_FLIGHT_PER_THREAD) await Promise.race(this.inFlight);
-  }
-
-  private emptyBatch(): Batch {
-    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: new BatchFiles(), shared: new Map() };
+  close(): Promise<void> {
+    return this.batches.close();
   }
 
   private merge(result: BatchResult) {
     // The files without a key (keyed files were recorded when handed over: pack).
     for (const [rel, entry] of result.entries) this.setEntry(rel, entry);
     this.bytesWritten += result.bytesWritten;
-  }
-
-  private throwFailure() {
-    if (this.failure !== null) throw writeFailure(this.failure, this.staging);
   }
 
   /**
@@ -356,10 +201,10 @@ export class StagingWriter implements FileSink {
       return;
     }
     this.pendingLinks.push(rel);
-    if (this.pendingLinks.length < LINKS_PER_REQUEST || this.writers === null) return;
+    if (this.pendingLinks.length < LINKS_PER_REQUEST || !this.batches.threadsStarted) return;
     const rels = this.pendingLinks.splice(0);
     for (const linked of rels) this.placed.add(linked);
-    this.track(this.writers.link(this.linkSource, this.staging, rels), this.linking);
+    this.batches.linkInThreads(this.linkSource, rels);
   }
 
   /**
@@ -370,7 +215,7 @@ export class StagingWriter implements FileSink {
   async complete(): Promise<void> {
     const toLink = this.unlinked();
     // Most kept files were linked during the build (see queueLink).
-    if (toLink.length > 0) await this.linkFrom(this.linkSource!, toLink);
+    if (toLink.length > 0) await this.batches.linkNow(this.linkSource!, toLink);
     await this.close();
     this.removeLeftovers();
   }
@@ -470,8 +315,6 @@ export class StagingWriter implements FileSink {
     makeParentDir(this.staging, rel, this.madeDirs);
   }
 }
-
-const utf8Bound = (text: string) => text.length * 3;
 
 /**
  * An empty, `.` or `..` segment (which also catches a leading or trailing slash), or a tab or line

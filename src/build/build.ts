@@ -15,7 +15,7 @@ import { readNameOrders, writeNameOrders } from "./name-orders.ts";
 import { programDigest } from "../program.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
 import type { FileEntries } from "../output/entries.ts";
-import { OutputTree, readManifest, type TreeSummary } from "../output/tree.ts";
+import { OutputTree, type TreeSummary } from "../output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { writeExports, type SheetWriter } from "../exports/write.ts";
 import { sheetJob } from "../exports/sheet-job.ts";

@@ -1,5 +1,5 @@
 import type { Catalogue, Window } from "../content/load.ts";
-import type { Audiovisual, Director, Domain, Ordering } from "../content/schema.ts";
+import type { Audiovisual, Domain, Ordering } from "../content/schema.ts";
 import { dayNumber } from "../util/dates.ts";
 import type { ListedWork } from "./listed-work.ts";
 import { nameRanks, orderWorks, type NameRanks, type RankedNames } from "./order.ts";

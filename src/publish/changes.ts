@@ -1,6 +1,5 @@
 import path from "node:path";
 import { BUILD_INFO_PATH, type BuildInfo } from "../output/build-info.ts";
-import type { FileEntries } from "../output/entries.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
 import { headersFor, sameHeaders, type FileHeaders } from "./headers.ts";

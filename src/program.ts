@@ -62,7 +62,7 @@ let program: Promise<string> | undefined;
  * anything the program runs makes every key new.
  */
 export function programDigest(): Promise<string> {
-  // Read synchronously, as the content's fingerprint is (src/output/fingerprint.ts): a few small files.
+  // Read synchronously, as the content's fingerprint is (src/build/fingerprint.ts): a few small files.
   program ??= (async () => {
     const hash = createHash("sha256");
     hash.update(recordedCodeDigest() ?? codeDigest());

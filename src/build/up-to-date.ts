@@ -19,7 +19,7 @@ export interface BuildInputs {
 export interface UpToDate {
   /** The build date T the inputs resolve to. */
   date: string;
-  /** The digest of the inputs (src/output/fingerprint.ts). */
+  /** The digest of the inputs (src/build/fingerprint.ts). */
   fingerprint: string;
   /** The current output's summary when it was built from exactly these inputs, else null. */
   current: (TreeSummary & { domains: string[] }) | null;

@@ -108,7 +108,7 @@ export function rowsKey(program: string, domain: Domain, works: readonly ListedW
   return md5(`rows-v4\n${program}\n${domain.base_url}\n${works.length}\n${digests}`);
 }
 
-/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build.ts). */
+/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build/build.ts, sheetJob). */
 export type SheetWriter = (file: string, spec: SheetSpec) => Promise<unknown>;
 
 /** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */

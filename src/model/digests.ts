@@ -9,9 +9,9 @@ import type { ListedWork } from "./listed-work.ts";
  */
 
 /**
- * A work's inputs digest as domainInputsKey (src/build/domain-inputs.ts) recorded it in `workDigests`. A function of the module,
- * not a closure per domain: optimised code calls one known function, and a new closure for each
- * domain sent it back to be compiled again.
+ * A work's inputs digest as domainInputsKey (src/build/domain-inputs.ts) recorded it in
+ * `workDigests`. A function of the module, not a closure per domain: optimised code calls one
+ * known function, and a new closure for each domain sent it back to be compiled again.
  */
 export function inputsDigest(workDigests: ReadonlyMap<ListedWork, string>, listed: ListedWork): string {
   const digest = workDigests.get(listed);

@@ -1,4 +1,5 @@
-import { BatchFiles, linkFiles, unpackResult, writeBatch, type BatchResult, type Identity } from "./batch.ts";
+import { linkFiles, writeBatch } from "./batch.ts";
+import { BatchFiles, unpackResult, type BatchResult, type Identity } from "./packed-batch.ts";
 import type { FilePart, SharedBytes } from "./sink.ts";
 import { writeFailure } from "./write-failure.ts";
 import { WriterPool, type ThreadJob } from "./writer-pool.ts";

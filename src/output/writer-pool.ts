@@ -1,6 +1,6 @@
 import { RequestWorker, type WithoutId } from "../workers/request.ts";
 import { codeModule, threadExecArgv, workerScript } from "../workers/script.ts";
-import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "./batch.ts";
+import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "./packed-batch.ts";
 import type { WriterRequest } from "./writer-thread.ts";
 
 type Reply = { result?: PackedResult; buffer?: ArrayBuffer };

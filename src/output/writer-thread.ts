@@ -1,7 +1,8 @@
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { threadError } from "../workers/request.ts";
-import { linkFiles, writeBatch, type PackedFiles } from "./batch.ts";
+import { linkFiles, writeBatch } from "./batch.ts";
+import type { PackedFiles } from "./packed-batch.ts";
 
 /**
  * What the main thread (src/output/writer-pool.ts) asks: write a batch, link unchanged files, or

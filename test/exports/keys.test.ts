@@ -9,7 +9,7 @@ import { domainInputsKey } from "../../src/build/domain-inputs.ts";
 import { rowsKey, writeExports } from "../../src/exports/write.ts";
 import { sheetKey, writeSheet, type SheetKeyHead } from "../../src/exports/xlsx.ts";
 import { domainView, type DomainView, type ListedWork } from "../../src/model/listing.ts";
-import type { StagedEntry } from "../../src/output/batch.ts";
+import type { StagedEntry } from "../../src/output/packed-batch.ts";
 import type { FileEntry } from "../../src/output/sink.ts";
 import { StagingWriter } from "../../src/output/staging.ts";
 import { tempDir } from "../helpers/catalogue.ts";

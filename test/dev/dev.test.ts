@@ -1,6 +1,6 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { requireTool } from "../support/requires.ts";
 import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
@@ -16,8 +16,7 @@ import { cli } from "../reliability/helpers.ts";
  */
 const BIN = process.env.CATALOGUE_BIN ?? CLI;
 // In CI a missing browser is a failure, never a silent skip.
-if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
-const run = existsSync(CHROMIUM) ? describe : describe.skip;
+const run = describe.runIf(requireTool(CHROMIUM, "the tests of catalogue dev in Chromium") !== null);
 
 const EPOCH = String(Date.UTC(2026, 10, 20) / 1000);
 let cleanup: () => Promise<void>;

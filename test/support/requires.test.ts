@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -53,6 +53,21 @@ describe("requireTool", () => {
   it("gives the program's path when it is there, in CI or not", () => {
     const dir = path.dirname(process.execPath);
     for (const CI of ["true", ""]) expect(requireTool("node", "the tests", { PATH: dir, CI })).toBe(path.join(dir, "node"));
+  });
+});
+
+describe("the test files", () => {
+  it("skip only through requireTool (directly, or through the servers' list of serve/servers.ts)", async () => {
+    const test = path.join(ROOT, "test");
+    const problems: string[] = [];
+    for (const entry of await readdir(test, { recursive: true, withFileTypes: true })) {
+      const file = path.join(entry.parentPath, entry.name);
+      if (!entry.isFile() || !entry.name.endsWith(".ts") || path.dirname(file) === import.meta.dirname) continue;
+      const source = await readFile(file, "utf8");
+      const skips = source.match(/\b(?:describe|it|test|suite)\.(?:skip|skipIf|runIf|todo)\b|\b(?:ctx|context)\.skip\(/g) ?? [];
+      if (skips.length > 0 && !/\b(?:requireTool|availableServers)\b/.test(source)) problems.push(`${path.relative(ROOT, file)}: ${skips.join(", ")}`);
+    }
+    expect(problems).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { isRealDate } from "../model/dates.ts";
 export { isRealDate };
 
 /**
- * The rows of the content folder (CONTRACT section 2). Every cell arrives as a trimmed string or
+ * The rows of the content folder (docs/interface.md#input). Every cell arrives as a trimmed string or
  * null (empty = absent); these schemas check and convert them, and the TypeScript types of the
  * catalogue are inferred from them.
  */

@@ -16,7 +16,7 @@ import { exportTexts, type ExportFacts } from "./labels.ts";
 import { sheetKey, writeSheet, type SheetKeyHead, type SheetSpec } from "./xlsx.ts";
 import { KIND_CODES, PackedSheetRows, RowPacker } from "../workers/rows.ts";
 
-/** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
+/** The rows of each spreadsheet: all listed works, the ups, the downs (docs/interface.md#windows), in name order. */
 const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
   export_excel: (view) => view.orders.name,
   export_up_movies: (view) => view.ups,
@@ -123,7 +123,7 @@ function temporaryFailure(error: unknown): unknown {
   );
 }
 
-/** The dates that bound each kind, for the document properties (CONTRACT 3's windows as days). */
+/** The dates that bound each kind, for the document properties (docs/interface.md#windows, as days). */
 export function exportFacts(view: DomainView): ExportFacts {
   const today = dayNumber(view.date);
   const days = view.domain.export_window_days;

@@ -16,7 +16,7 @@ import { availableServers, startCaddy, startNginx, startServe, type Running, typ
  * One conformance suite, every server: `catalogue serve`, nginx and Caddy with the generated
  * configurations, the edge function in Node, and the Worker of `catalogue config workers` in
  * workerd (static assets, and R2), on the same build. Expected answers come from the build's own files and from
- * CONTRACT section 4, never from src/serve/ (which is what is being checked).
+ * docs/interface.md#routing, never from src/serve/ (which is what is being checked).
  */
 
 const SERVERS = await availableServers();

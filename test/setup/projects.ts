@@ -21,6 +21,7 @@ export const UNIT = [
   "test/content/validation.test.ts",
   "test/dev/watch.test.ts",
   "test/docs.test.ts",
+  "test/docs/links.test.ts",
   "test/exports/columns.test.ts",
   "test/exports/keys.test.ts",
   "test/exports/write.test.ts",

@@ -2,7 +2,8 @@ import { readFileSync } from "node:fs";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { UserError } from "../errors.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
-import { clockOffset, describeOffset, isTimeRefusal, loadClockRules, skewCorrected } from "./s3-clock.ts";
+import { clockOffset, loadClockRules, skewCorrected } from "./s3-clock.ts";
+import { explainS3, transient } from "./s3-errors.ts";
 import { directPut, sdkPut, type DirectPut, type PutObject } from "./s3-put.ts";
 import { namedRegion } from "./s3-region.ts";
 import type { Listed, SourceFile, Store } from "./target.ts";
@@ -294,64 +295,16 @@ export class S3Target implements Store {
     return client;
   }
 
-  private isServiceError(error: unknown): boolean {
-    return this.sdk !== null && error instanceof this.sdk.S3ServiceException;
-  }
-
   private explain(error: unknown, action: string): Error {
-    if (error instanceof UserError) return error;
-    const where = `${this.name}${this.endpoint ? ` at ${this.endpoint}` : ""}`;
-    const e = error as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
-    const status = e.$metadata?.httpStatusCode;
-    const name = e.name ?? "";
-    if (name === "CredentialsProviderError" || /Could not load credentials/i.test(e.message ?? "")) {
-      return new UserError(`no AWS credentials for ${where}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (${e.message})`);
-    }
-    if (name === "NoSuchBucket") return new UserError(`bucket ${this.bucket} does not exist at ${this.endpoint ?? "AWS"}: create it or correct --to`);
-    const said = `${name || status}: ${oneLine(e.message)}`;
-    const region = namedRegion(error);
-    if (region !== undefined) {
-      // Named, followed, and refused again for it.
-      return new UserError(`${where} refused requests signed for ${region}, the region it names for bucket ${this.bucket} (${said}): check AWS_REGION and --endpoint`);
-    }
-    if (name === "AuthorizationHeaderMalformed" || name === "PermanentRedirect" || status === 301) {
-      const signed = this.current?.region ?? "the configured region";
-      return new UserError(`${where} refused requests signed for region ${signed} without naming the bucket's (${said}): set AWS_REGION to the bucket's region`);
-    }
-    if (isTimeRefusal(error)) {
-      const offset = this.current === null ? 0 : clockOffset(this.current.client);
-      const clocks =
-        Math.abs(offset) < 60_000 ? "this machine's clock agrees with the Date the store sends" : `they were signed by the store's Date (this machine's clock is ${describeOffset(offset)} it)`;
-      return new UserError(`${where} refused the time of the requests (${said}) though ${clocks}: check the store's clock and any proxy in front of it`);
-    }
-    if (["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "InvalidToken", "ExpiredToken"].includes(name) || status === 403) {
-      return new UserError(
-        `${where} refused the credentials (${name || status}): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions`,
-      );
-    }
-    if (status !== undefined && (status < 300 || !this.isServiceError(error) || name === "UnknownError")) {
-      // An answer the SDK could not read as S3's (a web page, another API): a wrong --endpoint.
-      return new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP ${status} to ${action}): check --endpoint`);
-    }
-    if (this.isServiceError(error) || status !== undefined) {
-      return new UserError(`${where}: could not ${action}: ${name} ${status ?? ""} ${e.message ?? ""}`.trim());
-    }
-    if (e.code !== undefined && NETWORK_CODES.has(e.code)) {
-      return new UserError(`cannot reach ${this.endpoint ?? "S3"} to ${action} (${e.code}): check --endpoint and the network`);
-    }
-    return error instanceof Error ? error : new Error(String(error));
+    return explainS3(error, action, {
+      name: this.name,
+      bucket: this.bucket,
+      endpoint: this.endpoint,
+      sdk: this.sdk,
+      region: this.current?.region,
+      clockOffset: this.current === null ? 0 : clockOffset(this.current.client),
+    });
   }
 }
 
-const oneLine = (text: string | undefined) => (text ?? "").replace(/\s+/g, " ").trim();
-
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
-
-/** 5xx, throttling and dropped connections are worth another attempt; other 4xx are not. */
-export function transient(error: unknown): boolean {
-  const e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
-  const status = e.$metadata?.httpStatusCode;
-  if (status !== undefined) return status >= 500 || status === 429;
-  if (e.code !== undefined && NETWORK_CODES.has(e.code)) return true;
-  return e.name === "TimeoutError" || e.name === "RequestTimeout";
-}
+export { transient };

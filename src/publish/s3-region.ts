@@ -38,3 +38,17 @@ function regionOfEndpoint(endpoint: unknown): string | undefined {
   if (typeof endpoint !== "string") return undefined;
   return /(?:^|\.)s3[.-](?:dualstack\.)?([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$/.exec(endpoint)?.[1];
 }
+
+/**
+ * An --endpoint that is AWS's own regional S3 endpoint (`https://s3.us-east-1.amazonaws.com`),
+ * moved to `region`: a bucket answers only at its region's. Any other endpoint (an S3-compatible
+ * store, a proxy) is kept, and only the signing region changes.
+ */
+export function endpointFor(endpoint: string | undefined, region: string): string | undefined {
+  if (endpoint === undefined) return undefined;
+  const url = new URL(endpoint);
+  const match = /^((?:[^.]+\.)*s3[.-](?:dualstack\.)?)([a-z]{2}(?:-[a-z]+)+-\d+)(\.amazonaws\.com(?:\.cn)?)$/.exec(url.hostname);
+  if (match === null) return endpoint;
+  url.hostname = `${match[1]}${region}${match[3]}`;
+  return url.toString().replace(/\/$/, endpoint.endsWith("/") ? "/" : "");
+}

@@ -5,7 +5,7 @@ import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
 import { clockOffset, loadClockRules, skewCorrected } from "./s3-clock.ts";
 import { explainS3, transient } from "./s3-errors.ts";
 import { directPut, sdkPut, type DirectPut, type PutObject } from "./s3-put.ts";
-import { namedRegion } from "./s3-region.ts";
+import { endpointFor, namedRegion } from "./s3-region.ts";
 import type { Listed, SourceFile, Store } from "./target.ts";
 
 /**
@@ -57,7 +57,8 @@ export class S3Target implements Store {
   requests = 0;
   private readonly bucket: string;
   private readonly prefix: string;
-  private readonly endpoint: string | undefined;
+  /** --endpoint (moved to the bucket's region when it is AWS's own regional endpoint). */
+  private endpoint: string | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
@@ -232,10 +233,13 @@ export class S3Target implements Store {
     if (region !== undefined && region !== (await client.config.region())) {
       if (this.followed !== region) {
         const from = await client.config.region();
+        const endpoint = endpointFor(this.endpoint, region);
+        const at = endpoint !== this.endpoint ? ` at ${endpoint}` : "";
         this.followed = region;
+        this.endpoint = endpoint;
         this.client = this.makeClient(region, clockOffset(client));
         this.direct = null;
-        this.notice(`${this.name}: the bucket is in region ${region}, not ${from}: publishing there (set AWS_REGION=${region} to go there directly)`);
+        this.notice(`${this.name}: the bucket is in region ${region}, not ${from}: publishing there${at} (set AWS_REGION=${region} to go there directly)`);
       }
       corrected.add(error);
     } else if (skewCorrected(error, offsetBefore, client)) {

@@ -5,7 +5,7 @@ import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { S3Target } from "../../src/publish/s3.ts";
-import { namedRegion } from "../../src/publish/s3-region.ts";
+import { endpointFor, namedRegion } from "../../src/publish/s3-region.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
 import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
@@ -191,5 +191,14 @@ describe("the region a refusal names", () => {
     expect(namedRegion(refusal("PermanentRedirect", 301, { Endpoint: "example.org" }))).toBeUndefined();
     expect(namedRegion(refusal("AuthorizationHeaderMalformed", 400, { Region: "<script>" }))).toBeUndefined();
     expect(namedRegion(new Error("ECONNRESET"))).toBeUndefined();
+  });
+
+  it("moves an --endpoint that is AWS's own regional one to the named region, and no other", () => {
+    expect(endpointFor("https://s3.us-east-1.amazonaws.com", "eu-west-1")).toBe("https://s3.eu-west-1.amazonaws.com");
+    expect(endpointFor("https://s3.dualstack.us-east-1.amazonaws.com/", "eu-west-1")).toBe("https://s3.dualstack.eu-west-1.amazonaws.com/");
+    expect(endpointFor("https://s3-us-west-2.amazonaws.com", "eu-west-1")).toBe("https://s3-eu-west-1.amazonaws.com");
+    expect(endpointFor("http://127.0.0.1:9000", "eu-west-1")).toBe("http://127.0.0.1:9000");
+    expect(endpointFor("https://storage.example.org/s3", "eu-west-1")).toBe("https://storage.example.org/s3");
+    expect(endpointFor(undefined, "eu-west-1")).toBeUndefined();
   });
 });

@@ -50,6 +50,10 @@ export function explainS3(error: unknown, action: string, context: S3Context): E
   if (isTimeRefusal(error)) {
     // Refused though signed by the store's own Date: the clocks are not this machine's problem alone.
     const offset = context.clockOffset;
+    const told = error as { ServerTime?: unknown; $response?: { headers?: Record<string, string | undefined> } };
+    if (told.ServerTime === undefined && told.$response?.headers?.date === undefined) {
+      return new UserError(`${where} refused the time of the requests (${said}) and told no time of its own to set the clock by: set this machine's clock (NTP)`);
+    }
     const clocks =
       Math.abs(offset) < 60_000 ? "this machine's clock agrees with the Date the store sends" : `they were signed by the store's Date (this machine's clock is ${describeOffset(offset)} it)`;
     return new UserError(`${where} refused the time of the requests (${said}) though ${clocks}: check the store's clock and any proxy in front of it`);

@@ -100,10 +100,11 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("error", reject);
         response.on("end", () => {
-          // As the SDK's signer does with an error answer: the store's Date sets the clock the next
-          // request is signed with (a RequestTimeTooSkewed is then retried by the target).
-          setClockFrom(client, response.headers.date);
-          reject(serviceError(sdk, status, Buffer.concat(chunks).toString("utf8"), response.headers));
+          const error = serviceError(sdk, status, Buffer.concat(chunks).toString("utf8"), response.headers);
+          // As the SDK's signer does with an error answer: the store's time (a RequestTimeTooSkewed's
+          // ServerTime, else the Date) sets the clock the next request is signed with.
+          setClockFrom(client, error.ServerTime ?? response.headers.date);
+          reject(error);
         });
       });
       // A request that receives nothing for this long fails like the SDK's (a TimeoutError), and
@@ -142,10 +143,10 @@ const contentMd5 = (object: PutObject) => Buffer.from(object.md5, "hex").toStrin
 
 /**
  * An error answer as the SDK would have raised it: its S3 code as the name, the HTTP status, the
- * elements that say where the bucket is (Region, Endpoint) and the answer's headers (its Date,
- * its x-amz-bucket-region) where the SDK keeps them.
+ * elements that say where the bucket is (Region, Endpoint) and what time the store has
+ * (ServerTime), and the answer's headers (its Date, its x-amz-bucket-region) where the SDK keeps them.
  */
-function serviceError(sdk: Sdk, status: number, body: string, headers: http.IncomingHttpHeaders): Error {
+function serviceError(sdk: Sdk, status: number, body: string, headers: http.IncomingHttpHeaders): Error & { ServerTime?: string } {
   const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
   const code = tag("Code");
   const requestId = headers["x-amz-request-id"];
@@ -160,5 +161,5 @@ function serviceError(sdk: Sdk, status: number, body: string, headers: http.Inco
   const flat: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(headers)) flat[name] = Array.isArray(value) ? value.join(", ") : value;
   Object.defineProperty(error, "$response", { value: { statusCode: status, headers: flat }, enumerable: false });
-  return Object.assign(error, { Region: tag("Region"), Endpoint: tag("Endpoint") });
+  return Object.assign(error, { Region: tag("Region"), Endpoint: tag("Endpoint"), ServerTime: tag("ServerTime") });
 }

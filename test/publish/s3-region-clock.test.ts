@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { promisify } from "node:util";
 import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { S3Target } from "../../src/publish/s3.ts";
 import { endpointFor, namedRegion } from "../../src/publish/s3-region.ts";
@@ -155,21 +156,31 @@ describe("S3 target through a strict front", { timeout: 60_000 }, () => {
 
   for (const [label, options, refusal] of [
     ["for their region", { region: "eu-west-1" }, "AuthorizationHeaderMalformed"],
-    ["for their time", { region: "us-east-1", clockOffsetMs: 3 * HOUR }, "RequestTimeTooSkewed"],
+    ["for their time (the store's in the Date header)", { region: "us-east-1", clockOffsetMs: 3 * HOUR, tellsTime: "date" }, "RequestTimeTooSkewed"],
+    ["for their time (the store's in the ServerTime element)", { region: "us-east-1", clockOffsetMs: -3 * HOUR, tellsTime: "body" }, "RequestTimeTooSkewed"],
   ] as const) {
     it(`uploads refused all at once ${label} are each sent again, signed anew`, async () => {
       const f = await front(options);
       const notices: string[] = [];
-      const t = target(`uploads-${refusal}`, f.endpoint, notices);
+      const prefix = `uploads-${refusal}-${options.tellsTime ?? ""}`;
+      const t = target(prefix, f.endpoint, notices);
       // Uploads first (no listing has set the region or the clock), all in flight together.
       await Promise.all(Array.from({ length: 12 }, (_, i) => t.put(file(i))));
       expect(notices).toHaveLength(refusal === "AuthorizationHeaderMalformed" ? 1 : 0);
       expect(f.refused).toEqual({ [refusal]: 12 });
       expect(f.forwarded.PUT).toBe(12);
       expect(t.requests).toBe(24);
-      expect((await stored(`uploads-${refusal}`)).size).toBe(12);
+      expect((await stored(prefix)).size).toBe(12);
     });
   }
+
+  it("a store whose answers tell no time cannot set the clock: the error says to set this machine's", async () => {
+    const f = await front({ region: "us-east-1", clockOffsetMs: 3 * HOUR, tellsTime: "none" });
+    const failure = target("nodate", f.endpoint, []).get("a.json");
+    await expect(failure).rejects.toThrow(UserError);
+    await expect(failure).rejects.toThrow(/ refused the time of the requests \(RequestTimeTooSkewed: [^)]*\) and told no time of its own to set the clock by: set this machine's clock \(NTP\)$/);
+    expect(f.refused).toEqual({ RequestTimeTooSkewed: 1 });
+  });
 });
 
 describe("the region a refusal names", () => {

@@ -28,6 +28,11 @@ export interface FrontOptions {
   regionHeader?: boolean;
   /** The front's clock minus this machine's, in ms. */
   clockOffsetMs?: number;
+  /**
+   * Where answers tell the front's time: the `Date` header and a RequestTimeTooSkewed's
+   * `ServerTime` element (as S3 does), one of them, or neither (a proxy that strips the header).
+   */
+  tellsTime?: "both" | "date" | "body" | "none";
   /** A broken store: refuses every request, for its time or for its region, whatever it says. */
   refuseAll?: "time" | "region";
 }
@@ -76,11 +81,19 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
       }),
   };
 
+  const tells = options.tellsTime ?? "both";
+  /** The answer's Date, by the front's clock (none at all unless it tells its time there). */
+  function dated(res: ServerResponse): Record<string, string> {
+    if (tells === "both" || tells === "date") return { date: new Date(Date.now() + offset).toUTCString() };
+    res.sendDate = false;
+    return {};
+  }
+
   function refuse(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) {
     front.refused[code] = (front.refused[code] ?? 0) + 1;
     const elements = Object.entries(extra).map(([name, value]) => `<${name}>${value}</${name}>`).join("");
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message>${elements}<RequestId>${randomBytes(8).toString("hex").toUpperCase()}</RequestId><HostId>front</HostId></Error>`;
-    res.writeHead(status, { date: new Date(Date.now() + offset).toUTCString(), "content-type": "application/xml", ...headers });
+    res.writeHead(status, { ...dated(res), "content-type": "application/xml", ...headers });
     // S3 answers a HEAD with the status and headers only.
     res.end(req.method === "HEAD" ? undefined : body);
   }
@@ -111,7 +124,7 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
     if (Math.abs(signedAt - now) > MAX_SKEW_MS || options.refuseAll === "time") {
       return refuse(req, res, 403, "RequestTimeTooSkewed", "The difference between the request time and the current time is too large.", {
         RequestTime: String(req.headers["x-amz-date"]),
-        ServerTime: iso(now),
+        ...(tells === "both" || tells === "body" ? { ServerTime: iso(now) } : {}),
         MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
       });
     }
@@ -123,7 +136,8 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
     // Dated again by the real clock, which s3rver checks; it does not check the signature.
     const headers = { ...req.headers, "x-amz-date": amzDate(signedAt - offset) };
     const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
-      res.writeHead(answer.statusCode!, { ...answer.headers, date: new Date(Date.now() + offset).toUTCString() });
+      const { date: _real, ...rest } = answer.headers;
+      res.writeHead(answer.statusCode!, { ...rest, ...dated(res) });
       answer.pipe(res);
     });
     forward.on("error", () => res.destroy());

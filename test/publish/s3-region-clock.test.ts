@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
+import path from "node:path";
 import { promisify } from "node:util";
 import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -65,9 +66,10 @@ async function front(options: Omit<FrontOptions, "upstream" | "secret">): Promis
 }
 
 /** The real command line; the configured region is us-east-1 (s3.env). */
-async function cli(to: string, endpoint: string, env: NodeJS.ProcessEnv = s3.env) {
+async function cli(to: string, endpoint: string | undefined, env: NodeJS.ProcessEnv = s3.env) {
+  const args = [CLI, "publish", "--to", to, "--dir", editions.before, ...(endpoint === undefined ? [] : ["--endpoint", endpoint])];
   try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, "publish", "--to", to, "--dir", editions.before, "--endpoint", endpoint], { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
+    const { stdout, stderr } = await exec(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -89,6 +91,18 @@ describe("publish through a strict front (command line)", { timeout: 180_000 }, 
       expect(await stored(wrongRegion)).toEqual(direct);
     });
   }
+
+  it("without --endpoint, follows the bucket to its region's endpoint (AWS's hosts led to the front on loopback)", async () => {
+    const f = await front({ region: "eu-west-1", clockOffsetMs: 20 * 60_000 });
+    const loopback = { NODE_OPTIONS: `--require ${path.join(import.meta.dirname, "aws-loopback.cjs")}`, CATALOGUE_TEST_AWS_AT: f.endpoint };
+    const result = await cli("s3://site/aws", undefined, { ...s3.env, ...loopback });
+    expect(result.stderr.split("\n").filter(Boolean)).toEqual([REGION_LINE("s3://site/aws"), expect.stringMatching(/^published to s3:\/\/site\/aws: \d+ uploaded/)]);
+    expect(result.code).toBe(0);
+    // Asked for at us-east-1's endpoint and signed for it: S3 redirects.
+    expect(f.refused).toEqual({ PermanentRedirect: 1 });
+    expect(f.hosts).toEqual(new Set(["site.s3.us-east-1.amazonaws.com", "site.s3.eu-west-1.amazonaws.com"]));
+    expect(await stored("aws")).toEqual(direct);
+  });
 
   for (const [label, offset] of [["20 minutes ahead of", 20 * 60_000], ["3 hours behind", -3 * HOUR], ["3 hours ahead of", 3 * HOUR]] as const) {
     it(`publishes when the store's clock is ${label} this machine's`, async () => {

@@ -44,6 +44,8 @@ export interface StrictFront {
   forwarded: Record<string, number>;
   /** The regions of the credential scopes of forwarded requests. */
   regions: Set<string>;
+  /** The Host of every request. */
+  hosts: Set<string>;
   stop(): Promise<void>;
 }
 
@@ -74,6 +76,7 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
     refused: {},
     forwarded: {},
     regions: new Set(),
+    hosts: new Set(),
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -101,12 +104,18 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const now = Date.now() + offset;
+    front.hosts.add(String(req.headers.host));
     const auth = parseAuthorization(req.headers.authorization);
     if (auth === null) return refuse(req, res, 403, "AccessDenied", "Access Denied");
-    const bucket = new URL(req.url!, "http://front").pathname.split("/")[1] ?? "";
-    if (auth.region !== options.region || options.refuseAll === "region") {
+    // AWS's own host names (a publisher without --endpoint, led here by aws-loopback.cjs) name
+    // the bucket and the region: `site.s3.eu-west-1.amazonaws.com`.
+    const vhost = /^([^.]+)\.s3[.-]([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com$/.exec(String(req.headers.host ?? ""));
+    const bucket = vhost?.[1] ?? new URL(req.url!, "http://front").pathname.split("/")[1] ?? "";
+    const wrongHost = vhost !== null && vhost[2] !== options.region;
+    if (auth.region !== options.region || wrongHost || options.refuseAll === "region") {
       const headers: Record<string, string> = options.regionHeader === false ? {} : { "x-amz-bucket-region": options.region };
-      if (options.wrongRegion === "redirect") {
+      // A bucket asked for at another region's endpoint, signed for that region: S3 redirects.
+      if (options.wrongRegion === "redirect" || (wrongHost && auth.region === vhost[2])) {
         return refuse(
           req,
           res,
@@ -134,8 +143,11 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
     front.forwarded[req.method!] = (front.forwarded[req.method!] ?? 0) + 1;
     front.regions.add(auth.region);
     // Dated again by the real clock, which s3rver checks; it does not check the signature.
-    const headers = { ...req.headers, "x-amz-date": amzDate(signedAt - offset) };
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
+    // s3rver takes buckets in the path only (the bucket itself without a trailing slash), and
+    // reads AWS's host names as naming one: it is given its own.
+    const headers = { ...req.headers, "x-amz-date": amzDate(signedAt - offset), ...(vhost === null ? {} : { host: upstream.host }) };
+    const path = vhost === null ? req.url : `/${bucket}${/^\/(\?|$)/.test(req.url!) ? req.url!.slice(1) : req.url}`;
+    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers }, (answer) => {
       const { date: _real, ...rest } = answer.headers;
       res.writeHead(answer.statusCode!, { ...rest, ...dated(res) });
       answer.pipe(res);

@@ -11,7 +11,9 @@ import type { Listed, SourceFile, Store } from "./target.ts";
 /**
  * An S3 bucket (or an S3-compatible store with `--endpoint`). Every object is stored with one
  * `PutObject`, so its ETag is the MD5 of its bytes and a listing says what changed without
- * downloading anything. Credentials and region come from the standard AWS environment.
+ * downloading anything. Credentials and region come from the standard AWS environment; the
+ * bucket's region, when S3 names another, and the store's clock are followed (s3-region.ts,
+ * s3-clock.ts).
  */
 
 type Sdk = typeof import("@aws-sdk/client-s3");
@@ -225,21 +227,23 @@ export class S3Target implements Store {
   /**
    * After a refusal: follows the region S3 named for the bucket (a new client and signer for
    * every request from now on, said once), or notes that the clock the request was signed with
-   * has been corrected from the answer's Date; either marks the failure to be sent again.
+   * has been corrected from the answer (its ServerTime or Date); either marks the failure to be
+   * sent again.
    */
   private async correct(error: unknown, client: S3Client, offsetBefore: number): Promise<unknown> {
     if (typeof error !== "object" || error === null) return error;
     const region = namedRegion(error);
-    if (region !== undefined && region !== (await client.config.region())) {
+    const signedFor = await client.config.region();
+    if (region !== undefined && region !== signedFor) {
+      // No await from the check to the switch: requests refused together switch once.
       if (this.followed !== region) {
-        const from = await client.config.region();
         const endpoint = endpointFor(this.endpoint, region);
         const at = endpoint !== this.endpoint ? ` at ${endpoint}` : "";
         this.followed = region;
         this.endpoint = endpoint;
         this.client = this.makeClient(region, clockOffset(client));
         this.direct = null;
-        this.notice(`${this.name}: the bucket is in region ${region}, not ${from}: publishing there${at} (set AWS_REGION=${region} to go there directly)`);
+        this.notice(`${this.name}: the bucket is in region ${region}, not ${signedFor}: publishing there${at} (set AWS_REGION=${region} to go there directly)`);
       }
       corrected.add(error);
     } else if (skewCorrected(error, offsetBefore, client)) {

@@ -49,7 +49,7 @@ export async function publishRequest(values: OptionValues, dir: string, io: CliI
   const to = values.to as string | undefined;
   if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   const { openTarget } = await import("../../publish/targets.ts");
-  const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
+  const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env, notice: (line) => io.stderr.write(`${line}\n`) });
   // Before a deploy's build: an archive has nothing to prune.
   if (values["prune-media"] && (target as { kind?: string }).kind !== "store") throw (await import("../../publish/prune.ts")).archiveHasNoMedia(target.name);
   return {

@@ -88,6 +88,7 @@ export const E2E = [
   "test/publish/records.test.ts",
   "test/publish/s3-sdk-uploads.test.ts",
   "test/publish/s3.test.ts",
+  "test/publish/s3-region-clock.test.ts",
   "test/publish/targets.test.ts",
   // Chromium.
   "test/dev/dev.test.ts",

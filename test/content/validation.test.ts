@@ -77,8 +77,8 @@ describe("content validation", () => {
       "content/audiovisuals.csv:4: cover: a value is required",
       "content/audiovisuals.csv:4: name: a value is required",
       'content/audiovisuals.csv:4: year: expected an integer between 1870 and 2100, got "2101"',
-      'content/availability.csv:2: available_from: expected a date YYYY-MM-DD, got "2023-02-30"',
-      'content/availability.csv:2: available_until: expected a date YYYY-MM-DD, got "2023-13-01"',
+      'content/availability.csv:2: available_from: expected a date YYYY-MM-DD or DD/MM/YYYY (day first), got "2023-02-30"',
+      'content/availability.csv:2: available_until: expected a date YYYY-MM-DD or DD/MM/YYYY (day first), got "2023-13-01"',
       "content/directors.csv:2: name: must be on one line: remove the line break",
       'content/directors.csv:2: show_img: expected true or false, got "yes"',
       'content/directors.csv:4: id: expected a positive integer, got "x"',
@@ -124,11 +124,11 @@ describe("content validation", () => {
 
   it("reports invalid UTF-8 and an unclosed quote with their lines", async () => {
     const content = await writeContent(path.join(dir, "content"));
-    await writeFile(path.join(content, "directors.csv"), Buffer.concat([Buffer.from("id,name,slug\n1,Ok,ok\n2,M"), Buffer.from([0xe9]), Buffer.from("li\u00e8s,m\n")]));
+    await writeFile(path.join(content, "directors.csv"), Buffer.concat([Buffer.from("id,name,slug\n1,Ok,ok\n"), Buffer.from("2,Méliès,m\n", "latin1")]));
     await writeFile(path.join(content, "domains.csv"), 'domain,name\nuno.example,Uno\ndos.example,"Dos\n');
     const check = await checkContent(content);
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toContain(
-      "content/directors.csv:3: invalid UTF-8: save the file as UTF-8",
+      'content/directors.csv:3: not UTF-8 ("Méliès" if read as Windows-1252): save it as UTF-8: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with "Edit filter settings" and Character set "Unicode (UTF-8)"',
     );
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toContain(
       "content/domains.csv:3: a quoted field is never closed: add the closing double quote",

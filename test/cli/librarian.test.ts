@@ -1,0 +1,89 @@
+import { execFile } from "node:child_process";
+import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashFile } from "../../src/output/tree.ts";
+import { CLI, tempDir } from "../helpers/catalogue.ts";
+import { MINIMAL, writeContent } from "../helpers/content.ts";
+
+const run = promisify(execFile);
+
+/** Runs the real command line; resolves with the exit code and both streams. */
+async function catalogue(args: string[], cwd: string) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+async function snapshot(root: string): Promise<Record<string, string>> {
+  const result: Record<string, string> = {};
+  const real = await realpath(root);
+  for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
+  }
+  return result;
+}
+
+/** A CSV as Spanish-locale Excel saves it as "CSV UTF-8": BOM, semicolons, CRLF, day-first dates, VERDADERO/FALSO. */
+function spanishExcel(csv: string): string {
+  const rows = csv.trimEnd().split("\n").map((line) =>
+    line
+      .split(",")
+      .map((cell) => cell.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$3/$2/$1").replace(/^true$/, "VERDADERO").replace(/^false$/, "FALSO"))
+      .join(";"),
+  );
+  return `\uFEFF${rows.join("\r\n")}\r\n`;
+}
+
+let dir: string;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ dir, cleanup } = await tempDir()));
+afterAll(() => cleanup());
+
+describe("the files librarians keep", () => {
+  it("a Spanish-Excel CSV (semicolons, BOM, CRLF, DD/MM/YYYY, VERDADERO) builds to the same bytes as the comma version", async () => {
+    const comma = await writeContent(path.join(dir, "comma"));
+    const excel = await writeContent(path.join(dir, "excel"), {
+      domains: spanishExcel(MINIMAL.domains),
+      directors: spanishExcel(MINIMAL.directors),
+      audiovisuals: spanishExcel(MINIMAL.audiovisuals),
+      availability: spanishExcel(MINIMAL.availability),
+    });
+    expect(await readFile(path.join(excel, "availability.csv"), "utf8")).toContain(";01/01/2020;\r\n");
+    expect(await readFile(path.join(excel, "directors.csv"), "utf8")).toContain(";VERDADERO;");
+    const cache = path.join(dir, ".cache");
+    const a = await catalogue(["build", "--content", comma, "--out", "out-comma", "--date", "2026-11-20", "--no-site", "--cache", cache], dir);
+    const b = await catalogue(["build", "--content", excel, "--out", "out-excel", "--date", "2026-11-20", "--no-site", "--cache", cache], dir);
+    expect([a.code, a.stderr.includes("warning")]).toEqual([0, false]);
+    expect([b.code, b.stderr.includes("warning")]).toEqual([0, false]);
+    // The build's own records key it by the input files' bytes, which differ; not published (publish/source.ts).
+    const published = async (out: string) => {
+      const { "_catalogue/inputs.json": inputs, "_catalogue/files.tsv": list, ...rest } = await snapshot(path.join(dir, out));
+      expect([inputs, list]).not.toContain(undefined);
+      return rest;
+    };
+    const built = await published("out-comma");
+    expect(Object.keys(built).length).toBeGreaterThan(20);
+    expect(await published("out-excel")).toEqual(built);
+  }, 60_000);
+
+  it("refuses month-first dates and a Windows-1252 file with messages that say what to do", async () => {
+    const content = await writeContent(path.join(dir, "us"), {
+      availability: MINIMAL.availability.replace("2026-11-10,2026-12-31", "11/10/2026,12/31/2026"),
+    });
+    await writeFile(path.join(content, "domains.csv"), Buffer.from(MINIMAL.domains.replace("Uno", "Uno Peñíscola"), "latin1"));
+    const result = await catalogue(["validate", "--content", content], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr.replaceAll(content, "content").split("\n")).toEqual([
+      'content/availability.csv:3: available_until: expected a date YYYY-MM-DD or day first DD/MM/YYYY, got "12/31/2026", which is month first: write 31/12/2026 or 2026-12-31',
+      'content/domains.csv:2: not UTF-8 ("Peñíscola" if read as Windows-1252): save it as UTF-8: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with "Edit filter settings" and Character set "Unicode (UTF-8)"',
+      "2 problem(s) found",
+      "",
+    ]);
+  });
+});

@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import type { Problem } from "../errors.ts";
 import { decodeText } from "./encoding.ts";
+import { closest } from "./suggest.ts";
 
 /** A data row: trimmed cells by column name (null = empty, "absent") and the line it starts on. */
 export interface CsvRow {
@@ -121,11 +122,18 @@ class TableReader {
     names.forEach((name) => {
       if (seen.has(name)) problems.push({ file, line: 1, column: shownColumn(name), message: "column appears twice in the header" });
       seen.add(name);
-      if (!known.includes(name)) warnings.push({ file, line: 1, column: shownColumn(name), message: "unknown column, ignored" });
     });
-    for (const name of columns.required) {
-      if (!seen.has(name)) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
+    // A typo of a required column is one error, its own, naming the column meant (not also "missing").
+    const missing = new Set(columns.required.filter((name) => !seen.has(name)));
+    const absent = known.filter((name) => !seen.has(name));
+    for (const name of new Set(names)) {
+      if (known.includes(name)) continue;
+      const meant = closest(name, missing) ?? closest(name, absent);
+      const at = { file, line: 1, column: shownColumn(name) };
+      if (meant !== undefined && missing.delete(meant)) problems.push({ ...at, message: `unknown column; did you mean ${JSON.stringify(meant)}?` });
+      else warnings.push({ ...at, message: `unknown column, ignored${meant === undefined ? "" : `; did you mean ${JSON.stringify(meant)}?`}` });
     }
+    for (const name of missing) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
     for (const name of known) this.empty[name] = null;
     this.slots = names.flatMap((name, index) => (known.includes(name) ? [{ name, index }] : []));
     this.names = names;

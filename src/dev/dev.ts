@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions, type BuildSummary } from "../build.ts";
+import { formatWarning } from "../cli/warnings.ts";
 import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
 import { ReloadChannel } from "./reload.ts";
@@ -41,7 +42,7 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     const stages: string[] = [];
     const stage = (name: string) => stages.push(`${((performance.now() - started) / 1000).toFixed(2)} ${name}`);
     try {
-      const summary = await build({ ...options.build, reporter: { stage, warning: () => {} } });
+      const summary = await build({ ...options.build, reporter: { stage, warning: (w) => say(formatWarning(w)) } });
       count++;
       stage("done");
       if (options.timings) say(`timings: ${stages.join(" | ")}`);

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { coverSvg, photoSvg, renderJpeg } from "./covers.ts";
+import { coverSvg, photoSvg, renderJpeg } from "../media/drawn.ts";
 import { STARTER } from "./starter.ts";
 
 type Row = Record<string, string>;

@@ -87,3 +87,43 @@ describe("the files librarians keep", () => {
     ]);
   });
 });
+
+describe("suggestions, warnings and --strict", () => {
+  it("names the column a header typo meant on one line, and the command or flag a typo meant", async () => {
+    const content = await writeContent(path.join(dir, "typo"), { audiovisuals: MINIMAL.audiovisuals.replace("id,name,", "id,nmae,") });
+    const result = await catalogue(["validate", "--content", content], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr.replaceAll(content, "content")).toBe('content/audiovisuals.csv:1: nmae: unknown column; did you mean "name"?\n1 problem(s) found\n');
+    const command = await catalogue(["biuld"], dir);
+    expect([command.code, command.stderr.split("\n")[0]]).toEqual([1, 'catalogue: unknown command "biuld"; did you mean "build"?']);
+    const flag = await catalogue(["publish", "--tos", "x.zip"], dir);
+    expect([flag.code, flag.stderr.split("\n")[0]]).toEqual([1, "catalogue publish: unknown option --tos; did you mean --to?"]);
+  });
+
+  it("a missing cover is a warning naming where it looked and the file in another case; the work gets a drawn cover; --strict refuses", async () => {
+    const content = await writeContent(path.join(dir, "missing"), {}, ["covers/A.PNG", "covers/b.png", "photos/melies.png"]);
+    const cache = path.join(dir, ".cache-missing");
+    const args = ["build", "--content", content, "--out", "out-missing", "--date", "2026-11-20", "--no-site", "--cache", cache];
+    const strict = await catalogue([...args, "--strict"], dir);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr.replaceAll(content, "content").split("\n")).toEqual([
+      'content/audiovisuals.csv:2: cover: image file not found: "covers/a.png" (content/covers/a.png; "covers/A.PNG" exists, in another case): a cover drawn from the row is used',
+      'content/audiovisuals.csv:4: cover: image file not found: "covers/a.png" (content/covers/a.png; "covers/A.PNG" exists, in another case): a cover drawn from the row is used',
+      "2 problem(s) found; nothing was written",
+      "",
+    ]);
+    const built = await catalogue(args, dir);
+    expect(built.code).toBe(0);
+    expect(built.stderr.replaceAll(content, "content").split("\n").slice(0, 2)).toEqual([
+      'content/audiovisuals.csv:2: warning: cover: image file not found: "covers/a.png" (content/covers/a.png; "covers/A.PNG" exists, in another case): a cover drawn from the row is used',
+      'content/audiovisuals.csv:4: warning: cover: image file not found: "covers/a.png" (content/covers/a.png; "covers/A.PNG" exists, in another case): a cover drawn from the row is used',
+    ]);
+    // The API's cover points at a real file: the drawn one, processed as any cover.
+    const detail = JSON.parse(await readFile(path.join(dir, "out-missing/uno.example/_api/detail/10.json"), "utf8")) as { cover: string };
+    const media = path.join(dir, "out-missing/uno.example", new URL(detail.cover).pathname.replace(/^\/+/, ""));
+    const sharp = (await import("sharp")).default;
+    expect(await sharp(media).metadata()).toMatchObject({ format: "jpeg", width: 400, height: 600 });
+    const validate = await catalogue(["validate", "--content", content, "--strict"], dir);
+    expect([validate.code, validate.stderr.split("\n").at(-2)]).toEqual([1, "2 problem(s) found"]);
+  }, 60_000);
+});

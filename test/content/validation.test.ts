@@ -57,6 +57,20 @@ describe("content validation", () => {
     expect(warnings).toEqual(["content/domains.csv:1: colour: unknown column, ignored"]);
   });
 
+  it("names the column a header typo meant: one error for a required one, a warning for an optional one", async () => {
+    const { problems, warnings } = await problemsOf({
+      audiovisuals: "id,nmae,Slug,yaer,colour,cover\n10,Viaje,viaje,1902,red,covers/a.png\n",
+    });
+    expect(problems).toEqual([
+      'content/audiovisuals.csv:1: nmae: unknown column; did you mean "name"?',
+      'content/audiovisuals.csv:1: Slug: unknown column; did you mean "slug"?',
+    ]);
+    expect(warnings).toEqual([
+      'content/audiovisuals.csv:1: yaer: unknown column, ignored; did you mean "year"?',
+      "content/audiovisuals.csv:1: colour: unknown column, ignored",
+    ]);
+  });
+
   it("reports every cell problem of every file at once, at the line where the record starts", async () => {
     const { problems } = await problemsOf({
       directors: 'id,name,slug,show_img\n1,"Georges\nMéliès",georges-melies,yes\nx,Alice,Alice Guy,\n',
@@ -172,10 +186,14 @@ describe("content validation", () => {
     await tinyPng(path.join(content, "inner", "ok.png"));
     await symlink(path.join(content, "inner"), path.join(content, "covers/inner"));
     const check = await checkContent(content);
+    // Missing or unreadable: a warning, and a drawn cover; a path that leaves the folder: an error.
+    expect(sortProblems(check.warnings).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
+      'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png" (content/covers/missing.png): a cover drawn from the row is used',
+      'content/audiovisuals.csv:4: cover: not a readable image: "covers/text.png" (content/covers/text.png): a cover drawn from the row is used',
+    ]);
+    expect(check.missing.map((m) => m.rel)).toEqual(["covers/missing.png", "covers/text.png"]);
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
-      'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png"',
       'content/audiovisuals.csv:3: cover: the image must be inside the content folder, got "../outside.png"',
-      'content/audiovisuals.csv:4: cover: not a readable image: "covers/text.png"',
       'content/audiovisuals.csv:5: cover: the image resolves outside the content folder (a symlink?): "covers/link.png"',
       'content/audiovisuals.csv:6: cover: expected a path relative to the content folder (like "covers/title.jpg"), got "/etc/passwd"',
       'content/audiovisuals.csv:7: cover: the image resolves outside the content folder (a symlink?): "elsewhere/outside.png"',

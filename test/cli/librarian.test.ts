@@ -127,3 +127,29 @@ describe("suggestions, warnings and --strict", () => {
     expect([validate.code, validate.stderr.split("\n").at(-2)]).toEqual([1, "2 problem(s) found"]);
   }, 60_000);
 });
+
+describe("the first minutes", () => {
+  it("every --help has an example, and publish's names the credentials it reads", async () => {
+    const { commands } = await import("../../src/cli/commands/index.ts");
+    for (const entry of commands) {
+      const help = await catalogue([entry.name, "--help"], dir);
+      expect(help.stdout, entry.name).toMatch(/\nExamples?( \([^)]*\))?:\n {2}npx catalogue /);
+    }
+    const publish = (await catalogue(["publish", "--help"], dir)).stdout;
+    for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "CATALOGUE_S3_TIMEOUT"]) {
+      expect(publish).toContain(name);
+    }
+  });
+
+  it("refuses an archive extension the publisher does not write, and keeps folders named like hosts", async () => {
+    const out = await writeContent(path.join(dir, "to-built"));
+    for (const to of ["site.rar", "site.7z", "site.tar", "site.tar.xz", "site.bz2"]) {
+      const result = await catalogue(["publish", "--dir", out, "--to", path.join(dir, to)], dir);
+      expect(result.code, to).toBe(1);
+      expect(result.stderr, to).toMatch(/catalogue writes \.zip and \.tar\.gz archives, not \.[\w.]+: use .*site\.zip or .*site\.tar\.gz/);
+    }
+    // A folder named like a host is a folder target (here refused later, for another reason: no build in --dir).
+    const host = await catalogue(["publish", "--dir", path.join(dir, "nothing"), "--to", path.join(dir, "www.example.org")], dir);
+    expect(host.stderr).not.toContain("archives");
+  });
+});

@@ -25,7 +25,11 @@ export const configCommand: Command = {
   --out FOLDER         netlify, workers: where to write the files
   --r2 BUCKET[/PREFIX] workers: read the files from the R2 bucket catalogue publish writes to
                        (--to s3://BUCKET/PREFIX) instead of static assets
-  --name NAME          workers: the Worker's name (default: catalogue)`,
+  --name NAME          workers: the Worker's name (default: catalogue)
+
+Examples:
+  npx catalogue config nginx --dir /srv/catalogue/dist > /etc/nginx/conf.d/catalogue.conf
+  npx catalogue config workers --out worker --r2 my-bucket/catalogue`,
   options: {
     dir: { type: "string", default: "dist" },
     listen: { type: "string", default: "127.0.0.1:8080" },

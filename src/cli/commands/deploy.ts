@@ -3,7 +3,7 @@ import type { Command } from "../command.ts";
 import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
-import { guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
+import { credentialsHelp, guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
 
 export const deployCommand: Command = {
   usage:
@@ -24,8 +24,9 @@ export const deployCommand: Command = {
                        is not changed
 ${guardHelp}
 ${strictHelp}
+${credentialsHelp}
 
-Example (the nightly run; the credentials as for catalogue publish):
+Example (the nightly run):
   npx catalogue deploy --to s3://my-bucket/catalogue --strict`,
   options: {
     ...publishOptions,

@@ -13,6 +13,9 @@ Usage: catalogue <command> [options]
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 
+Example (in a folder where audiovisual-catalogue is installed):
+  npx catalogue init && npx catalogue dev
+
 Run "catalogue <command> --help" for the options of a command.
 Exit codes: 0 success, 1 a problem with the input or the target (message), 2 a bug (stack trace).
 `;

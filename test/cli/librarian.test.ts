@@ -131,6 +131,7 @@ describe("suggestions, warnings and --strict", () => {
 describe("the first minutes", () => {
   it("every --help has an example, and publish's names the credentials it reads", async () => {
     const { commands } = await import("../../src/cli/commands/index.ts");
+    expect((await catalogue(["--help"], dir)).stdout).toMatch(/\nExample \([^)]*\):\n {2}npx catalogue /);
     for (const entry of commands) {
       const help = await catalogue([entry.name, "--help"], dir);
       expect(help.stdout, entry.name).toMatch(/\nExamples?( \([^)]*\))?:\n {2}npx catalogue /);

@@ -79,7 +79,8 @@ try {
 
   execFileSync("mkdir", ["-p", project]);
   const install = both("npm", ["install", "--no-audit", "--no-fund", tarball], project);
-  check(!/install-scripts|prepare/.test(install), `installing the package warned about its scripts:\n${install}`);
+  // (Its dependencies' own install scripts, sharp's, are theirs to answer for.)
+  check(!install.includes(`${packed.name}@`), `installing the package warned about its scripts:\n${install}`);
   const installed = path.join(project, "node_modules", packed.name);
   check(!statSync(path.join(project, "node_modules/tsx"), { throwIfNoEntry: false }), "tsx was installed: the package must run without a TypeScript loader");
   // Read-only, as a system-wide install is (root ignores the modes: the snapshot below checks it too).

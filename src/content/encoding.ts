@@ -20,7 +20,7 @@ export function decodeText(bytes: Buffer, file: string): string | Problem {
   }
   const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : null;
   try {
-    // The UTF-16 decoder drops its byte order mark; a UTF-8 one is removed when parsing.
+    // The decoders drop the byte order mark (parseCsv removes one too, for text from elsewhere).
     return new TextDecoder(utf16 ?? "utf-8", { fatal: true }).decode(bytes);
   } catch {
     if (utf16 !== null) return { file, line: 1, message: `invalid ${utf16.toUpperCase()}: ${SAVE_AS_UTF8}` };

@@ -98,6 +98,10 @@ describe("suggestions, warnings and --strict", () => {
     expect([command.code, command.stderr.split("\n")[0]]).toEqual([1, 'catalogue: unknown command "biuld"; did you mean "build"?']);
     const flag = await catalogue(["publish", "--tos", "x.zip"], dir);
     expect([flag.code, flag.stderr.split("\n")[0]]).toEqual([1, "catalogue publish: unknown option --tos; did you mean --to?"]);
+    const server = await catalogue(["config", "ngnix"], dir);
+    expect([server.code, server.stderr]).toEqual([1, expect.stringContaining('got "ngnix" (did you mean "nginx"?)')]);
+    // Nothing close: no suggestion.
+    expect((await catalogue(["frobnicate"], dir)).stderr.split("\n")[0]).toBe('catalogue: unknown command "frobnicate"');
   });
 
   it("a missing cover is a warning naming where it looked and the file in another case; the work gets a drawn cover; --strict refuses", async () => {
@@ -125,6 +129,8 @@ describe("suggestions, warnings and --strict", () => {
     expect(await sharp(media).metadata()).toMatchObject({ format: "jpeg", width: 400, height: 600 });
     const validate = await catalogue(["validate", "--content", content, "--strict"], dir);
     expect([validate.code, validate.stderr.split("\n").at(-2)]).toEqual([1, "2 problem(s) found"]);
+    const lenient = await catalogue(["validate", "--content", content], dir);
+    expect([lenient.code, lenient.stdout]).toEqual([0, "content is valid: 2 domains, 2 directors, 3 audiovisuals, 2 images, 1 missing (the build draws them)\n"]);
   }, 60_000);
 });
 

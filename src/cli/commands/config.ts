@@ -44,7 +44,10 @@ Examples:
     if (server === "netlify" && extra.length === 0) return writeNetlify(values, io);
     if (server === "workers" && extra.length === 0) return writeWorkersCommand(values, io);
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
-      throw new UserError(`expected "nginx", "caddy", "netlify" or "workers", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
+      const { closest } = await import("../../content/suggest.ts");
+      const meant = server === undefined || extra.length > 0 ? undefined : closest(server, ["nginx", "caddy", "netlify", "workers"]);
+      const got = positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "));
+      throw new UserError(`expected "nginx", "caddy", "netlify" or "workers", got ${got}${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; usage: ${this.usage}`);
     }
     const [{ configDir, parseListen }, { readBuildInfo }, config] = await Promise.all([
       import("../../serve/listen.ts"),

@@ -23,7 +23,8 @@ Example:
       return 1;
     }
     const c = check.catalogue;
-    io.stdout.write(`content is valid: ${c.domains.length} domains, ${c.directors.size} directors, ${c.works.length} audiovisuals, ${c.images.size} images\n`);
+    const drawn = check.missing.length === 0 ? "" : `, ${check.missing.length} missing (the build draws them)`;
+    io.stdout.write(`content is valid: ${c.domains.length} domains, ${c.directors.size} directors, ${c.works.length} audiovisuals, ${c.images.size} images${drawn}\n`);
     return 0;
   },
 };

@@ -145,17 +145,19 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     if (ok) windows.get(value.domain)?.set(value.audiovisual_id, { from: value.available_from, until: value.available_until });
   }
 
-  const directorName = new Map(directors.map((d) => [d.value.id, d.value.name]));
   const missing: ToDraw[] = [];
-  const images = await checkImages(contentDir, root, headers, [
-    ...works.map((w) => ({
-      file: worksFile, line: w.line, column: "cover", rel: w.value.cover,
-      draw: { rel: w.value.cover, kind: "cover", work: w.value, director: directorName.get(w.value.director_id ?? 0) ?? "" } as const,
-    })),
-    ...directors.flatMap((d) =>
-      d.value.photo === null ? [] : [{ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo, draw: { rel: d.value.photo, kind: "photo", director: d.value } as const }],
-    ),
-  ], { problems, warnings, missing });
+  // A stand-in is drawn from the row that names the image: a work's title and its director's name.
+  let names: Map<number, string> | undefined;
+  const directorName = (id: number | null) => (id === null ? "" : ((names ??= new Map(directors.map((d) => [d.value.id, d.value.name]))).get(id) ?? ""));
+  const toDraw = (use: ImageUse): ToDraw =>
+    use.kind === "cover"
+      ? { rel: use.rel, kind: "cover", work: use.row as Audiovisual, director: directorName((use.row as Audiovisual).director_id) }
+      : { rel: use.rel, kind: "photo", director: use.row as Director };
+  const uses: ImageUse[] = works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover, kind: "cover", row: w.value }));
+  for (const d of directors) {
+    if (d.value.photo !== null) uses.push({ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo, kind: "photo", row: d.value });
+  }
+  const images = await checkImages(contentDir, root, headers, uses, toDraw, { problems, warnings, missing });
 
   if (problems.length > 0 || domains.length === 0) {
     if (problems.length === 0) problems.push({ file: domainsFile, line: 1, message: "no domain: add at least one row" });
@@ -236,11 +238,22 @@ function unique<T>(rows: Located<T>[], key: (row: T) => string | number, file: s
   }
 }
 
+/** A cell that names an image, and the row it is in. */
+interface ImageUse {
+  file: string;
+  line: number;
+  column: string;
+  rel: string;
+  kind: "cover" | "photo";
+  row: Audiovisual | Director;
+}
+
 async function checkImages(
   contentDir: string,
   root: string,
   known: KnownHeaders | undefined,
-  uses: { file: string; line: number; column: string; rel: string; draw: ToDraw }[],
+  uses: ImageUse[],
+  toDraw: (use: ImageUse) => ToDraw,
   found: { problems: Problem[]; warnings: Problem[]; missing: ToDraw[] },
 ): Promise<Map<string, ImageSource>> {
   const paths = [...new Set(uses.map((u) => u.rel))];
@@ -265,9 +278,9 @@ async function checkImages(
     // Where the path leads from the content folder as the user named it, and a near miss in case.
     const where = path.join(contentDir, use.rel);
     const otherCase = failure.otherCase === null ? "" : `; ${JSON.stringify(failure.otherCase)} exists, in another case`;
-    const stand = use.draw.kind === "cover" ? "a cover drawn from the row is used" : "a drawn photo is used";
+    const stand = use.kind === "cover" ? "a cover drawn from the row is used" : "a drawn photo is used";
     found.warnings.push({ file, line, column, message: `${failure.missing} (${where}${otherCase}): ${stand}` });
-    if (!drawn.has(use.rel)) found.missing.push(use.draw);
+    if (!drawn.has(use.rel)) found.missing.push(toDraw(use));
     drawn.add(use.rel);
   }
   return images;

@@ -16,6 +16,7 @@ export const UNIT = [
   "test/cli/idle.test.ts",
   "test/cli/init.test.ts",
   "test/content/csv.test.ts",
+  "test/content/encoding.test.ts",
   "test/content/images.test.ts",
   "test/content/schema.test.ts",
   "test/content/validation.test.ts",
@@ -89,6 +90,8 @@ export const E2E = [
   "test/publish/s3-sdk-uploads.test.ts",
   "test/publish/s3.test.ts",
   "test/publish/s3-region-clock.test.ts",
+  "test/cli/librarian.test.ts",
+  "test/dev/preview.test.ts",
   "test/publish/targets.test.ts",
   // Chromium.
   "test/dev/dev.test.ts",

@@ -1,0 +1,25 @@
+import { InputError, type Problem } from "../errors.ts";
+
+/**
+ * A warning as the command prints it: located like a problem, `FILE:LINE:`, then `warning:` where a
+ * compiler puts it, so editors that jump to `FILE:LINE` still do and no one reads it as an error.
+ */
+export function formatWarning(problem: Problem): string {
+  const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
+  return `${where}: warning: ${problem.column === undefined ? "" : `${problem.column}: `}${problem.message}`;
+}
+
+/** The `--strict` option of build, deploy and validate, and its help line. */
+export const strictOption = { strict: { type: "boolean", default: false } } as const;
+export const strictHelp = `  --strict             treat warnings as errors (a missing cover, an unknown column): exit 1
+                       before anything is written, for CI`;
+
+/**
+ * `--strict` before a build: the content's warnings are errors, and the build does not start (a
+ * build with nothing else to do would not even read the content, and so not warn).
+ */
+export async function refuseWarnings(contentDir: string): Promise<void> {
+  const { checkContent } = await import("../content/load.ts");
+  const check = await checkContent(contentDir);
+  if (check.warnings.length > 0) throw new InputError([...check.problems, ...check.warnings]);
+}

@@ -30,7 +30,7 @@ const { number: NUMBER, date: DATE } = KIND_CODES;
  * without it: exceljs' row model took about 70 µs a row, and once the rows were rendered here,
  * its streams and zip (a JavaScript CRC-32, a stream callback per 16 KB) still made the
  * spreadsheets a quarter of an API build's CPU (1.3 s of 8.7 for 20,000 works in three domains;
- * a few tenths now). exceljs' own modules escape the text and number the dates.
+ * a few tenths now).
  */
 
 export interface SheetSpec {

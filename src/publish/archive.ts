@@ -1,9 +1,9 @@
-import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { UserError } from "../errors.ts";
 import { ZipWriter } from "../exports/zip.ts";
 import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
@@ -138,24 +138,28 @@ async function chunksOf(stream: Readable): Promise<Buffer[]> {
   return chunks;
 }
 
-/** A tar.gz by archiver (loaded only then: a publish to a bucket never needs it), at zlib's best level. */
+/**
+ * A tar.gz by tar-stream (loaded only then: a publish to a bucket never needs it) and zlib's gzip
+ * at its best level: ustar headers with the entry's name, size, mode and date, owner 0. One
+ * entry at a time, read whole, as the zip's.
+ */
 async function writeTarGz(file: string, date: Date, entries: readonly string[], content: Content): Promise<void> {
-  const { default: archiver } = await import("archiver");
-  const archive = archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
-  const written = pipeline(archive, createWriteStream(file));
+  const { pack: tarPack } = await import("tar-stream");
+  const pack = tarPack();
+  const written = pipeline(pack, createGzip({ level: 9 }), createWriteStream(file));
   try {
     for (const rel of entries) {
-      // One entry at a time: a page is rewritten as it is written, and one file is open at once.
-      const processed = once(archive, "entry");
-      archive.append(await content(rel), { name: rel, date, mode: 0o644 });
-      await processed;
+      const data = await content(rel);
+      const bytes = data instanceof Uint8Array ? data : Buffer.concat(await chunksOf(data));
+      await new Promise<void>((resolve, reject) =>
+        pack.entry({ name: rel, size: bytes.length, mode: 0o644, mtime: date, type: "file" }, bytes, (error) => (error ? reject(error) : resolve())),
+      );
     }
-    await archive.finalize();
+    pack.finalize();
     await written;
   } catch (error) {
-    archive.abort();
+    pack.destroy();
     await written.catch(() => {});
     throw error;
   }
 }
-

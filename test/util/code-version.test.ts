@@ -6,14 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CODE, apiFiles, type OutputFile } from "../../src/api/pages.ts";
 import { EXPORTS_CODE, sheetKey, type SheetKeyHead } from "../../src/exports/xlsx.ts";
 import { domainView } from "../../src/model/listing.ts";
+import { MEDIA_CODE } from "../../src/media/images.ts";
 import { pageKeys, SITE_CODE } from "../../src/site/keys.ts";
+import { SEARCH_CODE } from "../../src/site/search.ts";
 import type { DomainSite, SitePage } from "../../src/site/model.ts";
 import { codeVersion, sourceFiles, type CodeConcern } from "../../src/util/code-version.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { catalogueOf, DOMAIN, work } from "../helpers/model.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const CONCERNS = { api: API_CODE, exports: EXPORTS_CODE, site: SITE_CODE } satisfies Record<string, CodeConcern>;
+const CONCERNS = { api: API_CODE, exports: EXPORTS_CODE, site: SITE_CODE, search: SEARCH_CODE, media: MEDIA_CODE } satisfies Record<string, CodeConcern>;
 type Concern = keyof typeof CONCERNS;
 
 let dir: string;
@@ -42,7 +44,7 @@ const apiKeys = (version: string) => apiFiles(view, (rel) => rel, digests, versi
 const HEAD: SheetKeyHead = { sheetName: "Obras", headers: ["id"], rowCount: 3, properties: { title: "t", subject: "s", keywords: "k", language: "es", date: "2026-11-20" } };
 const SITE = { categories: new Set(["a"]), images: new Map(), strings: {} } as unknown as DomainSite;
 const PAGE = { kind: "index", site: { folder: "uno.example/" }, dir: "" } as unknown as SitePage;
-const keysOf = (versions: Record<Concern, string>) => ({
+const keysOf = (versions: Record<Concern, string>): Partial<Record<Concern, string[]>> => ({
   api: apiKeys(versions.api),
   exports: [sheetKey(HEAD, "rows", versions.exports)],
   site: [pageKeys(SITE, versions.site, digests)(PAGE)],
@@ -61,8 +63,8 @@ describe("code versions", () => {
 
   it("are those of the running code for a copy of it, and stable", () => {
     expect(versionsOf(original)).toEqual(versionsOf(ROOT));
-    expect(versionsOf(ROOT)).toEqual({ api: codeVersion(API_CODE), exports: codeVersion(EXPORTS_CODE), site: codeVersion(SITE_CODE) });
-    expect(new Set(Object.values(versionsOf(ROOT))).size).toBe(3);
+    expect(versionsOf(ROOT)).toEqual(Object.fromEntries(Object.entries(CONCERNS).map(([name, concern]) => [name, codeVersion(concern)])));
+    expect(new Set(Object.values(versionsOf(ROOT))).size).toBe(Object.keys(CONCERNS).length);
   });
 
   it.each([
@@ -73,16 +75,18 @@ describe("code versions", () => {
     ["the spreadsheets' columns", "src/exports/columns.ts", ["exports"]],
     ["a template", "src/site/templates/work.ts", ["site"]],
     ["a site asset", "src/site/assets/style.css", ["site"]],
-    ["the layout all of them use", "src/api/layout.ts", ["api", "exports", "site"]],
+    ["the search index's worker", "src/site/search-worker.ts", ["search"]],
+    ["the images' processing (the pages show them)", "src/media/images.ts", ["site", "media"]],
+    ["the layout all of them use", "src/api/layout.ts", ["api", "exports", "site", "search"]],
   ] as const)("an edit of %s (%s) changes the keys of exactly the files its concern makes: %j", async (_, file, concerns) => {
     const edited = await copyOfCode(file.replaceAll("/", "_"));
     await appendFile(path.join(edited, file), file.endsWith(".css") ? "\n/* edited */\n" : "\nexport const EDITED = 1;\n");
     expect(changedConcerns(original, edited)).toEqual(concerns);
     const [before, after] = [keysOf(versionsOf(original)), keysOf(versionsOf(edited))];
-    for (const name of Object.keys(CONCERNS) as Concern[]) {
-      expect(before[name].length).toBeGreaterThan(0);
+    for (const name of ["api", "exports", "site"] as const) {
+      expect(before[name]!.length).toBeGreaterThan(0);
       // Every file of an edited concern has a new key; every other file keeps its key.
-      before[name].forEach((key, i) => (concerns.includes(name as never) ? expect(after[name][i]).not.toBe(key) : expect(after[name][i]).toBe(key)));
+      before[name]!.forEach((key, i) => (concerns.includes(name as never) ? expect(after[name]![i]).not.toBe(key) : expect(after[name]![i]).toBe(key)));
     }
   });
 
@@ -111,8 +115,8 @@ describe("code versions of the compiled program (lib/, as packed)", () => {
       `console.log(JSON.stringify({ api: files(API_CODE), exports: files(EXPORTS_CODE), site: files(SITE_CODE), versions: [API_CODE, EXPORTS_CODE, SITE_CODE].map((c) => codeVersion(c)) }));`,
     ].join("\n");
     const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
-    const compiled = JSON.parse(stdout) as Record<Concern, string[]> & { versions: string[] };
-    for (const name of Object.keys(CONCERNS) as Concern[]) {
+    const compiled = JSON.parse(stdout) as Record<"api" | "exports" | "site", string[]> & { versions: string[] };
+    for (const name of ["api", "exports", "site"] as const) {
       // The same modules, by their compiled names (type-only imports are erased in both).
       const sources = sourceFiles(ROOT, CONCERNS[name].entries).filter((f) => !f.endsWith(".d.ts"));
       expect(compiled[name]).toEqual(sources.map((f) => f.replace(/\.ts$/, ".js")).sort());

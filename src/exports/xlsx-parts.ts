@@ -12,11 +12,26 @@ export { THEME } from "./theme.ts";
  * XML escaping as exceljs does it: the five markup characters as entities, and the characters XML
  * 1.0 forbids (C0 controls but tab, line feed and carriage return) and DEL dropped.
  */
-export const xmlEncode = (text: string): string => (ESCAPED.test(text) ? text.replace(ESCAPED_ALL, escape) : text);
+export function xmlEncode(text: string): string {
+  const first = text.search(ESCAPED);
+  if (first < 0) return text;
+  // One pass from the first character to change, a table lookup per character (no callback per match).
+  let xml = "";
+  let from = 0;
+  for (let at = first; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    const replacement = code < 128 ? REPLACEMENTS[code] : undefined;
+    if (replacement === undefined) continue;
+    xml += text.slice(from, at) + replacement;
+    from = at + 1;
+  }
+  return xml + text.slice(from);
+}
 const ESCAPED = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
-const ESCAPED_ALL = new RegExp(ESCAPED.source, "g");
-const ENTITIES: Record<string, string> = { '"': "&quot;", "&": "&amp;", "'": "&apos;", "<": "&lt;", ">": "&gt;" };
-const escape = (character: string) => ENTITIES[character] ?? "";
+/** What each ASCII character becomes: an entity, "" (dropped), or undefined (itself). */
+const REPLACEMENTS: (string | undefined)[] = Array.from({ length: 128 }, (_, code) =>
+  ({ 34: "&quot;", 38: "&amp;", 39: "&apos;", 60: "&lt;", 62: "&gt;" })[code] ?? (ESCAPED.test(String.fromCharCode(code)) ? "" : undefined),
+);
 
 /** A day's serial number as exceljs writes a date cell's value: days since 1899-12-30, UTC midnight of that day. */
 export const dateSerial = (date: string): number => UNIX_EPOCH_SERIAL + new Date(`${date}T00:00:00Z`).getTime() / DAY_MS;

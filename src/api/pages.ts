@@ -26,7 +26,7 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  */
 export type OutputFile = { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
 
-/** Where it was first defined; it belongs to the layout (the site counts pages too, without loading this module). */
+/** Also here for the modules that import it from here (src/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
 export { pageCount } from "./layout.ts";
 
 /**

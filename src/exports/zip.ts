@@ -27,6 +27,7 @@ export class ZipWriter {
   private readonly central: Buffer[] = [];
   private readonly stamp: Buffer;
   private open: OpenEntry | null = null;
+  private closed = false;
 
   private readonly deflate: { level: number };
   private readonly chunkDeflate: { level: number; finishFlush: number };
@@ -106,8 +107,10 @@ export class ZipWriter {
     this.close();
   }
 
-  /** Closes the file (after finish, or when the writing failed). */
+  /** Closes the file (after finish, or when the writing failed); once. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     closeSync(this.fd);
   }
 

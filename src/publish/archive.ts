@@ -112,7 +112,6 @@ type Content = (rel: string) => Promise<Buffer | Readable>;
  */
 async function writeZip(file: string, day: string, entries: readonly string[], content: Content): Promise<void> {
   const zip = new ZipWriter(file, day, { level: 9 });
-  let finished = false;
   try {
     for (const rel of entries) {
       const data = await content(rel);
@@ -125,10 +124,9 @@ async function writeZip(file: string, day: string, entries: readonly string[], c
         zip.endEntry();
       }
     }
-    finished = true;
     zip.finish();
   } finally {
-    if (!finished) zip.close();
+    zip.close(); // when the writing failed (finish closes it otherwise)
   }
 }
 

@@ -90,6 +90,7 @@ export const E2E = [
   "test/publish/s3-sdk-uploads.test.ts",
   "test/publish/s3.test.ts",
   "test/publish/s3-region-clock.test.ts",
+  "test/util/code-version.test.ts",
   "test/cli/librarian.test.ts",
   "test/dev/preview.test.ts",
   "test/publish/targets.test.ts",

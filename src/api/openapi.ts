@@ -4,7 +4,7 @@ import { API_PATH, ERROR_BODIES, EXPORT_KINDS, PAGE_SIZE, urlPath } from "./layo
 /**
  * The OpenAPI 3.1 description of one domain's static API, written by the build at
  * `<domain><base path>/api/v1/openapi.json`. It describes what the servers of src/serve/ answer
- * (CONTRACT sections 3 and 4); the conformance suite validates real responses against it.
+ * (docs/interface.md#json and #routing); the conformance suite validates real responses against it.
  */
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });

@@ -62,7 +62,7 @@ export function directorObject(director: Director, domain: Domain, imageUrl: Ima
 }
 
 /**
- * A listing element in JSON, keys in the contract's order (CONTRACT section 3), in three pieces:
+ * A listing element in JSON, keys in the contract's order (docs/interface.md#json), in three pieces:
  * what comes before the director, then the director's own JSON (shared by all their works and
  * serialised once), then the rest without the closing brace, so that the retrieve document can
  * append its own keys to the same pieces. Written out key by key (the values through jsonText

@@ -84,7 +84,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   reporter.stage("reading content");
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
   const headers = await openKnownHeaders(cacheDir);
-  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w), headers);
+  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w), headers, cacheDir);
   // A cache that cannot be written costs the next build the headers' reading, not this build.
   await headers.save().catch(() => {});
   const domains = selectDomains(catalogue, options.domains);

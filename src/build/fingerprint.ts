@@ -7,7 +7,7 @@ import { programDigest } from "../program.ts";
  * A digest of everything a build's output depends on: the content folder (CSV bytes; other files
  * by path, size and mtime), the program itself (its sources and locked dependency versions) and
  * the build options. Equal fingerprints mean equal outputs, so a rebuild with nothing changed
- * skips all the work (CONTRACT: files whose bytes did not change are not rewritten).
+ * skips all the work (docs/interface.md#output: files whose bytes did not change are not rewritten).
  *
  * The CSVs' bytes count through their SHA-256, which `digests` (a file kept beside the output's
  * versions, see ContentDigests) remembers with each file's stat signature: a CSV whose signature

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { isRealDate } from "../util/dates.ts";
+import { dateProblem, parseBoolean, parseDate } from "./values.ts";
 
 // Defined with the other date rules (the build date is checked with it before any schema loads).
 export { isRealDate };
 
 /**
- * The rows of the content folder (CONTRACT section 2). Every cell arrives as a trimmed string or
+ * The rows of the content folder (docs/interface.md#input). Every cell arrives as a trimmed string or
  * null (empty = absent); these schemas check and convert them, and the TypeScript types of the
  * catalogue are inferred from them.
  */
@@ -37,14 +38,25 @@ const slug = () =>
       error: (iss) => `expected lowercase letters, digits and single hyphens (like "a-trip-to-the-moon"), got ${show(iss.input)}`,
     });
 
-/** A calendar date written YYYY-MM-DD that exists (2023-02-30 does not). */
 export const isoDate = () =>
-  required().refine(isRealDate, { error: (iss) => `expected a date YYYY-MM-DD, got ${show(iss.input)}` });
+  required().transform((text, ctx) => {
+    const date = parseDate(text);
+    if (date === undefined) {
+      ctx.addIssue({ code: "custom", message: dateProblem(text) });
+      return z.NEVER;
+    }
+    return date;
+  });
 
 const boolean = () =>
-  z
-    .enum(["true", "false"], { error: (iss) => `expected true or false, got ${show(iss.input)}` })
-    .transform((value) => value === "true");
+  required().transform((text, ctx) => {
+    const value = parseBoolean(text);
+    if (value === undefined) {
+      ctx.addIssue({ code: "custom", message: `expected true or false, got ${show(text)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
 
 /** Biographies may hold paragraphs; they are capped so one cell cannot swell every page. */
 const longText = () => required().max(100_000, { error: "is longer than 100,000 characters" });
@@ -188,8 +200,8 @@ const fastMax = (max: number): Check<string> => (cell) => (cell.length <= max ? 
 const fastOneLine: Check<string> = (cell) => (cell.length <= 1000 && !LINE_BREAK.test(cell) ? cell : undefined);
 const fastSlug: Check<string> = (cell) => (cell.length <= 200 && SLUG_PATTERN.test(cell) ? cell : undefined);
 const fastOneOf = <T extends string>(values: readonly T[]): Check<T> => (cell) => ((values as readonly string[]).includes(cell) ? (cell as T) : undefined);
-const fastDate: Check<string> = (cell) => (isRealDate(cell) ? cell : undefined);
-const fastBoolean: Check<boolean> = (cell) => (cell === "true" ? true : cell === "false" ? false : undefined);
+const fastDate: Check<string> = (cell) => (isRealDate(cell) ? cell : parseDate(cell));
+const fastBoolean: Check<boolean> = (cell) => (cell === "true" ? true : cell === "false" ? false : parseBoolean(cell));
 const fastYear = fastIntBetween(1870, 2100);
 const fastDuration = fastIntBetween(1, 100_000);
 const fastStatus = fastIntBetween(0, 1_000_000);

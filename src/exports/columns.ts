@@ -3,7 +3,7 @@ import type { ListedWork } from "../model/listing.ts";
 import { workDir } from "../site/urls.ts";
 
 /**
- * The columns of every spreadsheet, in order. CONTRACT 4 fixes the first eight (the API's field
+ * The columns of every spreadsheet, in order. docs/interface.md#exports fixes the first eight (the API's field
  * names); the rest are what staff need to act on a row without opening the catalogue.
  */
 
@@ -28,7 +28,7 @@ export interface Column {
   value(listed: ListedWork, context: ColumnContext): number | string | null;
 }
 
-/** The absolute address of a work's page in the HTML catalogue (CONTRACT 5). */
+/** The absolute address of a work's page in the HTML catalogue (docs/interface.md#site-urls). */
 export const detailPageUrl = (domain: Domain, id: number, slug: string) => `${domain.base_url}/${workDir(id, slug)}`;
 
 export const COLUMNS: readonly Column[] = [

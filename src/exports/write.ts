@@ -7,7 +7,6 @@ import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { Domain } from "../content/schema.ts";
 import { inputsDigest } from "../model/digests.ts";
 import { md5 } from "../util/hash.ts";
-import { programDigest } from "../program.ts";
 import { UserError } from "../errors.ts";
 import type { FileSink } from "../output/sink.ts";
 import { stringsFor } from "../site/i18n.ts";
@@ -16,7 +15,7 @@ import { exportTexts, type ExportFacts } from "./labels.ts";
 import { sheetKey, writeSheet, type SheetKeyHead, type SheetSpec } from "./xlsx.ts";
 import { KIND_CODES, PackedSheetRows, RowPacker } from "./rows.ts";
 
-/** The rows of each spreadsheet: all listed works, the ups, the downs (CONTRACT 3), in name order. */
+/** The rows of each spreadsheet: all listed works, the ups, the downs (docs/interface.md#windows), in name order. */
 const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
   export_excel: (view) => view.orders.name,
   export_up_movies: (view) => view.ups,
@@ -37,7 +36,6 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };
   const facts = exportFacts(view);
-  const program = await programDigest();
   const toWrite: { rel: string; key: string; spec: SheetSpec }[] = [];
   for (const kind of EXPORT_KINDS) {
     const works = ROWS[kind](view);
@@ -55,7 +53,7 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
       },
     };
     const rel = exportPath(domain.domain, kind);
-    const key = sheetKey(head, rowsKey(program, domain, works, workDigests));
+    const key = sheetKey(head, rowsKey(domain, works, workDigests));
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
     // per value, about 600,000 a build, was made only to be read twice; a generator's step per
@@ -97,15 +95,15 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
 
 /**
  * What a sheet's rows are made of, without making them: each row's work as its inputs digest, in
- * order (from domainInputsKey: the work, its director and window, the domain's language), the
- * domain's address (in the url column), and the program (whose code makes the cells and widths
- * from them: an upgrade writes the sheets again). Digesting the rows' values instead (a JSON text
- * of every cell) cost the main thread a tenth of a second per 20,000 rows, on every build.
+ * order (from domainInputsKey: the work, its director and window, the domain's language) and the
+ * domain's address (in the url column). The code that makes the cells and widths from them is in
+ * the sheet's key (`sheetKey`: EXPORTS_CODE's version). Digesting the rows' values instead (a JSON
+ * text of every cell) cost the main thread a tenth of a second per 20,000 rows, on every build.
  */
-export function rowsKey(program: string, domain: Domain, works: readonly ListedWork[], workDigests: ReadonlyMap<ListedWork, string>): string {
+export function rowsKey(domain: Domain, works: readonly ListedWork[], workDigests: ReadonlyMap<ListedWork, string>): string {
   let digests = "";
   for (const listed of works) digests += inputsDigest(workDigests, listed);
-  return md5(`rows-v4\n${program}\n${domain.base_url}\n${works.length}\n${digests}`);
+  return md5(`${domain.base_url}\n${works.length}\n${digests}`);
 }
 
 /** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build/build.ts, sheetJob). */
@@ -123,7 +121,7 @@ function temporaryFailure(error: unknown): unknown {
   );
 }
 
-/** The dates that bound each kind, for the document properties (CONTRACT 3's windows as days). */
+/** The dates that bound each kind, for the document properties (docs/interface.md#windows, as days). */
 export function exportFacts(view: DomainView): ExportFacts {
   const today = dayNumber(view.date);
   const days = view.domain.export_window_days;

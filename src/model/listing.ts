@@ -33,7 +33,7 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
       work,
       director: work.director_id === null ? null : (catalogue.directors.get(work.director_id) ?? null),
       window,
-      // CONTRACT 3: new while T - available_from < new_days.
+      // docs/interface.md#listing: new while T - available_from < new_days.
       isNew: today - from < domain.new_days,
     };
     if (isListed(work, from, until, today)) listed.push(entry);
@@ -49,7 +49,7 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
   return { domain, date, orders: orderWorks(listed, domain.locale, ranks), ups: byName(ups), downs: byName(downs) };
 }
 
-/** CONTRACT 3: a work is listed while its status is 1 and the day is within its window (day numbers). */
+/** docs/interface.md#listing: a work is listed while its status is 1 and the day is within its window (day numbers). */
 const isListed = (work: Audiovisual, from: number, until: number, today: number) => work.status_global === 1 && from <= today && today <= until;
 
 /**

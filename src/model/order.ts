@@ -54,7 +54,7 @@ function roughOrder(names: Iterable<string>): string[] {
 }
 
 /**
- * The four orderings of CONTRACT section 3. `name` uses the domain's collation; ties go by id so
+ * The four orderings of docs/interface.md#orderings. `name` uses the domain's collation; ties go by id so
  * every order is total. `ranks` must cover the works (see nameRanks).
  */
 export function orderWorks(works: readonly ListedWork[], locale: string, ranks: NameRanks = nameRanks(works.map((l) => l.work), locale).ranks): Record<Ordering, ListedWork[]> {

@@ -10,7 +10,7 @@ import { CACHE, safeFileName } from "../serve/routes.ts";
 export interface FileHeaders {
   contentType: string;
   cacheControl: string;
-  /** Only the spreadsheets: they download under their dated name (CONTRACT section 4). */
+  /** Only the spreadsheets: they download under their dated name (docs/interface.md#exports). */
   contentDisposition?: string;
 }
 

@@ -11,7 +11,7 @@ import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../site/u
 import { mimeType } from "./mime.ts";
 
 /**
- * CONTRACT section 4 as data: the one description of how a request maps onto the files of a
+ * docs/interface.md#routing as data: the one description of how a request maps onto the files of a
  * build. `catalogue serve` (server.ts) interprets it; the nginx and Caddy configurations
  * (nginx.ts, caddy.ts) are translated from it; the conformance suite checks all three agree.
  * Nothing here is specific to one server: only paths, patterns, whitelists, statuses, headers.

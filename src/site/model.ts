@@ -1,5 +1,4 @@
-import { pageCount } from "../api/pages.ts";
-import { PAGE_SIZE } from "../api/layout.ts";
+import { pageCount, PAGE_SIZE } from "../api/layout.ts";
 import { AUDIOVISUAL_TYPES, ORDERINGS, type AudiovisualType, type Director, type Ordering } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";

@@ -13,6 +13,7 @@ import { indexDocuments, UNUSED, type IndexFile, type IndexOptions, type SearchD
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
+import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 /**
  * A domain's search index, built by Pagefind from its work pages' search documents (Pagefind
@@ -63,13 +64,19 @@ export const partFolder = (site: DomainSite, part: number) => `${site.folder}${S
 export const partsFile = (parts: number) => JSON.stringify({ parts: Array.from({ length: parts - 1 }, (_, i) => `part-${i + 1}/`) }) + "\n";
 
 /**
- * The key of a part of a domain's index: Pagefind's version, the options, the part, and the keys
+ * What makes a part's files besides its pages' documents (which the pages' keys cover): this
+ * indexing code and its worker (src/util/code-version.ts).
+ */
+export const SEARCH_CODE: CodeConcern = { entries: ["src/site/search.ts", "src/site/search-worker.ts"] };
+
+/**
+ * The key of a part of a domain's index: the indexing code's version (SEARCH_CODE), Pagefind's version, the options, the part, and the keys
  * of its work pages in order (a page's key covers everything its search document is rendered
  * from: its data and the template code, src/site/keys.ts).
  */
 export function searchKey(site: DomainSite, works: readonly { key: string }[], part = 0, parts = 1): string {
   const layout = { part, parts, merged: MERGED_UNUSED.source };
-  const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site, parts), unused: UNUSED.source, layout }));
+  const hash = createHash("md5").update(JSON.stringify({ code: codeVersion(SEARCH_CODE), pagefind: pagefindVersion(), options: options(site, parts), unused: UNUSED.source, layout }));
   hash.update(works.map(({ key }) => key).join("\n"));
   return hash.digest("hex");
 }

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
  * A part is a folder of src/ or a module at its root. Each may import its own modules and the
  * parts listed in its `mayImport`; the lists are the documentation, so keep a reason beside any
  * entry added. Every part may also import BASE (below everything, importing nothing of ours but
- * errors.ts).
+ * what each lists).
  */
 const BASE = ["errors.ts", "program.ts", "util"];
 
@@ -18,11 +18,12 @@ const LAYERS: Record<string, { job: string; mayImport: string[] }> = {
   // The base.
   "errors.ts": { job: "the errors a user sees (FILE:LINE: column: message) and the bugs", mayImport: [] },
   "program.ts": { job: "where the running code lies (sources or lib/), its digest, dependency versions", mayImport: [] },
-  util: { job: "small shared pieces: hashing, dates, concurrency, memory, file states, the Reporter type", mayImport: ["errors.ts"] },
+  util: { job: "small shared pieces: hashing, dates, code versions, concurrency, memory, file states, the Reporter type", mayImport: ["errors.ts", "program.ts"] },
   types: { job: "declarations for packages without types", mayImport: [] },
   workers: { job: "generic worker threads: a request/reply channel and the script a thread runs", mayImport: [] },
+  draw: { job: "stand-in images drawn from a row (SVG, rendered to JPEG)", mayImport: [] },
   // The data.
-  content: { job: "reading and checking the librarians' files (CSV, images)", mayImport: [] },
+  content: { job: "reading and checking the librarians' files (CSV, images; a missing image drawn)", mayImport: ["draw"] },
   model: { job: "what each domain lists at a date, in every ordering, and the works' digests", mayImport: ["content"] },
   // Where files go: knows nothing of what they hold.
   output: { job: "the output folder: versions, manifest, a file sink and writer threads running the jobs they are given", mayImport: ["workers"] },
@@ -37,10 +38,11 @@ const LAYERS: Record<string, { job: string; mayImport: string[] }> = {
   // What reads a finished build.
   serve: { job: "serving a build, and the nginx and Caddy configurations", mayImport: ["api", "output", "site"] },
   edge: { job: "Netlify and Cloudflare configurations and the Worker", mayImport: ["output", "serve"] },
-  publish: { job: "publishing a build to S3, a folder or an archive", mayImport: ["api", "output", "serve", "site"] },
+  // exports: the archives are written with the spreadsheets' zip writer (exports/zip.ts).
+  publish: { job: "publishing a build to S3, a folder or an archive", mayImport: ["api", "exports", "output", "serve", "site"] },
   // The top.
-  init: { job: "a new project's starter content", mayImport: ["content"] },
-  dev: { job: "the development server: build, watch, reload", mayImport: ["build", "serve", "site"] },
+  init: { job: "a new project's starter content", mayImport: ["content", "draw"] },
+  dev: { job: "the development server: build, watch, reload, preview", mayImport: ["build", "output", "serve", "site"] },
   cli: { job: "the command line", mayImport: ["build", "content", "dev", "edge", "init", "output", "publish", "serve"] },
   "index.ts": { job: "the package's API", mayImport: ["build", "content", "model", "output"] },
 };

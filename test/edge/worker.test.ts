@@ -8,7 +8,7 @@ import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts
 import { folderAssets, startEdge } from "./assets.ts";
 
 /**
- * The edge function run in Node against a built output, with the cases of CONTRACT section 4.
+ * The edge function run in Node against a built output, with the cases of docs/interface.md#routing.
  * Expected bodies are the build's own files.
  */
 

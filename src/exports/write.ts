@@ -41,7 +41,7 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
   const toWrite: { rel: string; key: string; spec: SheetSpec }[] = [];
   for (const kind of EXPORT_KINDS) {
     const works = ROWS[kind](view);
-    const texts = exportTexts(strings.lang, kind, facts);
+    const texts = exportTexts(strings, kind, facts);
     const head: SheetKeyHead = {
       sheetName: texts.sheet,
       headers: COLUMNS.map((column) => column.header),
@@ -55,7 +55,7 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
       },
     };
     const rel = exportPath(domain.domain, kind);
-    const key = sheetKey(head, rowsKey(program, domain, works, workDigests));
+    const key = sheetKey(head, rowsKey(`${program}\n${strings.digest}`, domain, works, workDigests));
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
     // per value, about 600,000 a build, was made only to be read twice; a generator's step per

@@ -9,8 +9,9 @@ import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from ".
 
 /**
  * What every page of one domain shares. Everything here goes into every page's key (src/site/keys.ts)
- * except `images`, of which a page's key takes only the variants it shows, and `strings`, which are
- * a function of the locale and of i18n.ts. So it holds only what pages show: not the domain's
+ * except `images`, of which a page's key takes only the variants it shows, and `strings`, which
+ * stand there as `texts`, their digest (they are read from i18n/*.json at run time: a corrected
+ * translation changes the keys of the pages). So it holds only what pages show: not the domain's
  * counts or build date, which would change every page's key when one work is added.
  */
 export interface DomainSite {
@@ -18,6 +19,8 @@ export interface DomainSite {
   info: Omit<DomainInfo, "count" | "total_pages">;
   defaultOrdering: Ordering;
   strings: Strings;
+  /** The digest of `strings` (src/site/i18n.ts): the pages' keys take the texts through it. */
+  texts: string;
   /** The site root in the output: `<domain><base_path>/`. */
   folder: string;
   /** The media folder seen from the site root ("media/", "../media/"), or its absolute URL on another host. */
@@ -70,7 +73,8 @@ export function domainSite(view: DomainView, info: DomainInfo, images: Map<strin
   for (const listed of view.orders.name) if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
   const { count, total_pages, ...shown } = info;
   const defaultOrdering = view.domain.default_ordering;
-  return { info: shown, defaultOrdering, strings: stringsFor(info.locale), folder, media, images, categories };
+  const strings = stringsFor(info.locale);
+  return { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories };
 }
 
 /** `to` seen from `from`, both folders ending in "/" relative to the output folder. */

@@ -46,12 +46,17 @@ const OG_TYPE: Record<SitePage["kind"], string> = {
   "not-found": "website",
 };
 
-/** Open Graph's `language_TERRITORY`: the domain's region when its locale is the page's language, else the language's usual one. */
+/**
+ * Open Graph's `language_TERRITORY`: the domain's region when its locale is the page's language,
+ * else the language's usual one. `lang` is the page's tag (`ca-valencia` is Catalan of Spain).
+ */
 export function ogLocale(locale: string, lang: string): string {
   const [language, ...rest] = locale.split("-");
   const region = rest.find((part) => /^[A-Za-z]{2}$/.test(part));
-  if (language?.toLowerCase() === lang && region !== undefined) return `${lang}_${region.toUpperCase()}`;
+  const base = lang.split("-")[0]!;
+  const sameLanguage = language?.toLowerCase() === base || (lang === "ca-valencia" && language?.toLowerCase() === "va");
+  if (sameLanguage && region !== undefined) return `${base}_${region.toUpperCase()}`;
   return DEFAULT_REGION[lang] ?? lang;
 }
 
-const DEFAULT_REGION: Record<string, string> = { es: "es_ES", en: "en_GB" };
+const DEFAULT_REGION: Record<string, string> = { es: "es_ES", en: "en_GB", ca: "ca_ES", "ca-valencia": "ca_ES", gl: "gl_ES", eu: "eu_ES", fr: "fr_FR" };

@@ -18,17 +18,33 @@ export function interfaceLanguage(locale: string): Language | null {
 }
 
 /**
- * Warns of every domain whose locale is a valid tag outside the seven languages: its catalogue
- * keeps building, with the Spanish interface, and the warning says which languages have one.
+ * The language a site version is known by: its interface language among the seven, else its
+ * tag in lowercase. Two tags with the same one (`ca` and `ca-ES`) would be the same site.
  */
-export function checkLocales(domains: readonly { line: number; value: Domain }[], file: string, warnings: Problem[]): void {
+export const siteLanguage = (tag: string): string => interfaceLanguage(tag) ?? tag.toLowerCase();
+
+const noInterface = (tag: string) =>
+  `no interface in ${JSON.stringify(tag)}: its pages use the Spanish one (interfaces: ${LANGUAGES.join(", ")}; a region may follow, as in "es-ES")`;
+
+/**
+ * Checks the languages of every domain. A valid tag outside the seven languages (locale or
+ * other language) is a warning: its catalogue keeps building, with the Spanish interface, and
+ * the warning says which languages have one. A language listed twice, or that is the locale's,
+ * is an error.
+ */
+export function checkLanguages(domains: readonly { line: number; value: Domain }[], file: string, problems: Problem[], warnings: Problem[]): void {
   for (const { line, value } of domains) {
-    if (interfaceLanguage(value.locale) !== null) continue;
-    warnings.push({
-      file,
-      line,
-      column: "locale",
-      message: `no interface in ${JSON.stringify(value.locale)}: its pages use the Spanish one (interfaces: ${LANGUAGES.join(", ")}; a region may follow, as in "es-ES")`,
-    });
+    if (interfaceLanguage(value.locale) === null) warnings.push({ file, line, column: "locale", message: noInterface(value.locale) });
+    const seen = new Map<string, string>([[siteLanguage(value.locale), `the locale ${JSON.stringify(value.locale)}`]]);
+    for (const tag of value.languages ?? []) {
+      const language = siteLanguage(tag);
+      const earlier = seen.get(language);
+      if (earlier !== undefined) {
+        problems.push({ file, line, column: "languages", message: `${JSON.stringify(tag)} is the same language as ${earlier}: list each other language once, without the locale's` });
+        continue;
+      }
+      seen.set(language, JSON.stringify(tag));
+      if (interfaceLanguage(tag) === null) warnings.push({ file, line, column: "languages", message: noInterface(tag) });
+    }
   }
 }

@@ -4,6 +4,7 @@ import { pageDescription, pageImage } from "../page-meta.ts";
 import { scriptJson, structuredData } from "../structured-data.ts";
 import { absoluteUrl, FEED_FILE } from "../urls.ts";
 import type { PageContext } from "./context.ts";
+import { alternateLinks } from "./languages.ts";
 
 /**
  * The part of every page's head that search engines and link previews read: the meta
@@ -20,7 +21,7 @@ export function seoHead(page: SitePage, ctx: PageContext, title: string): Html {
   const data = structuredData(page);
   return html`<meta name="description" content="${description}">
 <link rel="canonical" href="${url}">
-${feed}<meta property="og:type" content="${OG_TYPE[page.kind]}">
+${alternateLinks(page)}${feed}<meta property="og:type" content="${OG_TYPE[page.kind]}">
 <meta property="og:site_name" content="${site.info.name}">
 <meta property="og:title" content="${title}">
 <meta property="og:description" content="${description}">

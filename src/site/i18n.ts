@@ -123,11 +123,12 @@ export const stringsFor = (locale: string): Strings => stringsOf(interfaceLangua
 
 export function stringsOf(code: Language): Strings {
   let strings = cache.get(code);
-  if (strings === undefined) cache.set(code, (strings = makeStrings(code, resolvedTexts(code))));
+  if (strings === undefined) cache.set(code, (strings = stringsFromTexts(code, resolvedTexts(code))));
   return strings;
 }
 
-function makeStrings(code: Language, texts: Texts): Strings {
+/** The interface of a language from its texts (fallbacks already filled in). */
+export function stringsFromTexts(code: Language, texts: Texts): Strings {
   const lang = languageTag(code);
   const plurals = new Intl.PluralRules(lang);
   const numbers = new Intl.NumberFormat(lang);

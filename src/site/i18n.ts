@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { LANGUAGES, type AudiovisualType, type Language, type Ordering } from "../content/schema.ts";
+import type { AudiovisualType, Language, Ordering } from "../content/schema.ts";
 import type { ExportKind } from "../api/layout.ts";
 import { PACKAGE_ROOT } from "../program.ts";
 import { interfaceLanguage } from "../content/languages.ts";
@@ -20,9 +20,6 @@ import { interfaceLanguage } from "../content/languages.ts";
  * tag is read by something else than this program, and its texts fall back to Catalan's, then to
  * Spanish's. Every other language falls back to Spanish.
  */
-
-/** The interface languages: those of the data (src/content/schema.ts). */
-export const INTERFACE_LANGUAGES = LANGUAGES;
 
 /** Where the texts are: `i18n/` beside package.json (the sources' root, or the installed package's). */
 export const TEXTS_DIR = path.join(PACKAGE_ROOT, "i18n");

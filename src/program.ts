@@ -66,6 +66,8 @@ export function programDigest(): Promise<string> {
   program ??= (async () => {
     const hash = createHash("sha256");
     hash.update(recordedCodeDigest() ?? codeDigest());
+    // The interface texts are read at run time (src/site/i18n.ts): a corrected one is a new program.
+    for (const name of readdirSync(path.join(PACKAGE_ROOT, "i18n")).sort()) hash.update(`i18n/${name}\0`).update(readFileSync(path.join(PACKAGE_ROOT, "i18n", name)));
     const { dependencies } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
     const trees = new Set<string>();
     for (const name of Object.keys(dependencies).sort()) {

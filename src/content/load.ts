@@ -7,6 +7,7 @@ import { readCsv, type CsvRow } from "./csv.ts";
 import { drawMissing, type ToDraw } from "./drawn.ts";
 import { checkImage, type ImageMissing, type ImageSource, type KnownHeaders } from "./images.ts";
 import { FILES, type Audiovisual, type Director, type Domain } from "./schema.ts";
+import { checkLanguages } from "./languages.ts";
 
 /** The window in which a work is available in one domain; `until` is the last day, inclusive. */
 export interface Window {
@@ -92,6 +93,7 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
   const availabilityFile = name(FILES.availability.file);
 
   unique(domains, (d) => d.domain, domainsFile, "domain", problems);
+  checkLanguages(domains, domainsFile, problems, warnings);
   unique(directors, (d) => d.id, directorsFile, "id", problems);
   unique(directors, (d) => d.slug, directorsFile, "slug", problems);
   unique(works, (w) => w.id, worksFile, "id", problems);

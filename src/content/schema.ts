@@ -108,6 +108,37 @@ const locale = () =>
     { error: (iss) => `expected a language tag like "es" or "en-GB", got ${show(iss.input)}` },
   );
 
+/** The other languages a domain's site is offered in: language tags separated by spaces. */
+const languageList = () =>
+  required().transform((text, ctx) => {
+    const tags: string[] = [];
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      let canonical: string[] = [];
+      try {
+        canonical = Intl.getCanonicalLocales(word);
+      } catch {
+        // reported below
+      }
+      if (canonical.length !== 1) ctx.addIssue({ code: "custom", message: `expected language tags like "es" or "en-GB" separated by spaces, got ${show(word)}` });
+      else tags.push(canonical[0]!);
+    }
+    return tags;
+  });
+
+/** The domain's name in each of the other languages of its site (`name_ca`, …). */
+const translatedNames = Object.fromEntries(LANGUAGES.map((lang) => [`name_${lang}`, oneLine().nullable()])) as unknown as Record<`name_${Language}`, z.ZodNullable<ReturnType<typeof oneLine>>>;
+
+/**
+ * What a domain's row adds for a site in several languages; absent from a domain in one language,
+ * so that its description (and every key made of it) is what it was before these columns.
+ */
+export interface DomainLanguages {
+  /** The other languages of its site, canonical tags in the order written. */
+  languages?: string[];
+  /** Its name in some of them. */
+  names?: Partial<Record<Language, string>>;
+}
+
 export const domainRow = z
   .object({
     domain: required().regex(HOST_PATTERN, {
@@ -122,6 +153,8 @@ export const domainRow = z
       .nullable(),
     new_days: intBetween(0, 36500).nullable(),
     export_window_days: intBetween(0, 36500).nullable(),
+    languages: languageList().nullable(),
+    ...translatedNames,
   })
   .transform((row) => {
     const baseUrl = row.base_url ?? `https://${row.domain}`;
@@ -134,8 +167,14 @@ export const domainRow = z
       default_ordering: row.default_ordering ?? "name",
       new_days: row.new_days ?? 30,
       export_window_days: row.export_window_days ?? 30,
+      ...languagesOf(row),
     };
   });
+
+function languagesOf(row: { languages: string[] | null } & Record<`name_${Language}`, string | null>): DomainLanguages {
+  const names = Object.fromEntries(LANGUAGES.flatMap((lang) => (row[`name_${lang}`] !== null ? [[lang, row[`name_${lang}`]]] : [])));
+  return { ...(row.languages?.length ? { languages: row.languages } : {}), ...(Object.keys(names).length > 0 ? { names } : {}) };
+}
 export type Domain = z.infer<typeof domainRow>;
 
 export const directorRow = z.object({

@@ -39,7 +39,7 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
   const toWrite: { rel: string; key: string; spec: SheetSpec }[] = [];
   for (const kind of EXPORT_KINDS) {
     const works = ROWS[kind](view);
-    const texts = exportTexts(strings.lang, kind, facts);
+    const texts = exportTexts(strings, kind, facts);
     const head: SheetKeyHead = {
       sheetName: texts.sheet,
       headers: COLUMNS.map((column) => column.header),
@@ -53,7 +53,9 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
       },
     };
     const rel = exportPath(domain.domain, kind);
-    const key = sheetKey(head, rowsKey(domain, works, workDigests));
+    // The category labels in the rows come from the language's texts: a corrected one rewrites the sheets.
+    const key = sheetKey(head, `${strings.digest}
+${rowsKey(domain, works, workDigests)}`);
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
     // per value, about 600,000 a build, was made only to be read twice; a generator's step per

@@ -12,6 +12,15 @@ export interface RankedNames {
 }
 
 /**
+ * The locale Intl collates a domain's names by: its own, but Valencian (`va`, which Intl does not
+ * know and would collate as English) collates as Catalan, the same language under AVL norms.
+ */
+export function collationLocale(locale: string): string {
+  const [language, ...rest] = locale.split("-");
+  return language?.toLowerCase() === "va" ? ["ca", ...rest].join("-") : locale;
+}
+
+/**
  * Ranks the names of `works` once with the locale's collation (accents and case ignored, numbers
  * inside titles compared as numbers). Collator comparisons are the costly part of ordering;
  * ranking the whole catalogue once per locale lets every domain and list sort by integers.
@@ -23,7 +32,7 @@ export interface RankedNames {
  * or wrong one costs time, never the result.
  */
 export function nameRanks(works: readonly Audiovisual[], locale: string, previous: readonly string[] = []): RankedNames {
-  const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+  const collator = new Intl.Collator(collationLocale(locale), { sensitivity: "base", numeric: true });
   const added = new Set(works.map((work) => work.name));
   // The previous order's names that are still there (each once), then those it lacks in a rough
   // order close to the collation's (all of them in a first build).

@@ -134,6 +134,14 @@ function server(host: HostRoutes, dir: string, listen: Listen, fallback: boolean
   if (!host.media.includes("/")) {
     lines.push(host.domain === null ? `  location / {\n${i}return 404;\n  }` : `  location / {\n${headers({ "Cache-Control": CACHE.short }, i)}\n  }`);
   }
+  // A language version's folder: its own 404 page. error_page at a location replaces all the
+  // server's, so the 405 handler is named again.
+  for (const { prefix, page } of host.domain?.languageNotFound ?? []) {
+    lines.push(
+      `  location ^~ ${prefix} {\n${headers({ "Cache-Control": CACHE.short }, i)}\n` +
+        `${i}error_page 404 ${page};\n${i}error_page 403 =404 ${page};\n${i}error_page 405 = @catalogue_refused;\n  }`,
+    );
+  }
   lines.push(`}`);
   return lines.join("\n");
 }

@@ -39,7 +39,7 @@ const LAYERS: Record<string, { job: string; mayImport: string[] }> = {
   serve: { job: "serving a build, and the nginx and Caddy configurations", mayImport: ["api", "output", "site"] },
   edge: { job: "Netlify and Cloudflare configurations and the Worker", mayImport: ["output", "serve"] },
   // exports: the archives are written with the spreadsheets' zip writer (exports/zip.ts).
-  publish: { job: "publishing a build to S3, a folder or an archive", mayImport: ["api", "exports", "output", "serve", "site"] },
+  publish: { job: "publishing a build to S3, a folder or an archive", mayImport: ["api", "exports", "model", "output", "serve", "site"] },
   // The top.
   init: { job: "a new project's starter content", mayImport: ["content", "draw"] },
   dev: { job: "the development server: build, watch, reload, preview", mayImport: ["build", "output", "serve", "site"] },

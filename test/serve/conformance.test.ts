@@ -374,7 +374,17 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
       expect((await get(host, "/cataleg/sub/")).body.toString()).toBe(HTML.sub);
       const missingPage = await get(host, "/cataleg/no-such-page");
       expect(missingPage.status).toBe(404);
-      expect(missingPage.body.toString()).toBe(HTML.notFound);
+      expect(missingPage.body.toString()).toBe(HTML.notFound);      // The site is also in Spanish and Catalan: a missing page under a version's folder gets its 404 page.
+      for (const [target, page] of [
+        ["/cataleg/es/no-such-page", HTML.notFoundEs],
+        ["/cataleg/ca/director/nobody/", HTML.notFoundCa],
+        ["/cataleg/fr/no-such-page", HTML.notFound],
+        ["/cataleg/esx/no-such-page", HTML.notFound],
+      ] as const) {
+        const reply = await get(host, target);
+        expect(reply.status, target).toBe(404);
+        expect(reply.body.toString(), target).toBe(page);
+      }
     });
 
     it("serves robots.txt, the sitemaps and the Atom feed with their types, gzipped on request", async () => {

@@ -48,6 +48,9 @@ export const UNIT = [
   "test/publish/record-cache.test.ts",
   "test/publish/scope.test.ts",
   "test/serve/routes.test.ts",
+  "test/i18n/locale.test.ts",
+  "test/i18n/texts-keys.test.ts",
+  "test/i18n/texts.test.ts",
   "test/site/eleventy.test.ts",
   "test/site/empty.test.ts",
   "test/site/page-meta.test.ts",
@@ -74,6 +77,10 @@ export const E2E = [
   // Large builds: several builds of hundreds of works with their images, or of whole sites.
   "test/build/domain-inputs.test.ts",
   "test/site/incremental.test.ts",
+  // Site builds in several languages (Eleventy and Pagefind for each).
+  "test/i18n/multilingual.test.ts",
+  "test/i18n/not-found.test.ts",
+  "test/i18n/pages.test.ts",
   // Servers: catalogue serve, nginx, Caddy, the edge function, workerd.
   "test/edge/cloudflare.test.ts",
   "test/edge/worker.test.ts",
@@ -101,5 +108,6 @@ export const E2E = [
   "test/publish/offline-browser.test.ts",
   "test/reliability/xss.test.ts",
   "test/site/browser.test.ts",
+  "test/i18n/browser.test.ts",
   "test/site/lighthouse.test.ts",
 ];

@@ -88,7 +88,7 @@ export async function buildSiteCounted(content: string, out: string): Promise<Co
     reporter: { stage: (name) => void stages.push(name), warning() {} },
   });
   const render = stages.map((s) => /^rendered (\d+) of (\d+) HTML pages \(Eleventy [\d.]+ s\)$/.exec(s)).find((m) => m !== null);
-  const search = stages.map((s) => /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ domain\(s\)\)$/.exec(s)).find((m) => m !== null);
+  const search = stages.map((s) => /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ site\(s\): one per domain and language\)$/.exec(s)).find((m) => m !== null);
   if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
   return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexedParts: Number(search[1]), searchParts: Number(search[2]), indexed: Number(search[3]) };
 }

@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture } from "../helpers/catalogue.ts";
 import { DISCOVERY, HTML, makeFixture, placeHtml, type Fixture } from "./fixture.ts";
+import { headerChecks } from "./header-checks.ts";
 import { ask, rawStatus, type Reply } from "./http.ts";
 import { violations } from "./schema.ts";
 import { startEdge } from "../edge/assets.ts";
@@ -510,6 +511,8 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
       expect((await raw("/_api\\list/plain/default/1.json")).status).toBe(404);
     });
   });
+
+  describe.skipIf(missing)("headers and ranges", () => headerChecks(() => ({ name, get, fx })));
 
   describe.skipIf(missing)("OpenAPI description", () => {
     it("is served for each domain and its schemas accept the real responses", async () => {

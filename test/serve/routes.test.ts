@@ -82,15 +82,18 @@ describe("paths", () => {
     expect(get("/cat/api/v1/videos/audiovisuals/?page=2")).toMatchObject({ kind: "file", file: "/_api/list/plain/default/2.json", missing: "invalid-page" });
     expect(get("/cat/api/v1/videos/audiovisuals/7/")).toMatchObject({ kind: "file", file: "/_api/detail/7.json", missing: "not-found" });
     expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/")).toMatchObject({ kind: "file", file: "/_api/export/export_up_movies.xlsx" });
-    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toEqual({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/?a=1" });
-    expect(get("/cat/api/v1/videos/audiovisuals/7")).toEqual({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/7/" });
+    // Redirects on API paths are API answers: readable across origins.
+    const cors = { headers: { "Access-Control-Allow-Origin": "*" } };
+    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toMatchObject({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/?a=1", ...cors });
+    expect(get("/cat/api/v1/videos/audiovisuals/7")).toMatchObject({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/7/", ...cors });
+    expect(get("/cat/api/v1/openapi.json")).toMatchObject({ kind: "file", file: "/cat/api/v1/openapi.json", ...cors });
     expect(get("/cat/api/v1/videos/audiovisuals/x/")).toMatchObject({ kind: "body", status: 404, body: '{"detail":"Not found."}' });
     expect(get("/api/v1/videos/audiovisuals/")).toMatchObject({ kind: "static" });
     expect(get("/_api/list/plain/default/1.json")).toEqual({ kind: "not-found" });
     expect(get("/_catalogue")).toEqual({ kind: "not-found" });
     expect(get("/cat/media/x.webp")).toEqual({ kind: "static", path: "/cat/media/x.webp", cache: "public, max-age=31536000, immutable" });
-    expect(get("/cat/", "OPTIONS")).toMatchObject({ kind: "body", status: 200, headers: { Allow: "GET, HEAD, OPTIONS" } });
-    expect(get("/cat/", "PUT")).toMatchObject({ kind: "body", status: 405, body: '{"detail":"Method \\"PUT\\" not allowed."}' });
+    expect(get("/cat/", "OPTIONS")).toMatchObject({ kind: "body", status: 200, headers: { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS" } });
+    expect(get("/cat/", "PUT")).toMatchObject({ kind: "body", status: 405, body: '{"detail":"Method \\"PUT\\" not allowed."}', ...cors });
     expect(get(`/?${"x".repeat(9000)}`)).toEqual({ kind: "too-long" });
   });
 });
@@ -104,6 +107,16 @@ describe("hosts", () => {
       ["c.example", "c.example", []],
       ["m.example", null, ["/covers/"]],
     ]);
+  });
+
+  it("gives each host its headers: a domain's policies (HSTS where https, its media host in img-src), nosniff on a media host", () => {
+    const http = { ...domain("b.example", "/c", "m.example/covers"), base_url: "http://b.example/c", media_url: "https://m.example/covers" };
+    const [a, b, m] = hostTable(info(domain("a.example"), http));
+    expect(a!.headers).toMatchObject({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
+    expect(a!.headers["Content-Security-Policy"]).toMatch(/img-src 'self';/);
+    expect(b!.headers["Strict-Transport-Security"]).toBeUndefined();
+    expect(b!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' https:\/\/m\.example;/);
+    expect(m!.headers).toEqual({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
   });
 
   it("selects by Host without case, port or trailing dot; unknown hosts get the first domain", () => {

@@ -32,7 +32,8 @@ const originOf = (url: string) => new URL(url).origin;
 export function contentSecurityPolicy(domain: DomainInfo): string {
   const site = originOf(domain.base_url);
   const media = originOf(domain.media_url);
-  const images = media === site ? "'self'" : `'self' ${media}`;
+  // data: for the pages' empty icon (`<link rel="icon" href="data:,">`, which spares a request).
+  const images = media === site ? "'self' data:" : `'self' data: ${media}`;
   return [
     "default-src 'none'",
     "script-src 'self' 'wasm-unsafe-eval'",

@@ -113,9 +113,9 @@ describe("hosts", () => {
     const http = { ...domain("b.example", "/c", "m.example/covers"), base_url: "http://b.example/c", media_url: "https://m.example/covers" };
     const [a, b, m] = hostTable(info(domain("a.example"), http));
     expect(a!.headers).toMatchObject({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
-    expect(a!.headers["Content-Security-Policy"]).toMatch(/img-src 'self';/);
+    expect(a!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' data:;/);
     expect(b!.headers["Strict-Transport-Security"]).toBeUndefined();
-    expect(b!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' https:\/\/m\.example;/);
+    expect(b!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' data: https:\/\/m\.example;/);
     expect(m!.headers).toEqual({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
   });
 

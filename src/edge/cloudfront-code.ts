@@ -106,8 +106,8 @@ async function handler(event) {
   for (var h = 0; h < D.hidden.length; h++) {
     if (path.indexOf(D.hidden[h]) === 0 || path + "/" === D.hidden[h]) return text(404, "Not found\n");
   }
-  if (entry.base !== null) {
-    var api = entry.base + D.apiPath;
+  if (entry.b !== null) {
+    var api = entry.b + D.apiPath;
     var query = queryOf(request.querystring);
     if (path.indexOf(api.slice(0, -1)) === 0) {
       var slashless = [api.slice(0, -1)].concat(D.exports.map(function (kind) { return api + kind; }));
@@ -137,8 +137,8 @@ async function handler(event) {
       if (path.indexOf(api) === 0) return apiError("not-found");
     }
   }
-  var media = entry.media.some(function (prefix) { return path.indexOf(prefix) === 0; });
-  if (entry.base === null && !media) return text(404, "Not found\n");
+  var media = entry.m.some(function (prefix) { return path.indexOf(prefix) === 0; });
+  if (entry.b === null && !media) return text(404, "Not found\n");
   return toBucket(request, host, path.charAt(path.length - 1) === "/" ? path + "index.html" : path);
 }
 `;

@@ -61,12 +61,21 @@ export function distributionPolicy(info: BuildInfo): Record<string, string> {
 
 const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
+/** Code without indentation or comment lines: CloudFront counts every byte against its 10 KB. */
+const compact = (code: string) =>
+  code
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("//"))
+    .join("\n") + "\n";
+
 /** The function's source: its data, then FUNCTION_CODE. */
 export function cloudFrontFunction(info: BuildInfo): string {
   const table = hostTable(info);
   const data = {
     first: table[0]!.host,
-    hosts: Object.fromEntries(table.map((h) => [h.host, { base: h.domain?.info.base_path ?? null, media: h.media }])),
+    // Per host: b, the base path (null: a host that only serves media); m, its media folders.
+    hosts: Object.fromEntries(table.map((h) => [h.host, { b: h.domain?.info.base_path ?? null, m: h.media }])),
     own: lower(distributionPolicy(info)),
     apiPath: API_PATH,
     id: ID_PATTERN,
@@ -82,7 +91,7 @@ export function cloudFrontFunction(info: BuildInfo): string {
 // "catalogue config cloudfront" from _catalogue/build.json: regenerate it when domains change.
 import cf from "cloudfront";
 var D = ${JSON.stringify(data)};
-${FUNCTION_CODE}`;
+${compact(FUNCTION_CODE)}`;
 }
 
 /**

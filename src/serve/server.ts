@@ -9,7 +9,7 @@ import { isCompressible, mimeType } from "./mime.ts";
 import { resolve, encodePath, type Answer, type Headers } from "./resolve.ts";
 import { API_HEADERS, CACHE, errorBody, JSON_TYPE, type HostRoutes, selectHost } from "./routes.ts";
 import { cachedBytes, compressed, compressStream, pickEncoding, type Encoding } from "./compress.ts";
-import { rangeOf } from "./range.ts";
+import { rangeOf, type RangeOutcome } from "./range.ts";
 import { loadSite, type ServedFile, type Site } from "./site.ts";
 
 /**
@@ -246,7 +246,7 @@ async function sendFile(req: http.IncomingMessage, res: http.ServerResponse, sit
 }
 
 /** A part of the file's uncompressed bytes (206), or 416 when the range holds none of them. */
-async function sendRange(req: http.IncomingMessage, res: http.ServerResponse, site: Site, file: ServedFile, out: Headers, range: Exclude<ReturnType<typeof rangeOf>, { kind: "whole" }>) {
+async function sendRange(req: http.IncomingMessage, res: http.ServerResponse, site: Site, file: ServedFile, out: Headers, range: Exclude<RangeOutcome, { kind: "whole" }>) {
   if (range.kind === "unsatisfiable") return sendBody(req, res, 416, { ...out, "Content-Range": range.contentRange }, "");
   const headers = { ...out, "Content-Range": range.contentRange };
   if (file.size <= STREAM_COMPRESSED_ABOVE) {

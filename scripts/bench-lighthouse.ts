@@ -16,7 +16,7 @@ import { existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "../src/build.ts";
+import { build } from "../src/build/build.ts";
 import { loadCatalogue } from "../src/content/load.ts";
 import { domainView } from "../src/model/listing.ts";
 import { startServer } from "../src/serve/server.ts";

@@ -4,12 +4,14 @@
  * tarball into an empty temporary folder (dependencies from the registry), then there `catalogue
  * init`, `catalogue build`, a request against `catalogue serve`, and the browser test of `catalogue
  * dev` (test/dev/dev.test.ts) run against the installed command. Fails when the install holds
- * TypeScript or tsx, or when anything is written inside the installed package.
+ * TypeScript or tsx, when anything is written inside the installed package, when the tarball lacks
+ * the LICENSE or a doc the README links to, when npm warns about the package's scripts at install,
+ * or when init prints commands that do not run in the project or writes no .gitignore.
  *
  *   node scripts/check-package.mjs [--keep]
  */
-import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -19,6 +21,13 @@ const work = mkdtempSync(path.join(tmpdir(), "catalogue-package-"));
 const project = path.join(work, "project");
 const say = (line) => console.error(`check-package: ${line}`);
 const run = (file, args, cwd) => execFileSync(file, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+
+/** Runs a command that must succeed; returns its stdout and stderr together. */
+function both(file, args, cwd) {
+  const result = spawnSync(file, args, { cwd, encoding: "utf8" });
+  if (result.status !== 0) throw new Error(`check-package: ${file} ${args.join(" ")} exited with ${result.status}:\n${result.stdout}${result.stderr}`);
+  return result.stdout + result.stderr;
+}
 
 /** GET with a Host header of its own. */
 function get(url, host) {
@@ -55,11 +64,23 @@ try {
   const tarball = path.join(work, packed.filename);
   const names = packed.files.map((f) => f.path);
   say(`${packed.filename}: ${names.length} files, ${(packed.size / 1024).toFixed(0)} kB`);
-  check(names.includes("lib/src/cli/main.js") && names.includes("lib/.eleventy.js") && names.includes("lib/src/workers/writer.js"), "the tarball lacks the compiled program");
+  check(names.includes("lib/src/cli/main.js") && names.includes("lib/.eleventy.js") && names.includes("lib/src/output/writer-thread.js"), "the tarball lacks the compiled program");
   check(!names.some((n) => n.endsWith(".ts") || n.startsWith("src/") || n.startsWith("test/") || n.includes("tsbuildinfo")), `the tarball carries sources: ${names.filter((n) => n.endsWith(".ts")).join(", ")}`);
+  check(names.includes("LICENSE"), "the tarball has no LICENSE");
+  // The README's links to docs/ lead somewhere in the installed package.
+  const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+  const linked = [...new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]))];
+  const dead = linked.filter((doc) => !names.includes(doc));
+  check(dead.length === 0, `the README links to files the tarball lacks: ${dead.join(", ")}`);
+  const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+  // npm warns at install about lifecycle scripts of a dependency (prepare included, which it would not even run).
+  const installScripts = ["preinstall", "install", "postinstall", "prepare"].filter((name) => manifest.scripts?.[name] !== undefined);
+  check(installScripts.length === 0, `package.json has install-time scripts, which npm warns about when installing the package: ${installScripts.join(", ")}`);
 
   execFileSync("mkdir", ["-p", project]);
-  run("npm", ["install", "--no-audit", "--no-fund", tarball], project);
+  const install = both("npm", ["install", "--no-audit", "--no-fund", tarball], project);
+  // (Its dependencies' own install scripts, sharp's, are theirs to answer for.)
+  check(!install.includes(`${packed.name}@`), `installing the package warned about its scripts:\n${install}`);
   const installed = path.join(project, "node_modules", packed.name);
   check(!statSync(path.join(project, "node_modules/tsx"), { throwIfNoEntry: false }), "tsx was installed: the package must run without a TypeScript loader");
   // Read-only, as a system-wide install is (root ignores the modes: the snapshot below checks it too).
@@ -68,7 +89,10 @@ try {
   const bin = path.join(project, "node_modules/.bin/catalogue");
 
   say(run(bin, ["--version"], project).trim());
-  run(bin, ["init"], project);
+  const init = both(bin, ["init"], project);
+  check(init.includes("npx catalogue build"), `init does not print the commands as they run in the project (npx catalogue …):\n${init}`);
+  const ignore = readFileSync(path.join(project, ".gitignore"), "utf8");
+  for (const entry of ["/dist/", "/.dist.versions/", "/.cache/"]) check(ignore.split("\n").includes(entry), `init's .gitignore lacks ${entry}: ${JSON.stringify(ignore)}`);
   run(bin, ["build"], project);
   check(statSync(path.join(project, "dist/_catalogue/build.json")).isFile(), "no build in the project's dist/");
   check(statSync(path.join(project, ".cache/catalogue")).isDirectory(), "the image cache is not in the project's .cache/");

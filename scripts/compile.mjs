@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * Compiles the program once, into lib/: what bin/catalogue.js and the package run, so that no
- * TypeScript is compiled at a user's start (`npm ci` runs it as `prepare`; `npm pack` carries lib/).
+ * TypeScript is compiled at a user's start (`npm pack` runs it as `prepack` and carries lib/; `npm run compile`, `npm start` and the tests' setup in a clone).
  *
  *   node scripts/compile.mjs [--clean]
  *

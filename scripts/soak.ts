@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { build } from "../src/build.ts";
+import { build } from "../src/build/build.ts";
 import { readBuildInfo } from "../src/output/build-info.ts";
 import { generateCatalogue } from "./generate.ts";
 

@@ -43,3 +43,12 @@ export class InputError extends UserError {
     this.problems = sorted;
   }
 }
+
+/**
+ * A warning as the command prints it: located like a problem, `FILE:LINE:`, then `warning:` where a
+ * compiler puts it, so editors that jump to `FILE:LINE` still do and no one reads it as an error.
+ */
+export function formatWarning(problem: Problem): string {
+  const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
+  return `${where}: warning: ${problem.column === undefined ? "" : `${problem.column}: `}${problem.message}`;
+}

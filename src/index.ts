@@ -1,5 +1,6 @@
 // The public face of catalogue: the pipeline as importable code. Internal modules may change freely.
-export { build, type BuildOptions, type BuildSummary, type Reporter } from "./build.ts";
+export { build, type BuildOptions, type BuildSummary } from "./build/build.ts";
+export type { Reporter } from "./util/reporter.ts";
 export { checkContent, loadCatalogue, type Catalogue, type ContentCheck } from "./content/load.ts";
 export type { Audiovisual, Director, Domain, Ordering } from "./content/schema.ts";
 export { InputError, UserError, formatProblem, type Problem } from "./errors.ts";

@@ -7,9 +7,9 @@
  * `npm run compile`) builds, as the installed command does.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import type { build as Build } from "../../src/build.ts";
+import type { build as Build } from "../../src/build/build.ts";
 
-const { build } = (await import(process.env.BENCH_COMPILED === "1" ? "../../lib/src/build.js" : "../../src/build.ts")) as { build: typeof Build };
+const { build } = (await import(process.env.BENCH_COMPILED === "1" ? "../../lib/src/build/build.js" : "../../src/build/build.ts")) as { build: typeof Build };
 
 const [content, out, date, ...rest] = process.argv.slice(2);
 const domains = rest.flatMap((arg, i) => (rest[i - 1] === "--domain" ? [arg] : []));

@@ -15,6 +15,8 @@ import type { Ordering } from "../content/schema.ts";
 
 export const API_PATH = "/api/v1/videos/audiovisuals/";
 export const PAGE_SIZE = 20;
+/** The pages of a listing of `count` works: at least one, empty when there is no work. */
+export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
 
 /** Folder of each `format` query value; `plain` is the request without `format`. */
 export const FORMAT_DIRS = { plain: null, api: "api", json: "json" } as const;

@@ -1,6 +1,6 @@
 import { SharedBytes, type FileData } from "../output/sink.ts";
-import { md5 } from "../output/tree.ts";
-import { inputsDigest } from "../domain-inputs.ts";
+import { md5 } from "../util/hash.ts";
+import { inputsDigest } from "../model/digests.ts";
 import type { Domain } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import { PageLinks } from "./links.ts";
@@ -12,10 +12,12 @@ import {
   type FormatDir,
   listPagePath,
   ORDERING_DIRS,
+  pageCount,
   PAGE_SIZE,
   type ErrorName,
 } from "./layout.ts";
 import { detailTail, directorJson, elementPieces, type ImageUrl } from "./serialize.ts";
+import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 /**
  * One file of the output: its path relative to the output folder and its bytes (maybe in parts).
@@ -24,7 +26,22 @@ import { detailTail, directorJson, elementPieces, type ImageUrl } from "./serial
  */
 export type OutputFile = { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
 
-export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
+/** Also here for the modules that import it from here (src/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
+export { pageCount } from "./layout.ts";
+
+/**
+ * What makes the bytes of the retrieve documents and listing pages: this module and what it loads
+ * (the serializers, the links, the layout). Their keys hold its version (src/util/code-version.ts),
+ * so an edit of the code that writes them writes them again, and an edit elsewhere does not.
+ */
+export const API_CODE: CodeConcern = { entries: ["src/api/pages.ts"] };
+
+/**
+ * The code's part of a retrieve document's key, before the work's inputs digest: 12 hex digits of
+ * API_CODE's version (48 bits; a key is only compared with the previous build's key of the same
+ * path), short because every key is a line of the output's manifest, tens of thousands of them.
+ */
+const detailPrefix = (version: string) => `${version.slice(0, 12)}:`;
 
 /**
  * The bytes of a domain's elements and directors, carved out of large blocks. Each one alone
@@ -68,12 +85,17 @@ const NULL = Buffer.from("null");
  * once, into one buffer; a page is handed over as parts (its head, then its elements) that the
  * writer copies once into its batch, so no page is ever joined in memory.
  */
-export function apiFiles(view: DomainView, imageUrl: ImageUrl, workDigests: ReadonlyMap<ListedWork, string>): Iterable<OutputFile>[] {
+export function apiFiles(
+  view: DomainView,
+  imageUrl: ImageUrl,
+  workDigests: ReadonlyMap<ListedWork, string>,
+  version: string = codeVersion(API_CODE),
+): Iterable<OutputFile>[] {
   const elements = new DomainElements(view.domain, imageUrl);
   // Three generators rather than one: V8 optimised one generator of three loops while it ran the
   // first (on-stack replacement) and compiled it again for each of the others, a fifth of a
   // second of background compilation per build.
-  return [detailFiles(view, elements, workDigests), listingFiles(view, elements, workDigests), errorFiles(view.domain.domain)];
+  return [detailFiles(view, elements, workDigests, detailPrefix(version)), listingFiles(view, elements, workDigests, version), errorFiles(view.domain.domain)];
 }
 
 /**
@@ -111,15 +133,15 @@ class DomainElements {
 }
 
 /** The retrieve documents, in name order. */
-function* detailFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>): Generator<OutputFile> {
+function* detailFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>, prefix: string): Generator<OutputFile> {
   const host = view.domain.domain;
   for (const listed of view.orders.name) {
-    yield new DetailFile(detailPath(host, listed.work.id), `${DETAIL_VERSION}${inputsDigest(workDigests, listed)}`, listed, elements);
+    yield new DetailFile(detailPath(host, listed.work.id), `${prefix}${inputsDigest(workDigests, listed)}`, listed, elements);
   }
 }
 
 /** Every listing page of every ordering, in its three formats, and each ordering's `last`. */
-function* listingFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>): Generator<OutputFile> {
+function* listingFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>, version: string): Generator<OutputFile> {
   const { domain } = view;
   const host = domain.domain;
   const count = view.orders.name.length;
@@ -146,7 +168,7 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
       // One key for the page in its three formats (and its `last` copy): a key is only compared
       // with the previous key of the same path, which names the format, the ordering and the
       // page; the links' other part is the domain's address, and the counts are in `tail`.
-      const key = md5(`${PAGE_VERSION}${domain.base_url}${tail}${membersDigest}`);
+      const key = md5(`${version}${domain.base_url}${tail}${membersDigest}`);
       // page=last answers the same bytes as the last page's number.
       const copies = page === pages ? 2 : 1;
       for (let f = 0; f < formats.length; f++) {
@@ -165,13 +187,6 @@ function* errorFiles(host: string): Generator<OutputFile> {
     yield { path: errorPath(host, name), data: JSON.stringify(ERROR_BODIES[name]) };
   }
 }
-
-/**
- * Part of every retrieve document's and listing page's key: change them whenever the same works
- * are serialised into other bytes (the previous build's files would otherwise be kept).
- */
-const DETAIL_VERSION = "d2:";
-const PAGE_VERSION = "page-v5";
 
 /**
  * The element's three pieces and `},` in one buffer: one part per element in every page that

@@ -1,4 +1,4 @@
-import type { Reporter } from "../build.ts";
+import type { Reporter } from "../util/reporter.ts";
 import type { Problem } from "../errors.ts";
 import type { CliIO } from "./command.ts";
 

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { InputError, UserError } from "../errors.ts";
-import type { CliIO } from "./command.ts";
+import type { CliIO, Command } from "./command.ts";
 import { commands } from "./commands/index.ts";
 import { packageVersion } from "../program.ts";
 
@@ -12,6 +12,9 @@ Usage: catalogue <command> [options]
 
 Commands:
 ${commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Example (in a folder where audiovisual-catalogue is installed):
+  npx catalogue init && npx catalogue dev
 
 Run "catalogue <command> --help" for the options of a command.
 Exit codes: 0 success, 1 a problem with the input or the target (message), 2 a bug (stack trace).
@@ -31,7 +34,11 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   const entry = commands.find((c) => c.name === name);
   if (entry === undefined) {
-    io.stderr.write(`catalogue: unknown command ${JSON.stringify(name)}\n\n${mainHelp()}`);
+    // Loaded on this path only: the main help loads no module it does not print from.
+    const { closest } = await import("../content/suggest.ts");
+    const meant = closest(name, commands.map((c) => c.name));
+    const hint = meant === undefined ? "" : `; did you mean "${meant}"?`;
+    io.stderr.write(`catalogue: unknown command ${JSON.stringify(name)}${hint}\n\n${mainHelp()}`);
     return 1;
   }
   const command = await entry.load();
@@ -43,7 +50,7 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals ?? false, strict: true });
   } catch (error) {
-    io.stderr.write(`catalogue ${name}: ${(error as Error).message}\nUsage: ${command.usage}\n`);
+    io.stderr.write(`catalogue ${name}: ${await flagProblem(error as Error & { code?: string }, command.options)}\nUsage: ${command.usage}\n`);
     return 1;
   }
   try {
@@ -61,6 +68,15 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     io.stderr.write(`catalogue ${name}: internal error (a bug; please report it with this trace)\n${describe(error)}\n`);
     return 2;
   }
+}
+
+/** parseArgs's message, or for an unknown flag a shorter one naming the closest known flag. */
+async function flagProblem(error: Error & { code?: string }, options: Command["options"]): Promise<string> {
+  const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']*)'/.exec(error.message)?.[1] : undefined;
+  if (unknown === undefined) return error.message;
+  const { closest } = await import("../content/suggest.ts");
+  const meant = closest(unknown.replace(/^--?/, "").replace(/=.*$/, ""), Object.keys(options));
+  return `unknown option ${unknown}${meant === undefined ? "" : `; did you mean --${meant}?`}`;
 }
 
 function describe(error: unknown): string {

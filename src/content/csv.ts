@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { parse } from "csv-parse/sync";
 import type { Problem } from "../errors.ts";
+import { decodeText } from "./encoding.ts";
+import { closest } from "./suggest.ts";
 
 /** A data row: trimmed cells by column name (null = empty, "absent") and the line it starts on. */
 export interface CsvRow {
@@ -35,32 +37,9 @@ export async function readCsv(path: string, file: string, columns: CsvColumns): 
         : `cannot read the file (${code ?? String(error)})`;
     return { rows: [], problems: [{ file, message }], warnings: [] };
   }
-  const text = decodeUtf8(bytes, file);
+  const text = decodeText(bytes, file);
   if (typeof text !== "string") return { rows: [], problems: [text], warnings: [] };
   return parseCsv(text, file, columns);
-}
-
-/** Strict UTF-8: a wrong encoding is reported at its line instead of turning into U+FFFD. */
-function decodeUtf8(bytes: Buffer, file: string): string | Problem {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    const decoder = new TextDecoder("utf-8", { fatal: true });
-    let line = 1;
-    let start = 0;
-    for (let i = 0; i <= bytes.length; i++) {
-      if (i === bytes.length || bytes[i] === 0x0a) {
-        try {
-          decoder.decode(bytes.subarray(start, i));
-        } catch {
-          return { file, line, message: "invalid UTF-8: save the file as UTF-8" };
-        }
-        line++;
-        start = i + 1;
-      }
-    }
-    return { file, line: 1, message: "invalid UTF-8: save the file as UTF-8" };
-  }
 }
 
 /** Reads decoded text (`readCsv` decodes strictly, so it never holds a lone surrogate). */
@@ -68,14 +47,37 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
   // One line-end convention before parsing, so CRLF, LF and CR files count lines alike.
   let text = source.replace(/^\uFEFF/, "");
   if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
-  let table = new TableReader(file, columns);
-  if (!splitRecords(text, table.add)) {
-    table = new TableReader(file, columns);
-    const problem = splitRecordsWithCsvParse(text, file, table.add);
+  const delimiter = detectDelimiter(text);
+  let table = new TableReader(file, columns, delimiter);
+  if (!splitRecords(text, table.add, delimiter)) {
+    table = new TableReader(file, columns, delimiter);
+    const problem = splitRecordsWithCsvParse(text, file, table.add, delimiter);
     if (problem !== undefined) return { rows: [], problems: [problem], warnings: [] };
   }
   return table.finish();
 }
+
+/** The separators a spreadsheet writes: "," (English locales), ";" (where "," is the decimal mark), tab (Excel's "Unicode text"). */
+export type Delimiter = "," | ";" | "\t";
+
+/**
+ * The separator of a file, read off its header line: no column name holds one, so the one that
+ * occurs there most is it (a comma on a tie). Excel in the Spanish, Catalan, Galician, Basque and
+ * French locales saves "CSV" with semicolons.
+ */
+export function detectDelimiter(text: string): Delimiter {
+  const start = text.search(/[^\n]/);
+  if (start === -1) return ",";
+  const end = text.indexOf("\n", start);
+  const header = text.slice(start, end === -1 ? text.length : end);
+  const count = (c: string) => header.split(c).length - 1;
+  const [commas, semicolons, tabs] = [count(","), count(";"), count("\t")];
+  if (semicolons > commas && semicolons >= tabs) return ";";
+  if (tabs > commas && tabs > semicolons) return "\t";
+  return ",";
+}
+
+const DELIMITER_NAMES: Record<Delimiter, string> = { ",": "commas", ";": "semicolons", "\t": "tabs" };
 
 /** Receives each record and the line it starts on; `fields` is reused for the next record. */
 export type RecordVisitor = (fields: readonly string[], line: number) => void;
@@ -94,13 +96,14 @@ class TableReader {
   constructor(
     private readonly file: string,
     private readonly columns: CsvColumns,
+    private readonly delimiter: Delimiter = ",",
   ) {}
 
   add: RecordVisitor = (fields, line) => {
     const { file, names } = this;
     if (names === undefined) return this.header(fields);
     if (fields.length > names.length) {
-      this.problems.push({ file, line, message: `${fields.length} fields but the header has ${names.length}: quote cells that contain commas` });
+      this.problems.push({ file, line, message: `${fields.length} fields but the header has ${names.length}: quote cells that contain ${DELIMITER_NAMES[this.delimiter]}` });
     }
     // Optional columns left out of the header read as empty cells.
     const cells = { ...this.empty };
@@ -119,11 +122,18 @@ class TableReader {
     names.forEach((name) => {
       if (seen.has(name)) problems.push({ file, line: 1, column: shownColumn(name), message: "column appears twice in the header" });
       seen.add(name);
-      if (!known.includes(name)) warnings.push({ file, line: 1, column: shownColumn(name), message: "unknown column, ignored" });
     });
-    for (const name of columns.required) {
-      if (!seen.has(name)) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
+    // A typo of a required column is one error, its own, naming the column meant (not also "missing").
+    const missing = new Set(columns.required.filter((name) => !seen.has(name)));
+    const absent = known.filter((name) => !seen.has(name));
+    for (const name of new Set(names)) {
+      if (known.includes(name)) continue;
+      const meant = closest(name, missing) ?? closest(name, absent);
+      const at = { file, line: 1, column: shownColumn(name) };
+      if (meant !== undefined && missing.delete(meant)) problems.push({ ...at, message: `unknown column; did you mean ${JSON.stringify(meant)}?` });
+      else warnings.push({ ...at, message: `unknown column, ignored${meant === undefined ? "" : `; did you mean ${JSON.stringify(meant)}?`}` });
     }
+    for (const name of missing) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
     for (const name of known) this.empty[name] = null;
     this.slots = names.flatMap((name, index) => (known.includes(name) ? [{ name, index }] : []));
     this.names = names;
@@ -144,10 +154,11 @@ class TableReader {
  * after a closing quote, a quote never closed; such a file is read again by csv-parse
  * (`splitRecordsWithCsvParse`), which words the problem. This path exists because csv-parse's
  * per-record line bookkeeping costs more than the parse itself. On every text it accepts it visits
- * what csv-parse would: fields split at commas, `""` inside quotes for one quote, empty lines
+ * what csv-parse would: fields split at the delimiter (a comma unless told), `""` inside quotes for one quote, empty lines
  * skipped (a line holding `""` is a record).
  */
-export function splitRecords(text: string, visit: RecordVisitor): boolean {
+export function splitRecords(text: string, visit: RecordVisitor, delimiter: Delimiter = ","): boolean {
+  const SEP = delimiter.charCodeAt(0);
   const fields: string[] = [];
   const end = text.length;
   let pos = 0;
@@ -167,7 +178,7 @@ export function splitRecords(text: string, visit: RecordVisitor): boolean {
     if (lineEnd === -1) lineEnd = end;
     // Most lines hold no quote: their fields are the text between commas.
     if (nextQuote > lineEnd) {
-      visit(text.slice(pos, lineEnd).split(","), line);
+      visit(text.slice(pos, lineEnd).split(delimiter), line);
       line++;
       pos = lineEnd + 1;
       continue;
@@ -194,18 +205,18 @@ export function splitRecords(text: string, visit: RecordVisitor): boolean {
           }
         }
         const next = text.charCodeAt(pos);
-        if (next !== COMMA && next !== NL && pos < end) return false;
+        if (next !== SEP && next !== NL && pos < end) return false;
       } else {
         const from = pos;
         let code = text.charCodeAt(pos);
-        while (pos < end && code !== COMMA && code !== NL) {
+        while (pos < end && code !== SEP && code !== NL) {
           if (code === QUOTE) return false;
           code = text.charCodeAt(++pos);
         }
         field = text.slice(from, pos);
       }
       fields.push(field);
-      if (pos < end && text.charCodeAt(pos) === COMMA) {
+      if (pos < end && text.charCodeAt(pos) === SEP) {
         pos++;
         continue;
       }
@@ -221,13 +232,13 @@ export function splitRecords(text: string, visit: RecordVisitor): boolean {
 
 const NL = 0x0a;
 const QUOTE = 0x22;
-const COMMA = 0x2c;
 
 /** The same split through csv-parse, whose errors name what is wrong; the problem when it fails. */
-export function splitRecordsWithCsvParse(text: string, file: string, visit: RecordVisitor): Problem | undefined {
+export function splitRecordsWithCsvParse(text: string, file: string, visit: RecordVisitor, delimiter: Delimiter = ","): Problem | undefined {
   let lastLine = 0;
   try {
     parse(text, {
+      delimiter,
       relax_column_count: true,
       skip_empty_lines: true,
       on_record: (record: string[], context) => {

@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync, type Stats } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
 import type sharp from "sharp";
 import { FileStates } from "../util/file-states.ts";
@@ -61,11 +61,28 @@ function realFolder(folder: string, folders: Map<string, string>): string {
 }
 
 /**
- * Checks one image path; returns the source or the message explaining what is wrong. `known`:
+ * An image the build can do without: missing, or not a readable image. The work gets a cover drawn
+ * from its data (the director a drawn photo) and the build goes on, with a warning: one bad row must
+ * not stop the nightly build of every domain. `otherCase`: the path of a file that exists with the
+ * same name in another case (a folder copied from Windows or macOS, whose file names ignore case).
+ */
+export interface ImageMissing {
+  missing: string;
+  otherCase: string | null;
+}
+
+/**
+ * Checks one image path; returns the source, the image it lacks (`ImageMissing`) or the message
+ * explaining what is wrong with the path itself (an error: it could leave the folder). `known`:
  * headers read by earlier builds, trusted while the file's size, times and inode are the same;
  * `folders`: the real paths of folders already resolved by this check of the content.
  */
-export async function checkImage(contentRoot: string, rel: string, known?: KnownHeaders, folders = new Map<string, string>()): Promise<ImageSource | string> {
+export async function checkImage(
+  contentRoot: string,
+  rel: string,
+  known?: KnownHeaders,
+  folders = new Map<string, string>(),
+): Promise<ImageSource | ImageMissing | string> {
   if (path.isAbsolute(rel) || rel.includes("\\") || rel.includes("\0")) {
     return `expected a path relative to the content folder (like "covers/title.jpg"), got ${JSON.stringify(rel)}`;
   }
@@ -87,24 +104,45 @@ export async function checkImage(contentRoot: string, rel: string, known?: Known
       info = statSync(abs);
     } else abs = path.join(realFolder(path.dirname(joined), folders), path.basename(joined));
   } catch {
-    return `image file not found: ${JSON.stringify(rel)}`;
+    return { missing: `image file not found: ${JSON.stringify(rel)}`, otherCase: inAnotherCase(contentRoot, normal) };
   }
   // A symlink may point anywhere; only what it resolves to counts.
   if (!abs.startsWith(contentRoot + path.sep)) {
     return `the image resolves outside the content folder (a symlink?): ${JSON.stringify(rel)}`;
   }
   try {
-    if (!info.isFile()) return `not a file: ${JSON.stringify(rel)}`;
+    if (!info.isFile()) return { missing: `not a file: ${JSON.stringify(rel)}`, otherCase: null };
     if (info.size > MAX_BYTES) return `image file is larger than 50 MB: ${JSON.stringify(rel)}`;
     const meta = await readHeader(abs, `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`, known);
     if (!meta.format || !FORMATS.has(meta.format) || !meta.width || !meta.height) {
-      return `not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF): ${JSON.stringify(rel)}`;
+      return { missing: `not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF): ${JSON.stringify(rel)}`, otherCase: null };
     }
     if (meta.width * meta.height > MAX_PIXELS) {
       return `image is ${meta.width}x${meta.height} pixels, more than the ${MAX_PIXELS / 1e6} megapixels allowed: ${JSON.stringify(rel)}`;
     }
     return { rel, abs, format: meta.format, width: meta.width, height: meta.height };
   } catch {
-    return `not a readable image: ${JSON.stringify(rel)}`;
+    return { missing: `not a readable image: ${JSON.stringify(rel)}`, otherCase: null };
   }
+}
+
+/** The path of a file named `rel` but for the case of its letters, segment by segment; null when there is none. */
+function inAnotherCase(contentRoot: string, rel: string): string | null {
+  let dir = contentRoot;
+  const found: string[] = [];
+  for (const segment of rel.split("/")) {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return null;
+    }
+    const wanted = segment.toLowerCase();
+    const name = names.includes(segment) ? segment : names.sort().find((n) => n.toLowerCase() === wanted);
+    if (name === undefined) return null;
+    found.push(name);
+    dir = path.join(dir, name);
+  }
+  const other = found.join("/");
+  return other === rel ? null : other;
 }

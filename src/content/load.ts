@@ -4,8 +4,10 @@ import type { z } from "zod";
 import { InputError, type Problem, UserError } from "../errors.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { readCsv, type CsvRow } from "./csv.ts";
-import { checkImage, type ImageSource, type KnownHeaders } from "./images.ts";
+import { drawMissing, type ToDraw } from "./drawn.ts";
+import { checkImage, type ImageMissing, type ImageSource, type KnownHeaders } from "./images.ts";
 import { FILES, type Audiovisual, type Director, type Domain } from "./schema.ts";
+import { checkLanguages } from "./languages.ts";
 
 /** The window in which a work is available in one domain; `until` is the last day, inclusive. */
 export interface Window {
@@ -28,6 +30,8 @@ export interface ContentCheck {
   catalogue: Catalogue | null;
   problems: Problem[];
   warnings: Problem[];
+  /** The images the content names but lacks (each with a warning): `loadCatalogue` draws them. */
+  missing: ToDraw[];
 }
 
 interface Located<T> {
@@ -89,6 +93,7 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
   const availabilityFile = name(FILES.availability.file);
 
   unique(domains, (d) => d.domain, domainsFile, "domain", problems);
+  checkLanguages(domains, domainsFile, problems, warnings);
   unique(directors, (d) => d.id, directorsFile, "id", problems);
   unique(directors, (d) => d.slug, directorsFile, "slug", problems);
   unique(works, (w) => w.id, worksFile, "id", problems);
@@ -142,14 +147,23 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     if (ok) windows.get(value.domain)?.set(value.audiovisual_id, { from: value.available_from, until: value.available_until });
   }
 
-  const images = await checkImages(root, headers, [
-    ...works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover })),
-    ...directors.flatMap((d) => (d.value.photo === null ? [] : [{ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo }])),
-  ], problems);
+  const missing: ToDraw[] = [];
+  // A stand-in is drawn from the row that names the image: a work's title and its director's name.
+  let names: Map<number, string> | undefined;
+  const directorName = (id: number | null) => (id === null ? "" : ((names ??= new Map(directors.map((d) => [d.value.id, d.value.name]))).get(id) ?? ""));
+  const toDraw = (use: ImageUse): ToDraw =>
+    use.kind === "cover"
+      ? { rel: use.rel, kind: "cover", work: use.row as Audiovisual, director: directorName((use.row as Audiovisual).director_id) }
+      : { rel: use.rel, kind: "photo", director: use.row as Director };
+  const uses: ImageUse[] = works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover, kind: "cover", row: w.value }));
+  for (const d of directors) {
+    if (d.value.photo !== null) uses.push({ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo, kind: "photo", row: d.value });
+  }
+  const images = await checkImages(contentDir, root, headers, uses, toDraw, { problems, warnings, missing });
 
   if (problems.length > 0 || domains.length === 0) {
     if (problems.length === 0) problems.push({ file: domainsFile, line: 1, message: "no domain: add at least one row" });
-    return { catalogue: null, problems, warnings };
+    return { catalogue: null, problems, warnings, missing };
   }
   return {
     catalogue: {
@@ -161,14 +175,24 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     },
     problems,
     warnings,
+    missing,
   };
 }
 
-/** Loads the catalogue or throws every problem at once as an InputError. */
-export async function loadCatalogue(contentDir: string, onWarning: (warning: Problem) => void = () => {}, headers?: KnownHeaders): Promise<Catalogue> {
+/**
+ * Loads the catalogue or throws every problem at once as an InputError. A missing image is drawn
+ * into `cacheDir` (the build's image cache) and the catalogue points at the drawing.
+ */
+export async function loadCatalogue(
+  contentDir: string,
+  onWarning: (warning: Problem) => void = () => {},
+  headers?: KnownHeaders,
+  cacheDir = path.resolve(".cache", "catalogue"),
+): Promise<Catalogue> {
   const check = await checkContent(contentDir, headers);
   check.warnings.forEach(onWarning);
   if (check.catalogue === null) throw new InputError(check.problems);
+  for (const image of await drawMissing(check.missing, cacheDir)) check.catalogue.images.set(image.rel, image);
   return check.catalogue;
 }
 
@@ -216,25 +240,50 @@ function unique<T>(rows: Located<T>[], key: (row: T) => string | number, file: s
   }
 }
 
+/** A cell that names an image, and the row it is in. */
+interface ImageUse {
+  file: string;
+  line: number;
+  column: string;
+  rel: string;
+  kind: "cover" | "photo";
+  row: Audiovisual | Director;
+}
+
 async function checkImages(
+  contentDir: string,
   root: string,
   known: KnownHeaders | undefined,
-  uses: { file: string; line: number; column: string; rel: string }[],
-  problems: Problem[],
+  uses: ImageUse[],
+  toDraw: (use: ImageUse) => ToDraw,
+  found: { problems: Problem[]; warnings: Problem[]; missing: ToDraw[] },
 ): Promise<Map<string, ImageSource>> {
   const paths = [...new Set(uses.map((u) => u.rel))];
   const folders = new Map<string, string>();
   const results = await mapLimit(paths, 8, (rel) => checkImage(root, rel, known, folders));
   const images = new Map<string, ImageSource>();
-  const failures = new Map<string, string>();
+  const failures = new Map<string, string | ImageMissing>();
   paths.forEach((rel, i) => {
     const result = results[i]!;
-    if (typeof result === "string") failures.set(rel, result);
+    if (typeof result === "string" || "missing" in result) failures.set(rel, result);
     else images.set(rel, result);
   });
+  const drawn = new Set<string>();
   for (const use of uses) {
     const failure = failures.get(use.rel);
-    if (failure !== undefined) problems.push({ file: use.file, line: use.line, column: use.column, message: failure });
+    if (failure === undefined) continue;
+    const { file, line, column } = use;
+    if (typeof failure === "string") {
+      found.problems.push({ file, line, column, message: failure });
+      continue;
+    }
+    // Where the path leads from the content folder as the user named it, and a near miss in case.
+    const where = path.join(contentDir, use.rel);
+    const otherCase = failure.otherCase === null ? "" : `; ${JSON.stringify(failure.otherCase)} exists, in another case`;
+    const stand = use.kind === "cover" ? "a cover drawn from the row is used" : "a drawn photo is used";
+    found.warnings.push({ file, line, column, message: `${failure.missing} (${where}${otherCase}): ${stand}` });
+    if (!drawn.has(use.rel)) found.missing.push(toDraw(use));
+    drawn.add(use.rel);
   }
   return images;
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { isRealDate } from "../model/dates.ts";
+import { isRealDate } from "../util/dates.ts";
+import { dateProblem, parseBoolean, parseDate } from "./values.ts";
 
 // Defined with the other date rules (the build date is checked with it before any schema loads).
 export { isRealDate };
@@ -37,14 +38,25 @@ const slug = () =>
       error: (iss) => `expected lowercase letters, digits and single hyphens (like "a-trip-to-the-moon"), got ${show(iss.input)}`,
     });
 
-/** A calendar date written YYYY-MM-DD that exists (2023-02-30 does not). */
 export const isoDate = () =>
-  required().refine(isRealDate, { error: (iss) => `expected a date YYYY-MM-DD, got ${show(iss.input)}` });
+  required().transform((text, ctx) => {
+    const date = parseDate(text);
+    if (date === undefined) {
+      ctx.addIssue({ code: "custom", message: dateProblem(text) });
+      return z.NEVER;
+    }
+    return date;
+  });
 
 const boolean = () =>
-  z
-    .enum(["true", "false"], { error: (iss) => `expected true or false, got ${show(iss.input)}` })
-    .transform((value) => value === "true");
+  required().transform((text, ctx) => {
+    const value = parseBoolean(text);
+    if (value === undefined) {
+      ctx.addIssue({ code: "custom", message: `expected true or false, got ${show(text)}` });
+      return z.NEVER;
+    }
+    return value;
+  });
 
 /** Biographies may hold paragraphs; they are capped so one cell cannot swell every page. */
 const longText = () => required().max(100_000, { error: "is longer than 100,000 characters" });
@@ -96,6 +108,37 @@ const locale = () =>
     { error: (iss) => `expected a language tag like "es" or "en-GB", got ${show(iss.input)}` },
   );
 
+/** The other languages a domain's site is offered in: language tags separated by spaces. */
+const languageList = () =>
+  required().transform((text, ctx) => {
+    const tags: string[] = [];
+    for (const word of text.split(/\s+/).filter(Boolean)) {
+      let canonical: string[] = [];
+      try {
+        canonical = Intl.getCanonicalLocales(word);
+      } catch {
+        // reported below
+      }
+      if (canonical.length !== 1) ctx.addIssue({ code: "custom", message: `expected language tags like "es" or "en-GB" separated by spaces, got ${show(word)}` });
+      else tags.push(canonical[0]!);
+    }
+    return tags;
+  });
+
+/** The domain's name in each of the other languages of its site (`name_ca`, …). */
+const translatedNames = Object.fromEntries(LANGUAGES.map((lang) => [`name_${lang}`, oneLine().nullable()])) as unknown as Record<`name_${Language}`, z.ZodNullable<ReturnType<typeof oneLine>>>;
+
+/**
+ * What a domain's row adds for a site in several languages; absent from a domain in one language,
+ * so that its description (and every key made of it) is what it was before these columns.
+ */
+export interface DomainLanguages {
+  /** The other languages of its site, canonical tags in the order written. */
+  languages?: string[];
+  /** Its name in some of them. */
+  names?: Partial<Record<Language, string>>;
+}
+
 export const domainRow = z
   .object({
     domain: required().regex(HOST_PATTERN, {
@@ -110,6 +153,8 @@ export const domainRow = z
       .nullable(),
     new_days: intBetween(0, 36500).nullable(),
     export_window_days: intBetween(0, 36500).nullable(),
+    languages: languageList().nullable(),
+    ...translatedNames,
   })
   .transform((row) => {
     const baseUrl = row.base_url ?? `https://${row.domain}`;
@@ -122,8 +167,14 @@ export const domainRow = z
       default_ordering: row.default_ordering ?? "name",
       new_days: row.new_days ?? 30,
       export_window_days: row.export_window_days ?? 30,
+      ...languagesOf(row),
     };
   });
+
+function languagesOf(row: { languages: string[] | null } & Record<`name_${Language}`, string | null>): DomainLanguages {
+  const names = Object.fromEntries(LANGUAGES.flatMap((lang) => (row[`name_${lang}`] !== null ? [[lang, row[`name_${lang}`]]] : [])));
+  return { ...(row.languages?.length ? { languages: row.languages } : {}), ...(Object.keys(names).length > 0 ? { names } : {}) };
+}
 export type Domain = z.infer<typeof domainRow>;
 
 export const directorRow = z.object({
@@ -188,8 +239,8 @@ const fastMax = (max: number): Check<string> => (cell) => (cell.length <= max ? 
 const fastOneLine: Check<string> = (cell) => (cell.length <= 1000 && !LINE_BREAK.test(cell) ? cell : undefined);
 const fastSlug: Check<string> = (cell) => (cell.length <= 200 && SLUG_PATTERN.test(cell) ? cell : undefined);
 const fastOneOf = <T extends string>(values: readonly T[]): Check<T> => (cell) => ((values as readonly string[]).includes(cell) ? (cell as T) : undefined);
-const fastDate: Check<string> = (cell) => (isRealDate(cell) ? cell : undefined);
-const fastBoolean: Check<boolean> = (cell) => (cell === "true" ? true : cell === "false" ? false : undefined);
+const fastDate: Check<string> = (cell) => (isRealDate(cell) ? cell : parseDate(cell));
+const fastBoolean: Check<boolean> = (cell) => (cell === "true" ? true : cell === "false" ? false : parseBoolean(cell));
 const fastYear = fastIntBetween(1870, 2100);
 const fastDuration = fastIntBetween(1, 100_000);
 const fastStatus = fastIntBetween(0, 1_000_000);

@@ -1,8 +1,10 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { build, type BuildOptions, type BuildSummary } from "../build.ts";
+import { build, type BuildOptions, type BuildSummary } from "../build/build.ts";
+import { formatWarning } from "../errors.ts";
 import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
+import { startPreviewProxy, type PreviewProxy } from "./preview.ts";
 import { ReloadChannel } from "./reload.ts";
 import { watchFolder } from "./watch.ts";
 import { setKeepWarm } from "../util/warm.ts";
@@ -41,7 +43,7 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     const stages: string[] = [];
     const stage = (name: string) => stages.push(`${((performance.now() - started) / 1000).toFixed(2)} ${name}`);
     try {
-      const summary = await build({ ...options.build, reporter: { stage, warning: () => {} } });
+      const summary = await build({ ...options.build, reporter: { stage, warning: (w) => say(formatWarning(w)) } });
       count++;
       stage("done");
       if (options.timings) say(`timings: ${stages.join(" | ")}`);
@@ -68,30 +70,38 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     throw new UserError(`nothing to serve: the content does not build (see above) and ${options.build.outDir} holds no earlier build`);
   }
   const channel = new ReloadChannel({ build: buildId(), problems: first });
-  let server: RunningServer;
+  let server: RunningServer | undefined;
+  let proxy: PreviewProxy;
   try {
-    server = await startServer({ dir: options.build.outDir, port: options.port, host: options.host, dev: channel });
+    // The server of `catalogue serve` on a loopback port of its own, behind the proxy that keeps links on the preview.
+    server = await startServer({ dir: options.build.outDir, port: 0, host: "127.0.0.1", dev: channel });
+    proxy = await startPreviewProxy({ dir: options.build.outDir, host: options.host, port: options.port, upstream: server.url });
   } catch (error) {
     channel.close();
+    await server?.close();
     await stopSearch();
     throw error;
   }
+  const running = server;
+  for (const { domain, url } of proxy.urls().domains) say(`${domain}: ${url}`);
   const rebuild = async (changed: string[]) => {
     say(`changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`);
     const problems = await attempt();
     // The new build is loaded now: the reloading pages do not wait for it, nor get the previous one.
-    await server.refresh().catch(() => {});
+    await running.refresh().catch(() => {});
+    await proxy.refresh();
     channel.update({ build: buildId(), problems });
   };
   const watcher = watchFolder(options.build.contentDir, rebuild, {
     onError: (error) => say(`stopped watching ${options.build.contentDir}: ${error.message}; restart dev to watch again`),
   });
   return {
-    url: server.url,
+    url: proxy.url,
     async close() {
       await watcher.close();
       channel.close();
-      await server.close();
+      await proxy.close();
+      await running.close();
       await stopSearch();
     },
   };

@@ -2,7 +2,7 @@ import type { BuildInfo } from "../output/build-info.ts";
 import { mimeType } from "../serve/mime.ts";
 import { rangeOf } from "../serve/range.ts";
 import { resolve, encodePath, type Answer, type Headers } from "../serve/resolve.ts";
-import { CACHE, errorBody, hostTable, selectHost, type HostRoutes } from "../serve/routes.ts";
+import { CACHE, errorBody, hostTable, notFoundPageFor, selectHost, type HostRoutes } from "../serve/routes.ts";
 
 /**
  * The edge function (Cloudflare Workers style: a module whose default export has
@@ -89,7 +89,7 @@ async function answerWith(env: Env, host: HostRoutes, request: Request, answer: 
 }
 
 async function notFound(env: Env, host: HostRoutes, request: Request): Promise<Response> {
-  const page = host.domain === null ? null : await asset(env, `${host.host}${host.domain.notFoundPage}`);
+  const page = host.domain === null ? null : await asset(env, `${host.host}${notFoundPageFor(host.domain, new URL(request.url).pathname)}`);
   if (page === null) return plain(request, 404, "Not found\n");
   return reply(request, 404, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": CACHE.short }, page.body);
 }

@@ -3,13 +3,11 @@ import type { Strings } from "../site/i18n.ts";
 
 /**
  * The words of the spreadsheets: sheet names and document properties, in the language of the
- * domain's interface (src/site/i18n.ts decides it from the locale: English for `en…`, else
- * Spanish; the category labels come from there too, so the site and the files agree). Column
- * headers are not translated: they are the API's field names, so that staff scripts can rely on
- * them whatever the domain's language.
+ * domain's interface (src/site/i18n.ts decides it from the locale, and reads the words from
+ * i18n/<lang>.json; the category labels come from there too, so the site and the files agree).
+ * Column headers are not translated: they are the API's field names, so that staff scripts can
+ * rely on them whatever the domain's language.
  */
-
-export type ExportLanguage = Strings["lang"];
 
 /** What one spreadsheet holds, in words: its sheet name and its document properties. */
 export interface ExportTexts {
@@ -35,41 +33,14 @@ export interface ExportFacts {
   downsTo: string;
 }
 
-const TEXTS: Record<ExportLanguage, Record<ExportKind, (f: ExportFacts) => ExportTexts>> = {
-  es: {
-    export_excel: (f) => ({
-      sheet: "Catálogo",
-      title: `Catálogo audiovisual de ${f.name}`,
-      subject: `Obras disponibles en ${f.domain} el ${f.date}`,
-    }),
-    export_up_movies: (f) => ({
-      sheet: "Altas",
-      title: `Altas del catálogo audiovisual de ${f.name}`,
-      subject: `Obras cuyo primer día disponible en ${f.domain} está entre el ${f.upsFrom} y el ${f.upsTo} (${f.windowDays} días hasta el ${f.date})`,
-    }),
-    export_down_movies: (f) => ({
-      sheet: "Bajas",
-      title: `Bajas del catálogo audiovisual de ${f.name}`,
-      subject: `Obras cuyo último día disponible en ${f.domain} está entre el ${f.downsFrom} y el ${f.downsTo} (${f.windowDays} días hasta el ${f.date})`,
-    }),
-  },
-  en: {
-    export_excel: (f) => ({
-      sheet: "Catalogue",
-      title: `Audiovisual catalogue of ${f.name}`,
-      subject: `Works available in ${f.domain} on ${f.date}`,
-    }),
-    export_up_movies: (f) => ({
-      sheet: "Additions",
-      title: `Additions to the audiovisual catalogue of ${f.name}`,
-      subject: `Works whose first available day in ${f.domain} is between ${f.upsFrom} and ${f.upsTo} (${f.windowDays} days up to ${f.date})`,
-    }),
-    export_down_movies: (f) => ({
-      sheet: "Withdrawals",
-      title: `Withdrawals from the audiovisual catalogue of ${f.name}`,
-      subject: `Works whose last available day in ${f.domain} is between ${f.downsFrom} and ${f.downsTo} (${f.windowDays} days up to ${f.date})`,
-    }),
-  },
-};
-
-export const exportTexts = (language: ExportLanguage, kind: ExportKind, facts: ExportFacts): ExportTexts => TEXTS[language][kind](facts);
+/** A spreadsheet's texts in the interface language's words (`sheets.<kind>.*` in i18n/<lang>.json). */
+export function exportTexts(strings: Strings, kind: ExportKind, f: ExportFacts): ExportTexts {
+  const values = { name: f.name, domain: f.domain, date: f.date };
+  const window = kind === "export_up_movies" ? { from: f.upsFrom, to: f.upsTo } : { from: f.downsFrom, to: f.downsTo };
+  const days = strings.format("days", { n: f.windowDays });
+  return {
+    sheet: strings.format(`sheets.${kind}.name`),
+    title: strings.format(`sheets.${kind}.title`, values),
+    subject: strings.format(`sheets.${kind}.subject`, { ...values, ...window, days }),
+  };
+}

@@ -2,19 +2,18 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { EXPORT_KINDS, exportPath, type ExportKind } from "../api/layout.ts";
-import { dateOfDay, dayNumber } from "../model/dates.ts";
+import { dateOfDay, dayNumber } from "../util/dates.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { Domain } from "../content/schema.ts";
-import { inputsDigest } from "../domain-inputs.ts";
-import { md5 } from "../output/tree.ts";
-import { programDigest } from "../program.ts";
+import { inputsDigest } from "../model/digests.ts";
+import { md5 } from "../util/hash.ts";
 import { UserError } from "../errors.ts";
 import type { FileSink } from "../output/sink.ts";
 import { stringsFor } from "../site/i18n.ts";
 import { COLUMNS, ColumnWidths, type ColumnContext } from "./columns.ts";
 import { exportTexts, type ExportFacts } from "./labels.ts";
 import { sheetKey, writeSheet, type SheetKeyHead, type SheetSpec } from "./xlsx.ts";
-import { KIND_CODES, PackedSheetRows, RowPacker } from "../workers/rows.ts";
+import { KIND_CODES, PackedSheetRows, RowPacker } from "./rows.ts";
 
 /** The rows of each spreadsheet: all listed works, the ups, the downs (docs/interface.md#windows), in name order. */
 const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
@@ -37,11 +36,10 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };
   const facts = exportFacts(view);
-  const program = await programDigest();
   const toWrite: { rel: string; key: string; spec: SheetSpec }[] = [];
   for (const kind of EXPORT_KINDS) {
     const works = ROWS[kind](view);
-    const texts = exportTexts(strings.lang, kind, facts);
+    const texts = exportTexts(strings, kind, facts);
     const head: SheetKeyHead = {
       sheetName: texts.sheet,
       headers: COLUMNS.map((column) => column.header),
@@ -55,7 +53,9 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
       },
     };
     const rel = exportPath(domain.domain, kind);
-    const key = sheetKey(head, rowsKey(program, domain, works, workDigests));
+    // The category labels in the rows come from the language's texts: a corrected one rewrites the sheets.
+    const key = sheetKey(head, `${strings.digest}
+${rowsKey(domain, works, workDigests)}`);
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
     // per value, about 600,000 a build, was made only to be read twice; a generator's step per
@@ -97,18 +97,18 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
 
 /**
  * What a sheet's rows are made of, without making them: each row's work as its inputs digest, in
- * order (from domainInputsKey: the work, its director and window, the domain's language), the
- * domain's address (in the url column), and the program (whose code makes the cells and widths
- * from them: an upgrade writes the sheets again). Digesting the rows' values instead (a JSON text
- * of every cell) cost the main thread a tenth of a second per 20,000 rows, on every build.
+ * order (from domainInputsKey: the work, its director and window, the domain's language) and the
+ * domain's address (in the url column). The code that makes the cells and widths from them is in
+ * the sheet's key (`sheetKey`: EXPORTS_CODE's version). Digesting the rows' values instead (a JSON
+ * text of every cell) cost the main thread a tenth of a second per 20,000 rows, on every build.
  */
-export function rowsKey(program: string, domain: Domain, works: readonly ListedWork[], workDigests: ReadonlyMap<ListedWork, string>): string {
+export function rowsKey(domain: Domain, works: readonly ListedWork[], workDigests: ReadonlyMap<ListedWork, string>): string {
   let digests = "";
   for (const listed of works) digests += inputsDigest(workDigests, listed);
-  return md5(`rows-v4\n${program}\n${domain.base_url}\n${works.length}\n${digests}`);
+  return md5(`${domain.base_url}\n${works.length}\n${digests}`);
 }
 
-/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build.ts). */
+/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build/build.ts, sheetJob). */
 export type SheetWriter = (file: string, spec: SheetSpec) => Promise<unknown>;
 
 /** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */

@@ -1,24 +1,51 @@
-import { createRequire } from "node:module";
-
 /**
  * The parts of a one-sheet workbook, as exceljs' streaming writer (4.4) writes them for our
  * sheets: `test/exports/xlsx.test.ts` writes the same sheets with exceljs and checks that every
- * part is byte-identical, on tricky and on random texts. exceljs' own modules escape the text,
- * number the dates and name the columns, and give the theme.
+ * part is byte-identical, on tricky and on random texts. The escaping, the dates' serial numbers
+ * and the column letters are exceljs' rules, written here (its modules that do it are internal
+ * files, which no release promises to keep); the theme is its text (theme.ts).
  */
 
-const load = createRequire(import.meta.url);
-const utils = load("exceljs/lib/utils/utils.js") as { xmlEncode(text: string): string; dateToExcel(date: Date): number };
-const columns = load("exceljs/lib/utils/col-cache.js") as { n2l(column: number): string };
+export { THEME } from "./theme.ts";
 
-/** exceljs' XML escaping (a method of an object literal: called on it). */
-export const xmlEncode = (text: string) => utils.xmlEncode(text);
-/** A day's serial number as exceljs writes a date cell's value: UTC midnight of that day. */
-export const dateSerial = (date: string) => utils.dateToExcel(new Date(`${date}T00:00:00Z`));
-/** The letters of column `column` (1-based): A, B, …, Z, AA. */
-export const columnLetters = (column: number) => columns.n2l(column);
+/**
+ * XML escaping as exceljs does it: the five markup characters as entities, and the characters XML
+ * 1.0 forbids (C0 controls but tab, line feed and carriage return) and DEL dropped.
+ */
+export function xmlEncode(text: string): string {
+  const first = text.search(ESCAPED);
+  if (first < 0) return text;
+  // One pass from the first character to change, a table lookup per character (no callback per match).
+  let xml = "";
+  let from = 0;
+  for (let at = first; at < text.length; at++) {
+    const code = text.charCodeAt(at);
+    const replacement = code < 128 ? REPLACEMENTS[code] : undefined;
+    if (replacement === undefined) continue;
+    xml += text.slice(from, at) + replacement;
+    from = at + 1;
+  }
+  return xml + text.slice(from);
+}
+const ESCAPED = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
+/** What each ASCII character becomes: an entity, "" (dropped), or undefined (itself). */
+const REPLACEMENTS: (string | undefined)[] = Array.from({ length: 128 }, (_, code) =>
+  ({ 34: "&quot;", 38: "&amp;", 39: "&apos;", 60: "&lt;", 62: "&gt;" })[code] ?? (ESCAPED.test(String.fromCharCode(code)) ? "" : undefined),
+);
 
-export const THEME = load("exceljs/lib/xlsx/xml/theme1.js") as string;
+/** A day's serial number as exceljs writes a date cell's value: days since 1899-12-30, UTC midnight of that day. */
+export const dateSerial = (date: string): number => UNIX_EPOCH_SERIAL + new Date(`${date}T00:00:00Z`).getTime() / DAY_MS;
+const UNIX_EPOCH_SERIAL = 25569;
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The letters of column `column` (1-based): A, B, …, Z, AA, …, XFD (16,384, the last one a sheet has). */
+export function columnLetters(column: number): string {
+  if (!Number.isInteger(column) || column < 1 || column > MAX_COLUMNS) throw new Error(`bug: column ${column} is not one of a sheet's 1 … ${MAX_COLUMNS}`);
+  let letters = "";
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+const MAX_COLUMNS = 16_384;
 
 const DECLARATION = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const RELATIONSHIPS = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

@@ -1,8 +1,7 @@
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { CellValue } from "./columns.ts";
-import { cellText, EMPTY, KIND_CODES, PackedSheetRows, packRows, type PackedRows } from "../workers/rows.ts";
+import { cellText, EMPTY, KIND_CODES, PackedSheetRows, packRows, type PackedRows } from "./rows.ts";
 import {
   appXml,
   columnLetters,
@@ -21,6 +20,7 @@ import {
   xmlEncode,
 } from "./xlsx-parts.ts";
 import { ZipWriter } from "./zip.ts";
+import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 const { number: NUMBER, date: DATE } = KIND_CODES;
 
@@ -30,7 +30,7 @@ const { number: NUMBER, date: DATE } = KIND_CODES;
  * without it: exceljs' row model took about 70 µs a row, and once the rows were rendered here,
  * its streams and zip (a JavaScript CRC-32, a stream callback per 16 KB) still made the
  * spreadsheets a quarter of an API build's CPU (1.3 s of 8.7 for 20,000 works in three domains;
- * a few tenths now). exceljs' own modules escape the text and number the dates.
+ * a few tenths now).
  */
 
 export interface SheetSpec {
@@ -46,12 +46,12 @@ export interface SheetSpec {
 }
 
 /**
- * Part of every sheet's key: bump it whenever writeSheet writes other bytes for the same spec
- * (styles, properties, layout), or the previous build's files would be kept with the old look.
+ * What makes a spreadsheet's bytes: the exports' modules (the rows and their columns, the labels,
+ * this writer, its parts and its zip: what src/exports/write.ts loads) and zlib, which compresses
+ * them. A sheet's key holds its version (src/util/code-version.ts), so an edit of that code writes
+ * the sheets again, and an edit of the API's or the site's code does not.
  */
-const WRITER_VERSION = "catalogue-xlsx-4";
-/** exceljs (escaping, dates, theme) and zlib make the bytes too: an upgrade of either writes the files again. */
-const ENGINE = `exceljs ${(createRequire(import.meta.url)("exceljs/package.json") as { version: string }).version}, zlib ${process.versions.zlib}`;
+export const EXPORTS_CODE: CodeConcern = { entries: ["src/exports/write.ts"], engines: () => [`zlib ${process.versions.zlib}`] };
 
 /** A spec without its rows. */
 export type SheetHead = Omit<SheetSpec, "rows">;
@@ -60,14 +60,14 @@ export type SheetKeyHead = Omit<SheetHead, "widths">;
 
 /**
  * The key of a sheet (for FileSink.reuse): an MD5 of everything writeSheet's bytes are made of:
- * the writer's version, exceljs' and zlib's, the spec (sheet name, headers, row count, properties
- * with the date) and `rowsKey`, a digest of what the rows (and so the widths) are made of.
+ * the code (EXPORTS_CODE's version), the spec (sheet name, headers, row count, properties with
+ * the date) and `rowsKey`, a digest of what the rows (and so the widths) are made of.
  */
-export function sheetKey(head: SheetKeyHead, rowsKey: string): string {
+export function sheetKey(head: SheetKeyHead, rowsKey: string, version: string = codeVersion(EXPORTS_CODE)): string {
   const { sheetName, headers, rowCount, properties } = head;
   const { title, subject, keywords, language, date } = properties;
   // Listed field by field, so that the key does not depend on the order properties were set in.
-  const spec = [WRITER_VERSION, ENGINE, sheetName, headers, rowCount, title, subject, keywords, language, date];
+  const spec = [version, sheetName, headers, rowCount, title, subject, keywords, language, date];
   return createHash("md5").update(JSON.stringify(spec)).update("\n").update(rowsKey).digest("hex");
 }
 

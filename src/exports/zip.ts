@@ -12,8 +12,14 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
  * empty final block, are one valid stream. Memory holds one chunk, not the entry. Compression
  * restarts every chunk, which costs a little size (about 2% for the 128 KB chunks of sheet XML that src/exports/xlsx.ts compresses).
  *
- * Why not exceljs' archiver: its streams (a JavaScript CRC-32, a stream callback per 16 KB, the
- * text turned into buffers twice) made the spreadsheets a quarter of an API build's CPU.
+ * Entries may also be stored as they are (`store`: files already compressed, in an archive of a
+ * build), and the zip64 records are added when an archive needs them (more than 65,535 entries,
+ * or entries past 4 GB): a build of tens of thousands of works has more files than a plain zip
+ * can list.
+ *
+ * Why not exceljs' archiver (or the archiver package, which the offline archives used): its streams
+ * (a JavaScript CRC-32, a stream callback per 16 KB, the text turned into buffers twice) made the
+ * spreadsheets a quarter of an API build's CPU.
  */
 export class ZipWriter {
   private readonly fd: number;
@@ -21,39 +27,46 @@ export class ZipWriter {
   private readonly central: Buffer[] = [];
   private readonly stamp: Buffer;
   private open: OpenEntry | null = null;
+  private closed = false;
 
-  constructor(file: string, date: string) {
+  private readonly deflate: { level: number };
+  private readonly chunkDeflate: { level: number; finishFlush: number };
+
+  /** `level`: zlib's compression level (1, its fastest, unless told: the XML of a sheet compresses about tenfold anyway). */
+  constructor(file: string, date: string, { level = 1 }: { level?: number } = {}) {
     this.stamp = dosDateTime(date);
+    this.deflate = { level };
+    this.chunkDeflate = { level, finishFlush: constants.Z_SYNC_FLUSH };
     this.fd = openSync(file, "w");
   }
 
-  /** Adds an entry of `data`, whole. */
-  add(name: string, data: string | Buffer): void {
+  /** Adds an entry of `data`, whole; stored as it is with `store`. */
+  add(name: string, data: string | Uint8Array, { store = false } = {}): void {
     const bytes = typeof data === "string" ? Buffer.from(data) : data;
-    const entry = this.start(name);
+    const entry = this.start(name, store);
     entry.crc = crc32(bytes);
     entry.size = bytes.length;
-    this.write(deflateRawSync(bytes, DEFLATE));
+    this.write(store ? bytes : deflateRawSync(bytes, this.deflate));
     this.end(entry);
   }
 
-  /** Starts an entry whose data comes in chunks (`chunk`), ended by `endEntry`. */
-  startEntry(name: string): void {
-    this.open = this.start(name);
+  /** Starts an entry whose data comes in chunks (`chunk`), ended by `endEntry`; stored as it is with `store`. */
+  startEntry(name: string, { store = false } = {}): void {
+    this.open = this.start(name, store);
   }
 
-  chunk(data: Buffer): void {
+  chunk(data: Uint8Array): void {
     const entry = this.open;
     if (entry === null) throw new Error("bug: a zip chunk outside an entry");
     entry.crc = crc32(data, entry.crc);
     entry.size += data.length;
-    this.write(deflateRawSync(data, CHUNK_DEFLATE));
+    this.write(entry.store ? data : deflateRawSync(data, this.chunkDeflate));
   }
 
   endEntry(): void {
     const entry = this.open;
     if (entry === null) throw new Error("bug: no zip entry to end");
-    this.write(FINAL_BLOCK);
+    if (!entry.store) this.write(FINAL_BLOCK);
     this.open = null;
     this.end(entry);
   }
@@ -62,23 +75,47 @@ export class ZipWriter {
   finish(): void {
     const start = this.position;
     for (const record of this.central) this.write(record);
+    const count = this.central.length;
+    const size = this.position - start;
+    // Past what the plain end record holds: the zip64 end record and its locator first, and the
+    // plain record's fields at their maximum, which tells readers to look there.
+    const zip64 = count >= 0xffff || start >= LIMIT || size >= LIMIT;
+    if (zip64) {
+      const record = Buffer.alloc(56);
+      record.writeUInt32LE(0x06064b50, 0);
+      record.writeBigUInt64LE(44n, 4); // the record's size after this field
+      record.writeUInt16LE(MADE_BY_ZIP64, 12);
+      record.writeUInt16LE(ZIP64_VERSION, 14);
+      record.writeBigUInt64LE(BigInt(count), 24);
+      record.writeBigUInt64LE(BigInt(count), 32);
+      record.writeBigUInt64LE(BigInt(size), 40);
+      record.writeBigUInt64LE(BigInt(start), 48);
+      const locator = Buffer.alloc(20);
+      locator.writeUInt32LE(0x07064b50, 0);
+      locator.writeBigUInt64LE(BigInt(this.position), 8);
+      locator.writeUInt32LE(1, 16); // disks
+      this.write(record);
+      this.write(locator);
+    }
     const end = Buffer.alloc(22);
     end.writeUInt32LE(0x06054b50, 0);
-    end.writeUInt16LE(this.central.length, 8);
-    end.writeUInt16LE(this.central.length, 10);
-    end.writeUInt32LE(this.position - start, 12);
-    end.writeUInt32LE(start, 16);
+    end.writeUInt16LE(Math.min(count, 0xffff), 8);
+    end.writeUInt16LE(Math.min(count, 0xffff), 10);
+    end.writeUInt32LE(Math.min(size, LIMIT), 12);
+    end.writeUInt32LE(Math.min(start, LIMIT), 16);
     this.write(end);
     this.close();
   }
 
-  /** Closes the file (after finish, or when the writing failed). */
+  /** Closes the file (after finish, or when the writing failed); once. */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     closeSync(this.fd);
   }
 
-  private start(name: string): OpenEntry {
-    const entry: OpenEntry = { name: Buffer.from(name), offset: this.position, dataStart: 0, crc: 0, size: 0 };
+  private start(name: string, store: boolean): OpenEntry {
+    const entry: OpenEntry = { name: Buffer.from(name), ascii: !NOT_ASCII.test(name), store, offset: this.position, dataStart: 0, crc: 0, size: 0 };
     // The local header is written again with the sizes and CRC once the data is in.
     this.write(this.header(entry, 0));
     entry.dataStart = this.position;
@@ -87,16 +124,29 @@ export class ZipWriter {
 
   private end(entry: OpenEntry): void {
     const compressed = this.position - entry.dataStart;
-    if (this.position > LIMIT || entry.size > LIMIT) throw new Error(`bug: ${entry.name.toString()} is too large for a zip without zip64`);
+    // One file of more than 4 GB would need zip64 sizes in its local header too: none of a build's is.
+    if (compressed > LIMIT || entry.size > LIMIT) throw new Error(`${entry.name.toString()} is larger than 4 GB: too large for a zip archive`);
     const local = this.header(entry, compressed);
     writeSync(this.fd, local, 0, local.length, entry.offset);
-    const record = Buffer.alloc(46 + entry.name.length);
+    // An entry that starts past 4 GB has its offset in a zip64 extra field.
+    const far = entry.offset >= LIMIT;
+    const record = Buffer.alloc(46 + entry.name.length + (far ? 12 : 0));
     record.writeUInt32LE(0x02014b50, 0);
-    record.writeUInt16LE(MADE_BY, 4);
+    record.writeUInt16LE(far ? MADE_BY_ZIP64 : MADE_BY, 4);
     local.copy(record, 6, 4, 30); // version needed … name and extra lengths: as in the local header
+    if (far) {
+      record.writeUInt16LE(ZIP64_VERSION, 6);
+      record.writeUInt16LE(12, 30); // extra field length
+    }
     record.writeUInt32LE(FILE_ATTRIBUTES, 38);
-    record.writeUInt32LE(entry.offset, 42);
+    record.writeUInt32LE(far ? LIMIT : entry.offset, 42);
     entry.name.copy(record, 46);
+    if (far) {
+      const extra = 46 + entry.name.length;
+      record.writeUInt16LE(0x0001, extra); // zip64 extended information
+      record.writeUInt16LE(8, extra + 2);
+      record.writeBigUInt64LE(BigInt(entry.offset), extra + 4);
+    }
     this.central.push(record);
   }
 
@@ -104,8 +154,9 @@ export class ZipWriter {
     const header = Buffer.alloc(30 + entry.name.length);
     header.writeUInt32LE(0x04034b50, 0);
     header.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    header.writeUInt16LE(0, 6); // flags: sizes in the header, no data descriptor
-    header.writeUInt16LE(8, 8); // deflate
+    // Flags: sizes in the header (no data descriptor); a name that is not ASCII is marked as UTF-8.
+    header.writeUInt16LE(entry.ascii ? 0 : UTF8_NAME, 6);
+    header.writeUInt16LE(entry.store ? 0 : 8, 8); // stored or deflated
     this.stamp.copy(header, 10);
     header.writeUInt32LE(entry.crc >>> 0, 14);
     header.writeUInt32LE(compressed, 18);
@@ -123,21 +174,25 @@ export class ZipWriter {
 
 interface OpenEntry {
   name: Buffer;
+  ascii: boolean;
+  store: boolean;
   offset: number;
   dataStart: number;
   crc: number;
   size: number;
 }
 
-/** zlib's fastest level, as exceljs' archiver used: the XML compresses about tenfold anyway. */
-const DEFLATE = { level: 1 };
-const CHUNK_DEFLATE = { level: 1, finishFlush: constants.Z_SYNC_FLUSH };
 /** An empty final block (fixed Huffman codes, end of block at once). */
 const FINAL_BLOCK = Buffer.from([0x03, 0x00]);
 /** Made by: Unix, zip 2.0; a regular file readable by all (0100644). */
 const MADE_BY = (3 << 8) | 20;
+/** Made by and version needed for zip64 records: zip 4.5. */
+const ZIP64_VERSION = 45;
+const MADE_BY_ZIP64 = (3 << 8) | ZIP64_VERSION;
 const FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
 const LIMIT = 0xffffffff;
+const UTF8_NAME = 0x0800;
+const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** The MS-DOS time and date fields of midnight of `date` (YYYY-MM-DD), as a zip header stores them. */
 export function dosDateTime(date: string): Buffer {

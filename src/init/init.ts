@@ -1,9 +1,9 @@
 import { parse } from "csv-parse/sync";
 import { existsSync } from "node:fs";
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { coverSvg, photoSvg, renderJpeg } from "./covers.ts";
+import { coverSvg, photoSvg, renderJpeg } from "../draw/drawn.ts";
 import { STARTER } from "./starter.ts";
 
 type Row = Record<string, string>;
@@ -36,4 +36,26 @@ async function put(root: string, rel: string, data: string | Buffer) {
   const file = path.join(root, rel);
   await mkdir(path.dirname(file), { recursive: true });
   await writeFile(file, data);
+}
+
+/** What the command writes beside content/ and must stay out of the project's repository. */
+export const IGNORED = ["dist", ".dist.versions", ".cache"] as const;
+
+/**
+ * Writes `projectDir`/.gitignore with the folders the command writes (the output, its kept
+ * versions, the image cache), or adds to an existing one the lines it lacks. Returns the lines added.
+ */
+export async function writeGitignore(projectDir: string): Promise<string[]> {
+  const file = path.join(projectDir, ".gitignore");
+  const existing = await readFile(file, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  const present = new Set((existing ?? "").split(/\r?\n/).map((line) => line.trim().replace(/^\/|\/$/g, "")));
+  const added = IGNORED.filter((name) => !present.has(name));
+  if (added.length === 0) return [];
+  const lines = `# written by catalogue build, dev and deploy\n${added.map((name) => `/${name}/`).join("\n")}\n`;
+  if (existing === null) await writeFile(file, lines);
+  else await appendFile(file, `${existing === "" || existing.endsWith("\n") ? "" : "\n"}${lines}`);
+  return added;
 }

@@ -8,6 +8,7 @@ import type { FileSink } from "../output/sink.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { keepWarm } from "../util/warm.ts";
 import { atomicWrite, FileStates } from "../util/file-states.ts";
+import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 /**
  * Processed images, made with @11ty/eleventy-img into a disk cache (`.cache/catalogue/images`
@@ -161,6 +162,9 @@ class SourceDigests {
   }
 }
 
+/** What makes the copied images (src/util/code-version.ts): this module, which processes and copies them. */
+export const MEDIA_CODE: CodeConcern = { entries: ["src/media/images.ts"] };
+
 /**
  * Copies a processed image from the cache into the output, once per build (domains may share a
  * media folder). eleventy-img names each variant by a hash of its source's content and its
@@ -171,6 +175,6 @@ class SourceDigests {
  */
 export async function copyProcessedImage(tree: FileSink, rel: string, cachePath: string): Promise<void> {
   if (tree.has(rel)) return;
-  const key = createHash("md5").update(`image-v1\0${path.basename(cachePath)}`).digest("hex");
+  const key = createHash("md5").update(`${codeVersion(MEDIA_CODE)}\0${path.basename(cachePath)}`).digest("hex");
   if (!tree.reuse(rel, key)) await tree.copyFrom(rel, cachePath, key);
 }

@@ -1,15 +1,10 @@
 import type { Catalogue, Window } from "../content/load.ts";
-import type { Audiovisual, Director, Domain, Ordering } from "../content/schema.ts";
-import { dayNumber } from "./dates.ts";
+import type { Audiovisual, Domain, Ordering } from "../content/schema.ts";
+import { dayNumber } from "../util/dates.ts";
+import type { ListedWork } from "./listed-work.ts";
 import { nameRanks, orderWorks, type NameRanks, type RankedNames } from "./order.ts";
 
-/** A work as one domain offers it at the build date. */
-export interface ListedWork {
-  work: Audiovisual;
-  director: Director | null;
-  window: Window;
-  isNew: boolean;
-}
+export type { ListedWork };
 
 /** What one domain shows at the build date: the listing in every ordering and the export sets. */
 export interface DomainView {

@@ -1,5 +1,5 @@
 import type { Audiovisual, Ordering } from "../content/schema.ts";
-import type { ListedWork } from "./listing.ts";
+import type { ListedWork } from "./listed-work.ts";
 
 /** A name → the rank of its collation class: equal names (for the collator) share a rank. */
 export type NameRanks = ReadonlyMap<string, number>;
@@ -9,6 +9,15 @@ export interface RankedNames {
   ranks: NameRanks;
   /** Each distinct name once, in collation order: the next build starts from it (see nameRanks). */
   order: string[];
+}
+
+/**
+ * The locale Intl collates a domain's names by: its own, but Valencian (`va`, which Intl does not
+ * know and would collate as English) collates as Catalan, the same language under AVL norms.
+ */
+export function collationLocale(locale: string): string {
+  const [language, ...rest] = locale.split("-");
+  return language?.toLowerCase() === "va" ? ["ca", ...rest].join("-") : locale;
 }
 
 /**
@@ -23,7 +32,7 @@ export interface RankedNames {
  * or wrong one costs time, never the result.
  */
 export function nameRanks(works: readonly Audiovisual[], locale: string, previous: readonly string[] = []): RankedNames {
-  const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+  const collator = new Intl.Collator(collationLocale(locale), { sensitivity: "base", numeric: true });
   const added = new Set(works.map((work) => work.name));
   // The previous order's names that are still there (each once), then those it lacks in a rough
   // order close to the collation's (all of them in a first build).

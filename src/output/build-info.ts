@@ -33,6 +33,8 @@ export const domainInfo = z.object({
   exports: z.record(z.string(), z.string()),
   /** Whether the HTML catalogue was built for this domain. */
   site: z.boolean(),
+  /** The folders of its site's other language versions (`es`, `va`, …: src/site/versions.ts); absent for one language. */
+  languages: z.array(z.string()).optional(),
 });
 export type DomainInfo = z.infer<typeof domainInfo>;
 

@@ -1,4 +1,4 @@
-import type { StagedEntry } from "./batch.ts";
+import type { StagedEntry } from "./packed-batch.ts";
 import type { FileEntry } from "./sink.ts";
 
 /**

@@ -187,3 +187,10 @@ export class ManifestOverlay implements ReadonlyMap<string, FileEntry> {
     for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
   }
 }
+
+/** The lines of a file's bytes (a manifest's: its files, and its header line). */
+export function countLines(bytes: Buffer): number {
+  let lines = 0;
+  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
+  return lines;
+}

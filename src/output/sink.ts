@@ -1,6 +1,3 @@
-import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-
 /**
  * What a stage of the build writes into the output (a FileSink), and in what forms: a file's
  * bytes (text, bytes or parts, some shared between files) and the entry the new version records
@@ -23,17 +20,6 @@ export interface FileEntry {
 /** Whether two entries of the same path hold the same bytes (by key, else by MD5). */
 export function sameBytes(a: FileEntry, b: FileEntry): boolean {
   return a.size === b.size && ((a.key !== undefined && a.key === b.key) || (a.md5 !== undefined && a.md5 === b.md5));
-}
-
-/** Size and MD5 of a file on disk, read as a stream. */
-export async function hashFile(file: string): Promise<{ size: number; md5: string }> {
-  const hash = createHash("md5");
-  let size = 0;
-  for await (const chunk of createReadStream(file)) {
-    hash.update(chunk as Buffer);
-    size += (chunk as Buffer).length;
-  }
-  return { size, md5: hash.digest("hex") };
 }
 
 /**

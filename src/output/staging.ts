@@ -1,12 +1,14 @@
 import { copyFileSync } from "node:fs";
 import path from "node:path";
-import type { SheetSpec } from "../exports/xlsx.ts";
-import { WriterPool } from "../workers/writers.ts";
+import { BATCH_BYTES, Batches } from "./batches.ts";
+import type { ThreadJob } from "./writer-pool.ts";
 import { FileEntries, fieldsHaveKey, hasFields, packFields } from "./entries.ts";
 import { MANIFEST_PATH } from "./records.ts";
 import { RecycledVersion } from "./recycled.ts";
-import { BatchFiles, differs, linkFiles, makeParentDir, removeStale, unpackResult, writeBatch, type BatchResult, type Identity, type StagedEntry } from "./batch.ts";
-import { hashFile, sameBytes, SharedBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import { differs, makeParentDir, removeStale } from "./batch.ts";
+import type { BatchResult, Identity, StagedEntry } from "./packed-batch.ts";
+import { sameBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import { hashFile } from "../util/hash.ts";
 import { writeFailure } from "./write-failure.ts";
 
 /**
@@ -32,81 +34,40 @@ export interface StagingOptions {
   recycled?: ReadonlyMap<string, FileEntry>;
 }
 
-/**
- * 1 MB: a few dozen listing pages, so a batch's round trip to a thread is small against its
- * work, and the batches in flight (a few per thread) stay few megabytes. Memory a process
- * touches for the first time costs a page fault per 4 KB, which virtual machines make dear
- * (about 20 µs here): 4 MB batches measured 12,000 more faults and a second more CPU for a
- * 20,000-work API build (`npm run bench -- --sections command`).
- */
-const BATCH_BYTES = 1 << 20;
 /** Kept files hard-linked per request to the writer threads during the build. */
 const LINKS_PER_REQUEST = 2000;
-/** Below this many unchanged files, linking them is quicker than starting threads. */
-const LINKS_FOR_THREADS = 5000;
-/**
- * Batches in flight per writer thread (12 MB). The writer threads run at a lower priority than
- * this one (src/workers/writer.ts) and catch up in its gaps: with room for a dozen batches each,
- * serialising rarely waits for them. With two per thread, this thread waited at every gap they
- * left, and a 20,000-work API build took 1.3 % longer (3.6 % with the priority as well).
- */
-const IN_FLIGHT_PER_THREAD = 12;
-
-interface Batch {
-  buffer: Buffer;
-  used: number;
-  files: BatchFiles;
-  /** Where each shared part already copied into this batch starts. */
-  shared: Map<SharedBytes, number>;
-}
 
 /**
  * Writes files into a staging folder, skipping those whose bytes (or key) equal the previous
- * version's, and records every entry.
- *
- * Files are packed one after the other into a batch buffer, so a page costs no allocation of
- * its own. A full batch is handed to a writer thread (transferred, not copied), which hashes
- * and writes its files while this thread serialises the next pages: MD5 and the open/write/close
- * calls are half of a build's work. A build whose output fits in one batch never starts a
- * thread. Write errors surface at the latest in `flush()`.
+ * version's, and records every entry. The bytes go through batches and writer threads
+ * (batches.ts); this class decides what each path holds: written, kept from the previous
+ * version (linked), or already in place in a recycled older version. Write errors surface at
+ * the latest in `flush()`.
  */
 export class StagingWriter implements FileSink {
   readonly staging: string;
-  protected readonly previous: ReadonlyMap<string, FileEntry>;
+  /** The files of the previous version (path → size, and key or MD5). */
+  readonly previous: ReadonlyMap<string, FileEntry>;
   /** Entries of the files handed over so far: a keyed file's at once, another's once hashed (all after `flush()`). */
   readonly entries = new FileEntries();
   /** Files handed over whose entry is not known yet (in a batch): with `entries`, every path this build holds. */
   private readonly pending = new Set<string>();
-  protected readonly madeDirs = new Set<string>();
+  private readonly madeDirs = new Set<string>();
   bytesWritten = 0;
-  private readonly batchBytes: number;
-  private readonly threads: number;
-  private batch: Batch;
-  private readonly spare: Buffer[] = [];
-  private readonly inFlight = new Set<Promise<void>>();
-  /**
-   * Link requests in the writer threads. Apart from the batches: flush() and the backpressure of
-   * serialising do not wait for them (a rebuild links a hundred thousand kept files, which only
-   * the commit needs), and the threads do them between batches (src/workers/writer.ts).
-   */
-  private readonly linking = new Set<Promise<void>>();
-  private writers: WriterPool | null = null;
-  private failure: unknown = null;
+  private readonly batches: Batches;
   private readonly linkSource: string | undefined;
   private readonly pendingLinks: string[] = [];
   /** Kept files already in staging: linked by the writer threads, or in place in the recycled version. */
   private readonly placed = new Set<string>();
   /** The older version recycled as this one's staging folder (none: empty). */
-  protected readonly recycled: RecycledVersion;
+  private readonly recycled: RecycledVersion;
 
   constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
     this.staging = staging;
     this.previous = previous;
-    this.batchBytes = options.batchBytes ?? BATCH_BYTES;
-    this.threads = options.threads ?? 1;
     this.linkSource = options.previousDir;
     this.recycled = new RecycledVersion(staging, options.recycled);
-    this.batch = this.emptyBatch();
+    this.batches = new Batches(staging, options.batchBytes ?? BATCH_BYTES, options.threads ?? 1, this.madeDirs, (result) => this.merge(result));
   }
 
   /** How many files this build holds so far (written, kept, or in a batch). */
@@ -133,11 +94,9 @@ export class StagingWriter implements FileSink {
   private add(rel: string, data: FileData, key: string | undefined): Promise<void> | undefined {
     // A keyed file that fits is recorded as it is packed: it needs no pending mark.
     this.claim(rel, key === undefined);
-    this.throwFailure();
+    this.batches.throwFailure();
     const parts = typeof data === "string" || data instanceof Uint8Array ? [data] : data;
-    const room = this.batch.buffer.length - this.batch.used;
-    // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-    if (this.room(parts, utf8Bound) > room && this.room(parts, Buffer.byteLength) > room) {
+    if (!this.batches.fits(parts)) {
       if (key !== undefined) this.pending.add(rel);
       return this.addAfterRoom(rel, parts, key);
     }
@@ -147,54 +106,18 @@ export class StagingWriter implements FileSink {
 
   /** Hands batches over until `parts` fit, then packs them. */
   private async addAfterRoom(rel: string, parts: readonly FilePart[], key: string | undefined): Promise<void> {
-    // Stages write concurrently (the API and the HTML pages): the room is checked again after
-    // every wait, since another stage may have filled the new batch meanwhile. The copy in `pack`
-    // has no wait in it.
-    for (;;) {
-      const room = this.batch.buffer.length - this.batch.used;
-      const exact = this.room(parts, Buffer.byteLength);
-      if (exact <= room) break;
-      if (this.batch.files.count > 0) {
-        await this.dispatch();
-        continue;
-      }
-      // A file larger than a batch gets a batch of its own size.
-      this.batch.buffer = Buffer.from(new ArrayBuffer(exact));
-      break;
-    }
-    this.pack(rel, parts, key);
+    const previous = identity(this.previous.get(rel), key);
+    const size = await this.batches.packAfterRoom(rel, parts, key, previous, identity(this.recycled.files.get(rel), key));
+    this.packed(rel, key, previous, size);
   }
 
-  /** Copies a file's parts into the batch, which has room for them. */
+  /** Packs a file's parts into the batch, which has room for them. */
   private pack(rel: string, parts: readonly FilePart[], key: string | undefined): void {
-    const batch = this.batch;
-    const { buffer, files } = batch;
     const previous = identity(this.previous.get(rel), key);
-    files.begin(rel, key, previous, identity(this.recycled.files.get(rel), key));
-    let size = 0;
-    for (const part of parts) {
-      const start = batch.used;
-      if (typeof part === "string") batch.used += buffer.write(part, start);
-      else if (part instanceof Uint8Array) {
-        buffer.set(part, start);
-        batch.used += part.length;
-      } else {
-        const at = batch.shared.get(part);
-        if (at !== undefined) {
-          files.segment(at, part.size);
-          size += part.size;
-          continue;
-        }
-        for (const piece of part.parts) {
-          buffer.set(piece, batch.used);
-          batch.used += piece.length;
-        }
-        batch.shared.set(part, start);
-      }
-      files.segment(start, batch.used - start);
-      size += batch.used - start;
-    }
-    files.end(size);
+    this.packed(rel, key, previous, this.batches.pack(rel, parts, key, previous, identity(this.recycled.files.get(rel), key)));
+  }
+
+  private packed(rel: string, key: string | undefined, previous: Identity | undefined, size: number): void {
     // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
     // writer's answer need not carry it back (a build hands over tens of thousands of pages).
     if (key !== undefined) {
@@ -203,116 +126,40 @@ export class StagingWriter implements FileSink {
     }
   }
 
-  /** Bytes the parts take in the batch: shared bytes already in it take none. */
-  private room(parts: readonly FilePart[], textBytes: (text: string) => number): number {
-    let bytes = 0;
-    for (const part of parts) {
-      if (typeof part === "string") bytes += textBytes(part);
-      else if (part instanceof Uint8Array) bytes += part.length;
-      else if (!this.batch.shared.has(part)) bytes += part.size;
-    }
-    return bytes;
-  }
-
   /** Writes what is still packed and waits for the writer threads; throws the first write error. */
-  async flush(): Promise<void> {
-    if (this.batch.files.count > 0) {
-      if (this.writers === null) {
-        // Small enough to have filled no batch: written here, no thread started.
-        try {
-          const { files } = this.batch;
-          this.merge(unpackResult(files.unkeyed, writeBatch(this.staging, this.batch.buffer, files.packed(), this.madeDirs)));
-        } catch (error) {
-          this.failure ??= error;
-        }
-        this.batch = this.emptyBatch();
-      } else await this.dispatch();
-    }
-    await Promise.all(this.inFlight);
-    this.throwFailure();
+  flush(): Promise<void> {
+    return this.batches.flush();
   }
 
-  /**
-   * Hard-links the previous version's files at `rels` into staging: in the writer threads when
-   * there are many (a rebuild links tens of thousands of unchanged files), else here.
-   */
-  protected async linkFrom(previousDir: string, rels: readonly string[]): Promise<void> {
-    try {
-      if (rels.length < LINKS_FOR_THREADS) linkFiles(previousDir, this.staging, rels, this.madeDirs);
-      else await (this.writers ??= new WriterPool(this.threads)).link(previousDir, this.staging, rels);
-    } catch (error) {
-      throw writeFailure(error, this.staging);
-    }
-  }
-
-  /** Writes a spreadsheet file in a writer thread (CPU work the main thread would otherwise do between domains). */
-  async writeSheetInThread(file: string, spec: SheetSpec): Promise<void> {
-    await (this.writers ??= new WriterPool(this.threads)).sheet(file, spec);
+  /** Runs a job in a writer thread (a spreadsheet: CPU work the main thread would otherwise do between domains). */
+  runInThread(job: ThreadJob): Promise<void> {
+    return this.batches.run(job);
   }
 
   /** Starts the writer threads before the first batch fills (a build that knows it is large). */
   startThreads(): void {
-    if (this.writers === null) {
-      this.writers = new WriterPool(this.threads);
-      this.writers.start();
-    }
+    this.batches.startThreads();
   }
 
   /** Whether the writer threads are running (a build large enough to fill a batch). */
   get threadsStarted(): boolean {
-    return this.writers !== null;
-  }
-
-  /** Waits for this work with the batches or links (`into`); its failure is the build's. */
-  private track(work: Promise<unknown>, into = this.inFlight) {
-    const done = work.then(
-      () => {},
-      (error: unknown) => void (this.failure ??= error),
-    );
-    into.add(done);
-    void done.finally(() => into.delete(done));
+    return this.batches.threadsStarted;
   }
 
   /** Waits for everything handed over, links included (the commit); throws the first failure. */
-  protected async settle(): Promise<void> {
-    await this.flush();
-    await Promise.all(this.linking);
-    this.throwFailure();
+  settle(): Promise<void> {
+    return this.batches.settle();
   }
 
   /** Stops the writer threads (after settle, or when the build is abandoned). */
-  async close(): Promise<void> {
-    await Promise.allSettled([...this.inFlight, ...this.linking]);
-    await this.writers?.close();
-    this.writers = null;
-  }
-
-  private async dispatch(): Promise<void> {
-    const batch = this.batch;
-    this.batch = this.emptyBatch();
-    this.writers ??= new WriterPool(this.threads);
-    this.track(
-      this.writers.write(this.staging, batch.buffer.buffer as ArrayBuffer, batch.files).then(({ result, buffer }) => {
-        this.merge(result);
-        if (buffer.byteLength === this.batchBytes) this.spare.push(Buffer.from(buffer));
-      }),
-    );
-    // Backpressure: serialising never runs far ahead of writing.
-    while (this.inFlight.size >= this.threads * IN_FLIGHT_PER_THREAD) await Promise.race(this.inFlight);
-  }
-
-  private emptyBatch(): Batch {
-    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: new BatchFiles(), shared: new Map() };
+  close(): Promise<void> {
+    return this.batches.close();
   }
 
   private merge(result: BatchResult) {
     // The files without a key (keyed files were recorded when handed over: pack).
     for (const [rel, entry] of result.entries) this.setEntry(rel, entry);
     this.bytesWritten += result.bytesWritten;
-  }
-
-  private throwFailure() {
-    if (this.failure !== null) throw writeFailure(this.failure, this.staging);
   }
 
   /**
@@ -337,7 +184,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** The previous version's entry at `rel` as a manifest line's fields (those read, when it has a manifest). */
-  protected previousFields(rel: string): string | undefined {
+  private previousFields(rel: string): string | undefined {
     if (hasFields(this.previous)) return this.previous.fields(rel);
     const entry = this.previous.get(rel);
     return entry === undefined ? undefined : packFields(entry);
@@ -348,21 +195,47 @@ export class StagingWriter implements FileSink {
    * known, while this thread goes on (a rebuild keeps tens of thousands; linking them all at
    * commit, with nothing else left to do, took seconds). The rest are linked at commit.
    */
-  protected queueLink(rel: string, fields: string) {
+  private queueLink(rel: string, fields: string) {
     if (this.linkSource === undefined) return;
     if (this.recycled.holdsFields(rel, fields)) {
       this.placed.add(rel);
       return;
     }
     this.pendingLinks.push(rel);
-    if (this.pendingLinks.length < LINKS_PER_REQUEST || this.writers === null) return;
+    if (this.pendingLinks.length < LINKS_PER_REQUEST || !this.batches.threadsStarted) return;
     const rels = this.pendingLinks.splice(0);
     for (const linked of rels) this.placed.add(linked);
-    this.track(this.writers.link(this.linkSource, this.staging, rels), this.linking);
+    this.batches.linkInThreads(this.linkSource, rels);
   }
 
-  /** Kept files not linked yet (commit links them). */
-  protected unlinked(): string[] {
+  /**
+   * Completes the staging folder once settled: links the kept files not linked yet from the
+   * previous version's folder, stops the writer threads and removes what is left of the recycled
+   * version. Nothing may be written after.
+   */
+  async complete(): Promise<void> {
+    const toLink = this.unlinked();
+    // Most kept files were linked during the build (see queueLink).
+    if (toLink.length > 0) await this.batches.linkNow(this.linkSource!, toLink);
+    await this.close();
+    this.removeLeftovers();
+  }
+
+  /** Files of the recycled version (an older version as this one's staging folder) in place when the build began. */
+  get recycledCount(): number {
+    return this.recycled.size;
+  }
+
+  /** Keeps files of the previous version that this build does not produce (`--domain`). */
+  keepPrevious(keep: (rel: string) => boolean): void {
+    // By path first: only the kept ones' entries are read (a domain kept among three skips two thirds).
+    for (const rel of this.previous.keys()) {
+      if (keep(rel) && !this.has(rel)) this.keep(rel, this.previousFields(rel)!, true);
+    }
+  }
+
+  /** Kept files not linked yet (complete links them). */
+  private unlinked(): string[] {
     // A loop, not [...entries].filter: a pair array per file cost a tenth of a second at commit.
     const rels: string[] = [];
     for (const rel of this.entries.keys()) if (!this.entries.isFresh(rel) && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
@@ -378,7 +251,7 @@ export class StagingWriter implements FileSink {
    * Removes the recycled files that the new version does not have, then the folders this leaves
    * empty. Called once every file is in (after flush).
    */
-  protected removeLeftovers(): void {
+  private removeLeftovers(): void {
     this.recycled.removeLeftovers((rel) => this.entries.has(rel));
   }
 
@@ -409,7 +282,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** Records the entry of a file claimed before. */
-  protected setEntry(rel: string, entry: StagedEntry) {
+  private setEntry(rel: string, entry: StagedEntry) {
     this.entries.set(rel, entry);
     this.pending.delete(rel);
   }
@@ -418,7 +291,7 @@ export class StagingWriter implements FileSink {
    * Keeps the previous version's file at `rel`, whose entry there is `fields` (`size\tmd5\tkey`);
    * `readPath`: `rel` is the previous manifest's own string.
    */
-  protected keep(rel: string, fields: string, readPath = false) {
+  private keep(rel: string, fields: string, readPath = false) {
     this.checkPath(rel);
     this.recycled.clearWay(rel);
     this.entries.keepFields(rel, fields, readPath);
@@ -426,7 +299,7 @@ export class StagingWriter implements FileSink {
   }
 
   /** Checks `rel` and clears its way; `pending`: marks it as held until its entry is recorded. */
-  protected claim(rel: string, pending = true) {
+  private claim(rel: string, pending = true) {
     this.checkPath(rel);
     if (pending) this.pending.add(rel);
     this.recycled.clearWay(rel);
@@ -439,12 +312,10 @@ export class StagingWriter implements FileSink {
     if (this.has(rel)) throw new Error(`bug: ${rel} is written twice in one build`);
   }
 
-  protected ensureDir(rel: string): void {
+  private ensureDir(rel: string): void {
     makeParentDir(this.staging, rel, this.madeDirs);
   }
 }
-
-const utf8Bound = (text: string) => text.length * 3;
 
 /**
  * An empty, `.` or `..` segment (which also catches a leading or trailing slash), or a tab or line

@@ -12,8 +12,11 @@ export function versionsFolder(outDir: string): string {
   return path.join(path.dirname(out), `.${path.basename(out)}.versions`);
 }
 
-/** In the versions folder: the content's digests that the no-change check keeps (src/output/fingerprint.ts). */
+/** In the versions folder: the content's digests that the no-change check keeps (src/build/fingerprint.ts). */
 export const CONTENT_DIGESTS = "content-digests.json";
+
+/** In the versions folder: the names in collation order that the last build ranked (src/build/name-orders.ts). */
+export const NAME_ORDERS = "name-orders.json";
 
 /** A file of the current output, read without taking the lock (null when there is none). */
 export async function readCurrent(outDir: string, rel: string): Promise<Buffer | null> {

@@ -1,11 +1,13 @@
-import { once } from "node:events";
 import { createReadStream, createWriteStream } from "node:fs";
 import { mkdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
 import { UserError } from "../errors.ts";
-import { MANIFEST_PATH, manifestText, md5, type FileEntry } from "../output/tree.ts";
+import { ZipWriter } from "../exports/zip.ts";
+import { MANIFEST_PATH, manifestText, type FileEntry } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { offlineCopy, type OfflineCopy } from "./offline-copy.ts";
 import type { Published, SourceFile, Target } from "./target.ts";
 
@@ -67,24 +69,13 @@ export class ArchiveTarget implements Target {
     }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
     const list = Buffer.from(manifestText(files));
-    // archiver is loaded only when an archive is written (a publish to a bucket never needs it).
-    const { default: archiver } = await import("archiver");
-    const archive =
-      this.format === "zip" ? archiver("zip", { zlib: { level: 9 } }) : archiver("tar", { gzip: true, gzipOptions: { level: 9 } });
-    const written = pipeline(archive, createWriteStream(this.temp));
+    const entries = [...names, MANIFEST_PATH].sort();
+    const content = (rel: string) => (rel === MANIFEST_PATH ? Promise.resolve(list) : this.content(rel, copy));
     try {
-      for (const rel of [...names, MANIFEST_PATH].sort()) {
-        // One entry at a time: a page is rewritten as it is written, and one file is open at once.
-        const processed = once(archive, "entry");
-        archive.append(rel === MANIFEST_PATH ? list : await this.content(rel, copy), { name: rel, date, mode: 0o644, store: COMPRESSED.test(rel) });
-        await processed;
-      }
-      await archive.finalize();
-      await written;
+      if (this.format === "zip") await writeZip(this.temp, published.date, entries, content);
+      else await writeTarGz(this.temp, date, entries, content);
       await rename(this.temp, this.file);
     } catch (error) {
-      archive.abort();
-      await written.catch(() => {});
       await rm(this.temp, { force: true });
       const code = (error as NodeJS.ErrnoException).code;
       if (code === "ENOSPC" || code === "EACCES" || code === "EROFS") throw new UserError(`cannot write ${this.file}: ${(error as Error).message}`);
@@ -110,5 +101,64 @@ export class ArchiveTarget implements Target {
 
   async abort(): Promise<void> {
     await rm(this.temp, { force: true });
+  }
+}
+
+type Content = (rel: string) => Promise<Buffer | Readable>;
+
+/**
+ * A zip by the spreadsheets' writer (src/exports/zip.ts), at zlib's best level: one entry at a
+ * time (a page is rewritten as it is written, and one file is open at once), a compressed file
+ * read whole (pages and API files are small) and deflated in one piece, a stored one streamed.
+ */
+async function writeZip(file: string, day: string, entries: readonly string[], content: Content): Promise<void> {
+  const zip = new ZipWriter(file, day, { level: 9 });
+  try {
+    for (const rel of entries) {
+      const data = await content(rel);
+      const store = COMPRESSED.test(rel);
+      if (data instanceof Uint8Array) zip.add(rel, data, { store });
+      else if (!store) zip.add(rel, Buffer.concat(await chunksOf(data)));
+      else {
+        zip.startEntry(rel, { store });
+        for await (const chunk of data) zip.chunk(chunk as Buffer);
+        zip.endEntry();
+      }
+    }
+    zip.finish();
+  } finally {
+    zip.close(); // when the writing failed (finish closes it otherwise)
+  }
+}
+
+async function chunksOf(stream: Readable): Promise<Buffer[]> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(chunk as Buffer);
+  return chunks;
+}
+
+/**
+ * A tar.gz by tar-stream (loaded only then: a publish to a bucket never needs it) and zlib's gzip
+ * at its best level: ustar headers with the entry's name, size, mode and date, owner 0. One
+ * entry at a time, read whole, as the zip's.
+ */
+async function writeTarGz(file: string, date: Date, entries: readonly string[], content: Content): Promise<void> {
+  const { pack: tarPack } = await import("tar-stream");
+  const pack = tarPack();
+  const written = pipeline(pack, createGzip({ level: 9 }), createWriteStream(file));
+  try {
+    for (const rel of entries) {
+      const data = await content(rel);
+      const bytes = data instanceof Uint8Array ? data : Buffer.concat(await chunksOf(data));
+      await new Promise<void>((resolve, reject) =>
+        pack.entry({ name: rel, size: bytes.length, mode: 0o644, mtime: date, type: "file" }, bytes, (error) => (error ? reject(error) : resolve())),
+      );
+    }
+    pack.finalize();
+    await written;
+  } catch (error) {
+    pack.destroy();
+    await written.catch(() => {});
+    throw error;
   }
 }

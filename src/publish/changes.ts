@@ -1,11 +1,11 @@
 import path from "node:path";
 import { BUILD_INFO_PATH, type BuildInfo } from "../output/build-info.ts";
-import type { FileEntries } from "../output/entries.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
 import { headersFor, sameHeaders, type FileHeaders } from "./headers.ts";
 import { phaseIndex, type Plan, type Upload } from "./plan.ts";
 import type { Decision } from "./compare.ts";
+import type { BuildChanges } from "./options.ts";
 import type { RecordCache } from "./record-cache.ts";
 import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, RECORDS_FOLDER, type RecordLines } from "./records.ts";
 import { ownersIn, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
@@ -16,7 +16,7 @@ import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry } from "./targe
  * publishing a small change costs the upload of the changed files).
  *
  * The build hands over its file list, each entry marked `fresh` when its bytes differ from the
- * version it replaced, and that version's inputs keys (src/build.ts). A record is written
+ * version it replaced, and that version's inputs keys (BuildChanges, src/build/build.ts). A record is written
  * `complete` only when the target holds exactly the domain's files of the build whose inputs key
  * it names (publish.ts), and that key changes with anything those files are made of. So when every
  * domain's record is complete with the key of the version the build replaced, the target holds
@@ -30,12 +30,7 @@ import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry } from "./targe
  * files are not exactly its record's plus its new ones.
  */
 
-export interface BuildChanges {
-  /** Every file of the build just written, `fresh` when it differs from the version it replaced (output/entries.ts). */
-  files: FileEntries;
-  /** The inputs keys of the version the build replaced ({} when there was none). */
-  previousKeys: Readonly<Record<string, string>>;
-}
+export type { BuildChanges };
 
 /** What the quick plan needs of the build besides its changes. */
 export interface BuiltVersion {

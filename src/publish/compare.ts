@@ -1,8 +1,8 @@
 import { BUILD_INFO_PATH, parseBuildInfo } from "../output/build-info.ts";
-import { md5 } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { completeDigests } from "./digests.ts";
 import { makePlan, type Plan } from "./plan.ts";
-import type { PublishOptions } from "./publish.ts";
+import type { PublishOptions } from "./options.ts";
 import { encodeRecord, entryOf } from "./records.ts";
 import { mergedBuildJson, scopedDeletes } from "./scope.ts";
 import { chooseDomains, ownersOf, type BuildFile, type Source } from "./source.ts";

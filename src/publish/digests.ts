@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { md5 } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import type { PublishedEntry, SourceFile } from "./target.ts";
 
 /** A file of the build as its manifest describes it: a file written with a key has no MD5 there. */

@@ -1,7 +1,8 @@
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { hashFile, isAlive } from "../output/tree.ts";
+import { isAlive } from "../output/tree.ts";
+import { hashFile } from "../util/hash.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import type { Listed, PublishedEntry, SourceFile, Store } from "./target.ts";
 

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { UserError } from "../errors.ts";
-import { isAlive, md5 } from "../output/tree.ts";
+import { isAlive } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import type { Store } from "./target.ts";
 
 /**

@@ -1,8 +1,10 @@
 import path from "node:path";
 import { BUILD_INFO_PATH, parseBuildInfo, type DomainInfo } from "../output/build-info.ts";
-import { md5, type FileEntry } from "../output/tree.ts";
+import { type FileEntry } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { offlineHtml, relativePath } from "./offline.ts";
 import { homePage, ROOT_PAGE, rootPage } from "./offline-root.ts";
+import { FEED_FILE } from "../site/urls.ts";
 import { OFFLINE_INDEX, searchEntry, searchIndexScript, workPagePath, type SearchEntry } from "./offline-search.ts";
 
 /**
@@ -39,7 +41,10 @@ export async function offlineCopy(paths: readonly string[], read: ReadText): Pro
   const domains = info?.domains ?? [];
   // A domain's catalogue is in the copy when its home page is (a --no-site domain has none).
   const present = new Set(paths);
-  const sites = domains.filter((d) => present.has(homePage(d))).map((d) => ({ domain: d, root: homePage(d).slice(0, -"index.html".length) }));
+  const sites: { domain: DomainInfo; root: string }[] = domains.filter((d) => present.has(homePage(d))).map((d) => ({ domain: d, root: homePage(d).slice(0, -"index.html".length) }));
+  sites.push(...languageVersions(sites, paths));
+  // The deepest root first: a page of a language version belongs to it, not to the domain's root.
+  sites.sort((a, b) => b.root.length - a.root.length);
   const added = new Map<string, Buffer>();
   if (!present.has(ROOT_PAGE) && domains.length > 0) added.set(ROOT_PAGE, Buffer.from(rootPage(withSite(domains, sites))));
   for (const { root } of sites) present.add(root + OFFLINE_INDEX);
@@ -66,6 +71,23 @@ export async function offlineCopy(paths: readonly string[], read: ReadText): Pro
   for (const { domain, root } of sites) added.set(root + OFFLINE_INDEX, Buffer.from(searchIndexScript(entries.get(root)!, domain.locale)));
   return { added, pages, page };
 }
+
+/**
+ * The language versions of the sites (src/site/versions.ts): a folder `{L}/` of a site root that
+ * holds its own feed is one. Each gets its own offline index, collated in its language.
+ */
+function languageVersions(sites: readonly { domain: DomainInfo; root: string }[], paths: readonly string[]): { domain: DomainInfo; root: string }[] {
+  const found: { domain: DomainInfo; root: string }[] = [];
+  for (const { domain, root } of sites) {
+    for (const rel of paths) {
+      const match = rel.startsWith(root) ? VERSION_FEED.exec(rel.slice(root.length)) : null;
+      if (match !== null) found.push({ domain: { ...domain, locale: match[1]! }, root: `${root}${match[1]}/` });
+    }
+  }
+  return found;
+}
+
+const VERSION_FEED = new RegExp(`^([a-z]{2,3}(?:-[a-z0-9]+)*)/${FEED_FILE.replace(".", "\\.")}$`);
 
 /** The domains, each marked with whether its catalogue is in the copy. */
 const withSite = (domains: DomainInfo[], sites: { domain: DomainInfo }[]) => domains.map((d) => ({ ...d, site: sites.some((s) => s.domain === d) }));

@@ -1,6 +1,6 @@
 import type { DomainInfo } from "../output/build-info.ts";
 import { html } from "../site/html.ts";
-import { stringsFor } from "../site/i18n.ts";
+import { localeTag, stringsFor } from "../site/i18n.ts";
 
 /**
  * The `index.html` at the root of an offline copy, where a reader opening the unpacked folder
@@ -34,7 +34,7 @@ ${only !== null ? html`<meta http-equiv="refresh" content="0; url=${homePage(onl
 <main>
 <h1>${title}</h1>
 <ul>
-${domains.map((d) => html`<li lang="${d.locale}">${d.site ? html`<a href="${homePage(d)}">${d.name}</a>` : d.name} <small>${d.domain}</small></li>\n`)}</ul>
+${domains.map((d) => html`<li lang="${localeTag(d.locale)}">${d.site ? html`<a href="${homePage(d)}">${d.name}</a>` : d.name} <small>${d.domain}</small></li>\n`)}</ul>
 </main>
 </body>
 </html>

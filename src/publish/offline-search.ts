@@ -1,4 +1,5 @@
 import path from "node:path";
+import { collationLocale } from "../model/order.ts";
 import { ASSETS_DIR } from "../site/urls.ts";
 
 /**
@@ -54,7 +55,7 @@ export function searchEntry(page: { id: number; slug: string }, html: string, re
  * `self.catalogueSearchIndex=JSON.parse('{"page":…,"directors":[…],"works":[[title,director,id,slug],…]}');`
  */
 export function searchIndexScript(entries: readonly SearchEntry[], locale: string): string {
-  const collator = new Intl.Collator(locale, { sensitivity: "base", numeric: true });
+  const collator = new Intl.Collator(collationLocale(locale), { sensitivity: "base", numeric: true });
   const directors = new Map<string, number>();
   const works = [...entries]
     .sort((a, b) => collator.compare(a.title, b.title) || a.id - b.id)

@@ -2,10 +2,11 @@ import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { INPUTS_PATH } from "../output/records.ts";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
-import { holdVersion, md5, type FileEntry } from "../output/tree.ts";
+import { holdVersion } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { completeDigests } from "./digests.ts";
-import { acquireLease, type Lease, type LeaseOptions } from "./lease.ts";
+import { acquireLease, type Lease } from "./lease.ts";
 import { checkDeletes, phaseIndex, type Plan } from "./plan.ts";
 import { entryOf, recordPath, RECORDS_FOLDER } from "./records.ts";
 import { planFromChanges, type BuildChanges } from "./changes.ts";
@@ -15,35 +16,10 @@ import { domainsOnly, madeFile, readDomainKeys, readSource, type Source } from "
 import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
 import { remerge } from "./scope.ts";
 import { unchangedOnTarget } from "./unchanged.ts";
+import type { PublishOptions } from "./options.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store, type Target } from "./target.ts";
 
-export interface PublishOptions {
-  /** The build output (default `dist`). */
-  dir: string;
-  target: Store | Target;
-  /**
-   * Publish only these domains. On a store the publish owns their folders and records only
-   * (others publishing other domains to the same target may run at once); an archive holds them only.
-   */
-  domains?: string[];
-  dryRun?: boolean;
-  /** An explicit delete limit; without it the routine rule of plan.ts applies. */
-  maxDeletes?: number;
-  /** List the whole target instead of trusting its records, and repair what differs. */
-  verify?: boolean;
-  /** Uploads in flight at once. */
-  concurrency?: number;
-  onProgress?: (progress: { done: number; total: number; bytes: number }) => void;
-  /** The build's file list, when the caller just built it (deploy): files.tsv is not read again. */
-  manifest?: ReadonlyMap<string, FileEntry>;
-  /** What the build just made changed (deploy): the plan is made from it when the records allow (changes.ts). */
-  changes?: BuildChanges;
-  lease?: LeaseOptions;
-  /** A folder for local copies of the target's records, read instead of downloading them when they are current (record-cache.ts). */
-  cacheDir?: string;
-  /** Then remove the media no domain of the target uses (prune.ts); a store only. */
-  pruneMedia?: boolean;
-}
+export type { PublishOptions };
 
 export interface PublishSummary {
   target: string;

@@ -1,6 +1,6 @@
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { md5 } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { recordPath } from "./records.ts";
 import type { Store } from "./target.ts";
 

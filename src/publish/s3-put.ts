@@ -4,6 +4,7 @@ import type { S3Client } from "@aws-sdk/client-s3";
 import { escapeUriPath } from "@smithy/core/protocols";
 import { getEndpointFromInstructions } from "@smithy/core/endpoints";
 import { SignatureV4 } from "@smithy/signature-v4";
+import { setClockFrom, signingDate } from "./s3-clock.ts";
 
 /**
  * PutObject without the SDK's middleware stack. A first publish is tens of thousands of small
@@ -68,16 +69,20 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
     };
     if (object.cacheControl !== undefined) headers["cache-control"] = object.cacheControl;
     if (object.contentDisposition !== undefined) headers["content-disposition"] = object.contentDisposition;
-    const signed = await signer.sign({
-      method: "PUT",
-      protocol: url.protocol,
-      hostname: url.hostname,
-      port,
-      path: `${base}/${escapeUriPath(object.key)}`,
-      query: {},
-      headers,
-      body: object.body,
-    });
+    const signed = await signer.sign(
+      {
+        method: "PUT",
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port,
+        path: `${base}/${escapeUriPath(object.key)}`,
+        query: {},
+        headers,
+        body: object.body,
+      },
+      // By the store's clock, as the SDK signs (s3-clock.ts).
+      { signingDate: signingDate(client) },
+    );
     return send(signed.path, signed.headers as Record<string, string>, object.body);
   }
 
@@ -94,7 +99,13 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
         response.on("error", reject);
-        response.on("end", () => reject(serviceError(sdk, status, Buffer.concat(chunks).toString("utf8"), response.headers["x-amz-request-id"])));
+        response.on("end", () => {
+          const error = serviceError(sdk, status, Buffer.concat(chunks).toString("utf8"), response.headers);
+          // As the SDK's signer does with an error answer: the store's time (a RequestTimeTooSkewed's
+          // ServerTime, else the Date) sets the clock the next request is signed with.
+          setClockFrom(client, error.ServerTime ?? response.headers.date);
+          reject(error);
+        });
       });
       // A request that receives nothing for this long fails like the SDK's (a TimeoutError), and
       // is retried like a dropped connection.
@@ -130,11 +141,16 @@ export async function sdkPut(client: S3Client, sdk: Sdk, bucket: string, object:
 
 const contentMd5 = (object: PutObject) => Buffer.from(object.md5, "hex").toString("base64");
 
-/** An error answer as the SDK would have raised it: its S3 code as the name, and the HTTP status. */
-function serviceError(sdk: Sdk, status: number, body: string, requestId: string | string[] | undefined): Error {
+/**
+ * An error answer as the SDK would have raised it: its S3 code as the name, the HTTP status, the
+ * elements that say where the bucket is (Region, Endpoint) and what time the store has
+ * (ServerTime), and the answer's headers (its Date, its x-amz-bucket-region) where the SDK keeps them.
+ */
+function serviceError(sdk: Sdk, status: number, body: string, headers: http.IncomingHttpHeaders): Error & { ServerTime?: string } {
   const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
   const code = tag("Code");
-  return new sdk.S3ServiceException({
+  const requestId = headers["x-amz-request-id"];
+  const error = new sdk.S3ServiceException({
     // An answer with no S3 error document (a web page, another API) is no S3 error: explain() says
     // that the endpoint is wrong, as it does for the SDK's "UnknownError".
     name: code ?? "UnknownError",
@@ -142,4 +158,8 @@ function serviceError(sdk: Sdk, status: number, body: string, requestId: string 
     $metadata: { httpStatusCode: status, requestId: typeof requestId === "string" ? requestId : undefined },
     message: tag("Message") ?? `HTTP ${status}`,
   });
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  Object.defineProperty(error, "$response", { value: { statusCode: status, headers: flat }, enumerable: false });
+  return Object.assign(error, { Region: tag("Region"), Endpoint: tag("Endpoint"), ServerTime: tag("ServerTime") });
 }

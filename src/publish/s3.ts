@@ -2,13 +2,18 @@ import { readFileSync } from "node:fs";
 import type { S3Client } from "@aws-sdk/client-s3";
 import { UserError } from "../errors.ts";
 import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
+import { clockOffset, loadClockRules, skewCorrected } from "./s3-clock.ts";
+import { explainS3, transient } from "./s3-errors.ts";
 import { directPut, sdkPut, type DirectPut, type PutObject } from "./s3-put.ts";
+import { endpointFor, namedRegion } from "./s3-region.ts";
 import type { Listed, SourceFile, Store } from "./target.ts";
 
 /**
  * An S3 bucket (or an S3-compatible store with `--endpoint`). Every object is stored with one
  * `PutObject`, so its ETag is the MD5 of its bytes and a listing says what changed without
- * downloading anything. Credentials and region come from the standard AWS environment.
+ * downloading anything. Credentials and region come from the standard AWS environment; the
+ * bucket's region, when S3 names another, and the store's clock are followed (s3-region.ts,
+ * s3-clock.ts).
  */
 
 type Sdk = typeof import("@aws-sdk/client-s3");
@@ -18,7 +23,12 @@ let sdk: Promise<Sdk> | null = null;
  * to load, which a deploy spends while its build waits on its threads (`prepare`), not before
  * the build (issue 15).
  */
-const loadSdk = () => (sdk ??= import("@aws-sdk/client-s3"));
+const loadSdk = () => (sdk ??= Promise.all([import("@aws-sdk/client-s3"), loadClockRules()]).then(([s]) => s));
+
+/** Failures after which the target changed what it signs with (region, clock): sent again at once. */
+const corrected = new WeakSet<object>();
+/** At most this many corrections for one request: the region once, the clock once, and a margin. */
+const MAX_CORRECTIONS = 3;
 
 export interface S3Options {
   /** `s3://bucket/prefix`. */
@@ -28,6 +38,8 @@ export interface S3Options {
   retry?: RetryPolicy;
   /** A request that receives nothing for this long is abandoned and retried (default 60 s, or CATALOGUE_S3_TIMEOUT seconds). */
   timeoutMs?: number;
+  /** Where the one line that says which region the bucket was found in goes (default: stderr). */
+  notice?: (line: string) => void;
 }
 
 function requestTimeout(env: NodeJS.ProcessEnv): number {
@@ -47,11 +59,17 @@ export class S3Target implements Store {
   requests = 0;
   private readonly bucket: string;
   private readonly prefix: string;
-  private readonly endpoint: string | undefined;
+  /** --endpoint (moved to the bucket's region when it is AWS's own regional endpoint). */
+  private endpoint: string | undefined;
   private readonly env: NodeJS.ProcessEnv;
   private readonly retry: RetryPolicy;
   private readonly timeoutMs: number;
+  private readonly notice: (line: string) => void;
   private client: Promise<S3Client> | null = null;
+  /** The region followed (named by S3 in a refusal), once one was. */
+  private followed: string | undefined;
+  /** The latest client made and the region it signs for: what `explain` tells of. */
+  private current: { client: S3Client; region: string } | null = null;
   private direct: Promise<DirectPut | null> | null = null;
   /** The loaded SDK, once `connect` has run (what `explain` classifies errors with). */
   private sdk: Sdk | null = null;
@@ -65,6 +83,7 @@ export class S3Target implements Store {
     this.env = options.env;
     this.retry = options.retry ?? DEFAULT_RETRY;
     this.timeoutMs = options.timeoutMs ?? requestTimeout(options.env);
+    this.notice = options.notice ?? ((line) => process.stderr.write(`${line}\n`));
   }
 
   private key = (rel: string) => (this.prefix === "" ? rel : `${this.prefix}/${rel}`);
@@ -176,22 +195,61 @@ export class S3Target implements Store {
     if (!ok) throw new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP 200 to ${action}): check --endpoint`);
   }
 
-  /** One request, retried when transient; failures become messages that say what to fix. */
+  /**
+   * One request, retried when transient; sent again at once after the target followed the
+   * bucket's region or corrected its clock; failures become messages that say what to fix.
+   */
   private async send<T>(action: string, request: (client: S3Client, sdk: Sdk) => Promise<T>, quiet = false): Promise<T> {
-    const client = await this.connect();
-    try {
-      return await withRetry(
-        () => {
-          this.requests++;
-          return request(client, this.sdk!);
-        },
-        transient,
-        this.retry,
-      );
-    } catch (error) {
-      if (quiet && (error as { name?: string }).name === "NoSuchKey") throw error;
-      throw this.explain(error, action);
+    for (let corrections = 0; ; corrections++) {
+      try {
+        return await withRetry(
+          async () => {
+            const client = await this.connect();
+            const offset = clockOffset(client);
+            this.requests++;
+            try {
+              return await request(client, this.sdk!);
+            } catch (error) {
+              throw await this.correct(error, client, offset);
+            }
+          },
+          transient,
+          this.retry,
+        );
+      } catch (error) {
+        if (corrected.has(error as object) && corrections < MAX_CORRECTIONS) continue;
+        if (quiet && (error as { name?: string }).name === "NoSuchKey") throw error;
+        throw this.explain(error, action);
+      }
     }
+  }
+
+  /**
+   * After a refusal: follows the region S3 named for the bucket (a new client and signer for
+   * every request from now on, said once), or notes that the clock the request was signed with
+   * has been corrected from the answer (its ServerTime or Date); either marks the failure to be
+   * sent again.
+   */
+  private async correct(error: unknown, client: S3Client, offsetBefore: number): Promise<unknown> {
+    if (typeof error !== "object" || error === null) return error;
+    const region = namedRegion(error);
+    const signedFor = await client.config.region();
+    if (region !== undefined && region !== signedFor) {
+      // No await from the check to the switch: requests refused together switch once.
+      if (this.followed !== region) {
+        const endpoint = endpointFor(this.endpoint, region);
+        const at = endpoint !== this.endpoint ? ` at ${endpoint}` : "";
+        this.followed = region;
+        this.endpoint = endpoint;
+        this.client = this.makeClient(region, clockOffset(client));
+        this.direct = null;
+        this.notice(`${this.name}: the bucket is in region ${region}, not ${signedFor}: publishing there${at} (set AWS_REGION=${region} to go there directly)`);
+      }
+      corrected.add(error);
+    } else if (skewCorrected(error, offsetBefore, client)) {
+      corrected.add(error);
+    }
+    return error;
   }
 
   /**
@@ -207,16 +265,18 @@ export class S3Target implements Store {
     return (this.client ??= this.makeClient());
   }
 
-  private async makeClient(): Promise<S3Client> {
+  /** The client for the configured region, or for `region` (the bucket's, named by S3) with the clock learnt so far. */
+  private async makeClient(region?: string, systemClockOffset?: number): Promise<S3Client> {
     const { S3Client } = (this.sdk = await loadSdk());
     const env = this.env;
     const credentials =
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
         ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
         : undefined; // the SDK's default chain: profiles, SSO, container and instance roles
-    const make = (region?: string) =>
+    const make = (chosen?: string) =>
       new S3Client({
-        region: region ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION,
+        region: chosen ?? env.AWS_REGION ?? env.AWS_DEFAULT_REGION,
+        systemClockOffset,
         credentials,
         endpoint: this.endpoint,
         forcePathStyle: this.endpoint !== undefined,
@@ -232,56 +292,27 @@ export class S3Target implements Store {
     // The SDK warns on Node 20 about its own future releases: noise on every publish of a
     // program that supports Node 20 (package.json engines). Set the variable to "false" to see it.
     process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
-    let client = make();
+    let client = make(region);
     try {
       await client.config.region();
     } catch {
       // No region configured anywhere: S3-compatible stores ignore it, and AWS redirects.
       client = make("us-east-1");
     }
+    this.current = { client, region: await client.config.region() };
     return client;
   }
 
-  private isServiceError(error: unknown): boolean {
-    return this.sdk !== null && error instanceof this.sdk.S3ServiceException;
-  }
-
   private explain(error: unknown, action: string): Error {
-    if (error instanceof UserError) return error;
-    const where = `${this.name}${this.endpoint ? ` at ${this.endpoint}` : ""}`;
-    const e = error as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
-    const status = e.$metadata?.httpStatusCode;
-    const name = e.name ?? "";
-    if (name === "CredentialsProviderError" || /Could not load credentials/i.test(e.message ?? "")) {
-      return new UserError(`no AWS credentials for ${where}: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE (${e.message})`);
-    }
-    if (name === "NoSuchBucket") return new UserError(`bucket ${this.bucket} does not exist at ${this.endpoint ?? "AWS"}: create it or correct --to`);
-    if (["InvalidAccessKeyId", "SignatureDoesNotMatch", "AccessDenied", "InvalidToken", "ExpiredToken"].includes(name) || status === 403) {
-      return new UserError(
-        `${where} refused the credentials (${name || status}): check AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY (or AWS_PROFILE) and the bucket's permissions`,
-      );
-    }
-    if (status !== undefined && (status < 300 || !this.isServiceError(error) || name === "UnknownError")) {
-      // An answer the SDK could not read as S3's (a web page, another API): a wrong --endpoint.
-      return new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP ${status} to ${action}): check --endpoint`);
-    }
-    if (this.isServiceError(error) || status !== undefined) {
-      return new UserError(`${where}: could not ${action}: ${name} ${status ?? ""} ${e.message ?? ""}`.trim());
-    }
-    if (e.code !== undefined && NETWORK_CODES.has(e.code)) {
-      return new UserError(`cannot reach ${this.endpoint ?? "S3"} to ${action} (${e.code}): check --endpoint and the network`);
-    }
-    return error instanceof Error ? error : new Error(String(error));
+    return explainS3(error, action, {
+      name: this.name,
+      bucket: this.bucket,
+      endpoint: this.endpoint,
+      sdk: this.sdk,
+      region: this.current?.region,
+      clockOffset: this.current === null ? 0 : clockOffset(this.current.client),
+    });
   }
 }
 
-const NETWORK_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH", "UND_ERR_SOCKET"]);
-
-/** 5xx, throttling and dropped connections are worth another attempt; other 4xx are not. */
-export function transient(error: unknown): boolean {
-  const e = error as { code?: string; name?: string; $metadata?: { httpStatusCode?: number } };
-  const status = e.$metadata?.httpStatusCode;
-  if (status !== undefined) return status >= 500 || status === 429;
-  if (e.code !== undefined && NETWORK_CODES.has(e.code)) return true;
-  return e.name === "TimeoutError" || e.name === "RequestTimeout";
-}
+export { transient };

@@ -1,7 +1,7 @@
 import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { isMedia } from "./headers.ts";
 import { acquireLease } from "./lease.ts";
-import type { PublishOptions } from "./publish.ts";
+import type { PublishOptions } from "./options.ts";
 import { chooseDomains, madeFile, type BuildFile, type Source } from "./source.ts";
 import type { Store } from "./target.ts";
 

@@ -3,7 +3,8 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, buildInfoBytes, readBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { INPUTS_PATH } from "../output/records.ts";
-import { holdVersion, MANIFEST_PATH, md5, readManifest, type FileEntry } from "../output/tree.ts";
+import { holdVersion, MANIFEST_PATH, readManifest, type FileEntry } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { headersFor, isMedia } from "./headers.ts";
 import type { UndigestedFile } from "./digests.ts";
 

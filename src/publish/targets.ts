@@ -12,6 +12,8 @@ export interface TargetOptions {
   endpoint?: string;
   env: NodeJS.ProcessEnv;
   retry?: RetryPolicy;
+  /** Where a store's one-line notices go (S3: the region it found the bucket in). */
+  notice?: (line: string) => void;
 }
 
 /** `s3://bucket/prefix`, a `.zip` / `.tar.gz` (`.tgz`) file, or else a folder. */
@@ -23,7 +25,7 @@ export async function openTarget(to: string, options: TargetOptions): Promise<St
     }
     // The AWS SDK is large: it is loaded only when an S3 target is used.
     const { S3Target } = await import("./s3.ts");
-    return new S3Target({ url: to, endpoint: options.endpoint, env: options.env, retry: options.retry });
+    return new S3Target({ url: to, endpoint: options.endpoint, env: options.env, retry: options.retry, notice: options.notice });
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(to)) throw new UserError(`--to ${to}: unsupported scheme; use s3://, a folder or a .zip / .tar.gz file`);
   if (options.endpoint !== undefined) throw new UserError("--endpoint applies to s3:// targets only");

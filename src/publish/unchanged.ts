@@ -1,8 +1,9 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
-import { holdVersion, MANIFEST_PATH, md5 } from "../output/tree.ts";
-import { countLines } from "../output/up-to-date.ts";
+import { holdVersion, MANIFEST_PATH } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
+import { countLines } from "../output/manifest.ts";
 import { mapLimit } from "../util/concurrency.ts";
 import { decodeRecordHead, RECORD_HEAD_BYTES, recordPath, RECORDS_FOLDER } from "./records.ts";
 import { mergedBuildJson } from "./scope.ts";
@@ -17,7 +18,7 @@ import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "./target.ts";
  *
  * A record is written `complete` only once the target holds exactly the domain's files of the
  * build it names by inputs key (publish.ts), and a domain's inputs key changes with anything its
- * files are made of (src/domain-inputs.ts: content, date-dependent listing, images, program). So
+ * files are made of (src/build/domain-inputs.ts: content, date-dependent listing, images, program). So
  * when every owned domain's record is complete with the key of the build at hand, build.json is
  * the one the target holds, and (for a whole publish) the target records no other domain, the
  * full comparison would find nothing to upload or delete. Any doubt answers null: the caller

@@ -146,9 +146,17 @@ function site(host: HostRoutes, dir: string, listen: Listen, fallback: boolean):
   for (const [ext, type] of Object.entries(MIME_TYPES)) lines.push(...matcher(`type_${ext}`, `path *.${ext}`), ...headerBlock(`@type_${ext}`, { "Content-Type": type }, true));
   lines.push(`\t\tfile_server {`, `\t\t\tdisable_canonical_uris`, `\t\t}`, `\t}`);
   if (host.domain !== null) {
+    const status = "expression `{http.error.status_code} == 404`";
+    // A language version's 404 page under its folder; rewrites at one level are mutually
+    // exclusive, the first that matches wins: the versions' before the domain's.
+    const languages = host.domain.languageNotFound.flatMap(({ prefix, page }, n) => [
+      ...matcher(`not_found_${n}`, status, `path ${prefix.slice(0, -1)} ${prefix}*`).map((line) => line.slice(1)),
+      `\t\trewrite @not_found_${n} ${page}`,
+    ]);
     lines.push(
       `\thandle_errors {`,
-      `\t\t@not_found expression \`{http.error.status_code} == 404\``,
+      ...languages,
+      `\t\t@not_found ${status}`,
       `\t\trewrite @not_found ${host.domain.notFoundPage}`,
       `\t\tfile_server @not_found {`,
       `\t\t\tstatus 404`,

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { ServedFile } from "./site.ts";
+import type { ServedFile } from "./served-file.ts";
 
 /** On-the-fly compression of text responses; the bytes of small files are kept, compressed or not. */
 

@@ -147,6 +147,14 @@ export function serverBody(host: HostRoutes, dir: string): string[] {
   if (!host.media.includes("/")) {
     lines.push(host.domain === null ? `  location / {\n${i}return 404;\n  }` : `  location / {\n${headers(own, { "Cache-Control": CACHE.short }, i)}\n  }`);
   }
+  // A language version's folder: its own 404 page. error_page at a location replaces all the
+  // server's, so the 405 handler is named again.
+  for (const { prefix, page } of host.domain?.languageNotFound ?? []) {
+    lines.push(
+      `  location ^~ ${prefix} {\n${headers(own, { "Cache-Control": CACHE.short }, i)}\n` +
+        `${i}error_page 404 ${page};\n${i}error_page 403 =404 ${page};\n${i}error_page 405 = @catalogue_refused;\n  }`,
+    );
+  }
   return lines;
 }
 

@@ -181,6 +181,11 @@ export interface DomainRoutes {
   /** The 404 page of the domain's HTML catalogue (served when the file exists). */
   notFoundPage: string;
   /**
+   * The 404 pages of the site's other language versions: a missing path under a version's
+   * folder (`{base}/es/…`) gets the 404 page in its language.
+   */
+  languageNotFound: { prefix: string; page: string }[];
+  /**
    * The files crawlers and feed readers ask for by name (src/site/discovery.ts): `robots.txt` at
    * the host's root, the sitemap (and its parts, `*` standing for the number) and the Atom feed
    * under the base path. Servers find them as any static file, typed by mime.ts; rule sets that
@@ -213,6 +218,7 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
     // Where src/api/openapi.ts writes it.
     openapi: `${info.base_path}/api/v1/openapi.json`,
     notFoundPage: `${info.base_path}/404.html`,
+    languageNotFound: (info.languages ?? []).map((folder) => ({ prefix: `${info.base_path}/${folder}/`, page: `${info.base_path}/${folder}/404.html` })),
     discovery: [
       { path: `/${ROBOTS_FILE}`, type: mimeType(ROBOTS_FILE) },
       { path: `${info.base_path}/${SITEMAP_FILE}`, type: mimeType(SITEMAP_FILE) },
@@ -221,6 +227,11 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
       { path: `${info.base_path}/${FEED_FILE}`, type: mimeType(FEED_FILE) },
     ],
   };
+}
+
+/** The 404 page for a missing URL path: its language version's, or the domain's. */
+export function notFoundPageFor(routes: DomainRoutes, urlPath: string): string {
+  return routes.languageNotFound.find(({ prefix }) => urlPath.startsWith(prefix) || urlPath === prefix.slice(0, -1))?.page ?? routes.notFoundPage;
 }
 
 /** The exact API paths that answer 301 to the same path with a slash (the retrieve pattern aside). */

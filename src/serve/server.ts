@@ -7,7 +7,7 @@ import { pipeline } from "node:stream/promises";
 import { UserError } from "../errors.ts";
 import { isCompressible, mimeType } from "./mime.ts";
 import { resolve, encodePath, type Answer, type Headers } from "./resolve.ts";
-import { API_HEADERS, CACHE, errorBody, JSON_TYPE, type HostRoutes, selectHost } from "./routes.ts";
+import { API_HEADERS, CACHE, errorBody, JSON_TYPE, notFoundPageFor, type HostRoutes, selectHost } from "./routes.ts";
 import { cachedBytes, compressed, compressStream, pickEncoding, type Encoding } from "./compress.ts";
 import { rangeOf, type RangeOutcome } from "./range.ts";
 import { loadSite, type ServedFile, type Site } from "./site.ts";
@@ -185,7 +185,7 @@ async function sendStatic(site: Site, host: HostRoutes, req: http.IncomingMessag
 
 /** The domain's HTML 404 page when its catalogue has one, else a short text. */
 async function sendNotFound(site: Site, host: HostRoutes, req: http.IncomingMessage, res: http.ServerResponse, dev?: DevHooks) {
-  const page = host.domain === null ? null : await site.file(`${host.host}${host.domain.notFoundPage}`);
+  const page = host.domain === null ? null : await site.file(`${host.host}${notFoundPageFor(host.domain, new URL(req.url ?? "/", "http://x").pathname)}`);
   if (page === null) return sendPlain(req, res, 404, "Not found\n");
   const body = await fs.readFile(page.real);
   return sendBody(req, res, 404, { "Content-Type": mimeType(page.rel), "Cache-Control": CACHE.short }, dev === undefined ? body : dev.html(body));

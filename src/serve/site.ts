@@ -3,18 +3,10 @@ import path from "node:path";
 import { readBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { readManifest } from "../output/tree.ts";
 import { CompressCache } from "./compress.ts";
+import type { ServedFile } from "./served-file.ts";
 import { hostTable, type HostRoutes } from "./routes.ts";
 
-/** A file the server may send: inside the build, a regular file. */
-export interface ServedFile {
-  /** Path relative to the build root. */
-  rel: string;
-  /** The real path on disk. */
-  real: string;
-  size: number;
-  /** Strong validator: the MD5 of `_catalogue/files.tsv` (what S3 reports too), else size and mtime. */
-  etag: string;
-}
+export type { ServedFile };
 
 /** One version of the build, as `catalogue serve` reads it. */
 export interface Site {

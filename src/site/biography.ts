@@ -1,4 +1,5 @@
 import { LANGUAGES, type Director, type Language } from "../content/schema.ts";
+import { fallbackOrder, interfaceLanguage } from "./i18n.ts";
 
 export interface Biography {
   text: string;
@@ -7,14 +8,15 @@ export interface Biography {
 }
 
 /**
- * The biography shown on a domain's pages: in the domain's language when the CSV has it, else
- * Spanish, else English, else the untagged `description`, else any other language. The caller
- * marks the text with its `lang` so a screen reader pronounces it right.
+ * The biography shown on a page: in the page's language (`locale`, a domain's locale or an
+ * interface language) when the CSV has it, else in its fallbacks as the interface texts have
+ * them (Valencian, then Catalan, then Spanish), else English, else the untagged `description`,
+ * else any other language. The caller marks the text with its `lang` so a screen reader
+ * pronounces it right.
  */
 export function biography(director: Director, locale: string): Biography | null {
-  const own = locale.slice(0, 2).toLowerCase();
-  const order: Language[] = [];
-  if ((LANGUAGES as readonly string[]).includes(own)) order.push(own as Language);
+  const own = interfaceLanguage(locale);
+  const order: Language[] = own === null ? [] : fallbackOrder(own);
   for (const lang of ["es", "en"] as const) if (!order.includes(lang)) order.push(lang);
   for (const lang of order) {
     const text = director[`description_${lang}`];

@@ -6,15 +6,18 @@ import { FEED_FILE, ROBOTS_FILE } from "./urls.ts";
 
 /**
  * The files by which a domain's site is found and followed: its sitemap (one file or an index
- * and its parts), its Atom feed of new works and `robots.txt` at the root of its host, by path
- * relative to the output folder.
+ * and its parts, every language version's pages with their alternates), an Atom feed of new
+ * works per language and `robots.txt` at the root of its host, by path relative to the output
+ * folder.
  *
  * They are written keyed by the digest of their text, which costs little to make (URLs and the
  * few new works): a file whose text is unchanged is kept as it was, so renaming a title rewrites
  * the feed only when the work is new, and the sitemap only when its URL (its slug) changed.
  */
 export function* discoveryFiles(site: DomainSite, view: DomainView, pages: SitePage[]): Generator<[string, string]> {
-  for (const [name, text] of sitemapFiles(site.info.base_url, sitemapUrls(site, pages))) yield [`${site.folder}${name}`, text];
   yield [`${site.folder}${FEED_FILE}`, atomFeed(site, view)];
+  // One sitemap and one robots.txt per domain, at the locale's version, whatever its languages.
+  if (site.prefix !== "") return;
+  for (const [name, text] of sitemapFiles(site.info.base_url, sitemapUrls(site, pages))) yield [`${site.folder}${name}`, text];
   yield [`${site.info.domain}/${ROBOTS_FILE}`, robotsTxt(site)];
 }

@@ -9,7 +9,9 @@ import { escape } from "./xml.ts";
  * The Atom feed (RFC 4287) of a domain's new works (`is_new`), newest `available_from` first
  * (works of the same day in the listing's name order), in the language of the domain's pages.
  *
- * An entry's id is the work's API URL on the domain: it stays the same across builds (a title
+ * Each language version of the site has its own feed (`{L}/feed.atom`), in its words.
+ *
+ * An entry's id is the work's API URL on the domain (one API for every version): it stays the same across builds (a title
  * or slug may change, the work's id does not), so readers never show a work twice. Its
  * `updated` is the day the work became available; the feed's is its newest entry's, or the
  * build date when nothing is new (the day the feed was found empty).
@@ -38,7 +40,7 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
       `<entry>`,
       text("title", work.name),
       `<link rel="alternate" type="text/html" href="${escape(url(workDir(work.id, work.slug)))}"/>`,
-      text("id", `${info.base_url}${API_PATH}${work.id}/`),
+      text("id", `${site.main.base_url}${API_PATH}${work.id}/`),
       text("published", day(listed.window.from)),
       text("updated", day(listed.window.from)),
       ...(work.audiovisual_type !== null ? [`<category term="${work.audiovisual_type}" label="${escape(s.categories[work.audiovisual_type])}"/>`] : []),

@@ -1,12 +1,51 @@
-import type { AudiovisualType, Ordering } from "../content/schema.ts";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { AudiovisualType, Language, Ordering } from "../content/schema.ts";
+import type { ExportKind } from "../api/layout.ts";
+import { PACKAGE_ROOT } from "../program.ts";
+import { interfaceLanguage } from "../content/languages.ts";
 
 /**
- * Interface text. Spanish is the default; a domain whose locale starts with `en` gets English.
- * Other locales (ca, gl, …) keep the Spanish interface; their biographies still come in their
- * own language when the CSV has it (see biography.ts).
+ * Interface text, in the seven languages of the data: every word the site, the feed, the
+ * offline copy and the spreadsheets show. The words are in `i18n/<lang>.json` at the package's
+ * root, read when first needed (not compiled in: a translator edits a JSON file), the same keys in
+ * every file. A value is a string with `{name}` placeholders, or, where a count decides the
+ * form, an object of Intl.PluralRules categories (`one`, `other`, …; `other` when the language's
+ * category for the count is missing). Numbers are written by Intl.NumberFormat, dates by
+ * Intl.DateTimeFormat, both in the interface's language.
+ *
+ * Valencian (`va`) is not a tag browsers, screen readers, axe, Intl or Pagefind know (Intl reads
+ * `va` as an unknown language and falls back to English): it is written `ca-valencia` wherever a
+ * tag is read by something else than this program, and its texts fall back to Catalan's, then to
+ * Spanish's. Every other language falls back to Spanish.
  */
+
+/** Where the texts are: `i18n/` beside package.json (the sources' root, or the installed package's). */
+export const TEXTS_DIR = path.join(PACKAGE_ROOT, "i18n");
+
+/** A text: one string, or one per plural category. */
+export type Text = string | Partial<Record<Intl.LDMLPluralRule, string>>;
+export type Texts = Record<string, Text>;
+
+/** The BCP 47 tag of an interface language, as `lang`, Intl and Pagefind read it. */
+export const languageTag = (code: Language): string => (code === "va" ? "ca-valencia" : code);
+
+/** The order in which a language's texts (and its biographies, src/site/biography.ts) are looked for. */
+export const fallbackOrder = (code: Language): Language[] => (code === "es" ? ["es"] : code === "va" ? ["va", "ca", "es"] : [code, "es"]);
+
+export { interfaceLanguage };
+
 export interface Strings {
-  lang: "es" | "en";
+  /** The interface language, as this program names it. */
+  code: Language;
+  /** Its BCP 47 tag (`ca-valencia` for `va`): `<html lang>`, Intl, Pagefind. */
+  lang: string;
+  /** A digest of the texts, fallbacks included: part of the keys of everything that shows them. */
+  digest: string;
+  /** The language's own name, in the language switcher. */
+  languageName: string;
+  languages: string;
   skip: string;
   catalogue: string;
   works: (count: number) => string;
@@ -36,7 +75,7 @@ export interface Strings {
   cover: (title: string) => string;
   photo: (name: string) => string;
   downloads: string;
-  exports: Record<"export_excel" | "export_up_movies" | "export_down_movies", string>;
+  exports: Record<ExportKind, string>;
   categories: Record<AudiovisualType, string>;
   notFound: string;
   notFoundText: string;
@@ -46,101 +85,122 @@ export interface Strings {
   /** The Atom feed of new works: its title, and the footer's link to it. */
   feedTitle: (library: string) => string;
   feedLink: string;
-  /** Meta descriptions (src/site/describe.ts). */
+  /** Meta descriptions (src/site/page-meta.ts). */
   describeListing: (library: string, count: number, ordering: string) => string;
   describeCategory: (label: string, library: string, count: number) => string;
   describeDirector: (name: string, library: string, count: number) => string;
+  /** A text by its key, placeholders filled (numbers in `values` written in the language). */
+  format: (key: string, values?: Record<string, string | number>) => string;
 }
 
-const es: Strings = {
-  lang: "es",
-  skip: "Saltar al contenido",
-  catalogue: "Catálogo",
-  works: (n) => (n === 1 ? "1 obra" : `${n.toLocaleString("es")} obras`),
-  orderBy: "Ordenar por",
-  orderings: { name: "Título (A-Z)", "-name": "Título (Z-A)", year: "Año (antiguas primero)", "-year": "Año (recientes primero)" },
-  pagination: "Páginas",
-  previous: "Anterior",
-  next: "Siguiente",
-  pageOf: (p, t) => `Página ${p} de ${t}`,
-  searchLabel: "Buscar por título o director",
-  searchButton: "Buscar",
-  searchNone: "No se ha encontrado ninguna obra.",
-  searchCount: (n) => (n === 1 ? "1 resultado" : `${n} resultados`),
-  empty: "No hay obras disponibles.",
-  isNew: "Novedad",
-  director: "Dirección",
-  category: "Categoría",
-  year: "Año",
-  duration: "Duración",
-  minutes: (n) => `${n} min`,
-  availableFrom: "Disponible desde",
-  availableUntil: "Disponible hasta",
-  noEnd: "sin fecha de fin",
-  json: "Datos en JSON",
-  about: (name) => `Sobre ${name}`,
-  worksOf: "Obras en el catálogo",
-  cover: (title) => `Carátula de ${title}`,
-  photo: (name) => `Fotografía de ${name}`,
-  downloads: "Descargas",
-  exports: { export_excel: "Catálogo completo (xlsx)", export_up_movies: "Altas recientes (xlsx)", export_down_movies: "Bajas recientes (xlsx)" },
-  categories: { peliculas: "Películas", documentales: "Documentales", cortometrajes: "Cortometrajes", "artes-escenicas": "Artes escénicas" },
-  notFound: "Página no encontrada",
-  notFoundText: "La página que busca no existe o ya no está disponible.",
-  backHome: "Volver al catálogo",
-  breadcrumb: "Ruta de navegación",
-  feedTitle: (library) => `Novedades · ${library}`,
-  feedLink: "Novedades (Atom)",
-  describeListing: (library, n, ordering) => `Catálogo de ${library}: ${es.works(n)}, orden: ${ordering}.`,
-  describeCategory: (label, library, n) => `${label} en el catálogo de ${library}: ${es.works(n)}.`,
-  describeDirector: (name, library, n) => `${name}: ${es.works(n)} en el catálogo de ${library}.`,
-};
+const files = new Map<Language, Texts>();
 
-const en: Strings = {
-  lang: "en",
-  skip: "Skip to content",
-  catalogue: "Catalogue",
-  works: (n) => (n === 1 ? "1 work" : `${n.toLocaleString("en")} works`),
-  orderBy: "Sort by",
-  orderings: { name: "Title (A-Z)", "-name": "Title (Z-A)", year: "Year (oldest first)", "-year": "Year (newest first)" },
-  pagination: "Pages",
-  previous: "Previous",
-  next: "Next",
-  pageOf: (p, t) => `Page ${p} of ${t}`,
-  searchLabel: "Search by title or director",
-  searchButton: "Search",
-  searchNone: "No work found.",
-  searchCount: (n) => (n === 1 ? "1 result" : `${n} results`),
-  empty: "No works available.",
-  isNew: "New",
-  director: "Director",
-  category: "Category",
-  year: "Year",
-  duration: "Running time",
-  minutes: (n) => `${n} min`,
-  availableFrom: "Available from",
-  availableUntil: "Available until",
-  noEnd: "no end date",
-  json: "Data as JSON",
-  about: (name) => `About ${name}`,
-  worksOf: "Works in the catalogue",
-  cover: (title) => `Cover of ${title}`,
-  photo: (name) => `Photograph of ${name}`,
-  downloads: "Downloads",
-  exports: { export_excel: "Full catalogue (xlsx)", export_up_movies: "Recently added (xlsx)", export_down_movies: "Recently withdrawn (xlsx)" },
-  categories: { peliculas: "Feature films", documentales: "Documentaries", cortometrajes: "Short films", "artes-escenicas": "Performing arts" },
-  notFound: "Page not found",
-  notFoundText: "The page you are looking for does not exist or is no longer available.",
-  backHome: "Back to the catalogue",
-  breadcrumb: "Breadcrumb",
-  feedTitle: (library) => `New works · ${library}`,
-  feedLink: "New works (Atom feed)",
-  describeListing: (library, n, ordering) => `Catalogue of ${library}: ${en.works(n)}, sorted by ${ordering}.`,
-  describeCategory: (label, library, n) => `${label} in the catalogue of ${library}: ${en.works(n)}.`,
-  describeDirector: (name, library, n) => `${name}: ${en.works(n)} in the catalogue of ${library}.`,
-};
+/** The texts of one language's file, as written (no fallback). */
+export function languageTexts(code: Language): Texts {
+  let texts = files.get(code);
+  if (texts === undefined) {
+    const file = path.join(TEXTS_DIR, `${code}.json`);
+    texts = JSON.parse(readFileSync(file, "utf8")) as Texts;
+    files.set(code, texts);
+  }
+  return texts;
+}
 
-export const stringsFor = (locale: string): Strings => (locale.toLowerCase().startsWith("en") ? en : es);
+/** A language's texts with its fallbacks filled in: what its pages show. */
+export function resolvedTexts(code: Language): Texts {
+  const texts: Texts = {};
+  for (const lang of fallbackOrder(code).reverse()) Object.assign(texts, languageTexts(lang));
+  return texts;
+}
+
+const cache = new Map<Language, Strings>();
+
+/** The interface of a domain's locale: its own language's, or Spanish. */
+export const stringsFor = (locale: string): Strings => stringsOf(interfaceLanguage(locale) ?? "es");
+
+export function stringsOf(code: Language): Strings {
+  let strings = cache.get(code);
+  if (strings === undefined) cache.set(code, (strings = stringsFromTexts(code, resolvedTexts(code))));
+  return strings;
+}
+
+/** The interface of a language from its texts (fallbacks already filled in). */
+export function stringsFromTexts(code: Language, texts: Texts): Strings {
+  const lang = languageTag(code);
+  const plurals = new Intl.PluralRules(lang);
+  const numbers = new Intl.NumberFormat(lang);
+  const format = (key: string, values: Record<string, string | number> = {}): string => {
+    const text = texts[key];
+    if (text === undefined) throw new Error(`bug: no interface text "${key}" in ${code}.json nor in its fallbacks`);
+    const count = values.n;
+    const chosen = typeof text === "string" ? text : (typeof count === "number" ? text[plurals.select(count)] : undefined) ?? text.other;
+    if (chosen === undefined) throw new Error(`bug: the interface text "${key}" of ${code} has no "other" form`);
+    return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const value = values[name];
+      return value === undefined ? whole : typeof value === "number" ? numbers.format(value) : value;
+    });
+  };
+  const t = (key: string) => format(key);
+  const record = <K extends string>(prefix: string, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, t(`${prefix}.${k}`)])) as Record<K, string>;
+  const works = (n: number) => format("works", { n });
+  return {
+    code,
+    lang,
+    digest: createHash("md5").update(JSON.stringify([code, Object.entries(texts).sort(([a], [b]) => (a < b ? -1 : 1))])).digest("hex"),
+    languageName: t("languageName"),
+    languages: t("languages"),
+    skip: t("skip"),
+    catalogue: t("catalogue"),
+    works,
+    orderBy: t("orderBy"),
+    orderings: record("orderings", ["name", "-name", "year", "-year"]),
+    pagination: t("pagination"),
+    previous: t("previous"),
+    next: t("next"),
+    pageOf: (page, total) => format("pageOf", { page, total }),
+    searchLabel: t("search.label"),
+    searchButton: t("search.button"),
+    searchNone: t("search.none"),
+    searchCount: (n) => format("search.count", { n }),
+    empty: t("empty"),
+    isNew: t("isNew"),
+    director: t("director"),
+    category: t("category"),
+    year: t("year"),
+    duration: t("duration"),
+    minutes: (n) => format("minutes", { n }),
+    availableFrom: t("availableFrom"),
+    availableUntil: t("availableUntil"),
+    noEnd: t("noEnd"),
+    json: t("json"),
+    about: (name) => format("about", { name }),
+    worksOf: t("worksOf"),
+    cover: (title) => format("cover", { title }),
+    photo: (name) => format("photo", { name }),
+    downloads: t("downloads"),
+    exports: record("exports", ["export_excel", "export_up_movies", "export_down_movies"]),
+    categories: record("categories", ["peliculas", "documentales", "cortometrajes", "artes-escenicas"]),
+    notFound: t("notFound"),
+    notFoundText: t("notFoundText"),
+    backHome: t("backHome"),
+    breadcrumb: t("breadcrumb"),
+    feedTitle: (library) => format("feed.title", { library }),
+    feedLink: t("feed.link"),
+    describeListing: (library, n, ordering) => format("describe.listing", { library, works: works(n), ordering }),
+    describeCategory: (label, library, n) => format("describe.category", { label, library, works: works(n) }),
+    describeDirector: (name, library, n) => format("describe.director", { name, library, works: works(n) }),
+    format,
+  };
+}
+
+/**
+ * A domain's locale as a tag others read (`lang` attributes, Intl): Valencian's `va` is written
+ * `ca-valencia`, its region kept (`va-ES` → `ca-ES-valencia`); any other tag as it is.
+ */
+export function localeTag(locale: string): string {
+  const [language, ...rest] = locale.split("-");
+  return language?.toLowerCase() === "va" ? ["ca", ...rest, "valencia"].join("-") : locale;
+}
 
 /** A day written YYYY-MM-DD, in words of the interface language (UTC: no time zone shifts). */
 export function formatDay(day: string, strings: Strings): string {

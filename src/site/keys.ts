@@ -1,10 +1,9 @@
-import { readdir, readFile } from "node:fs/promises";
-import path from "node:path";
 import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/listing.ts";
-import { directorDigest, inputsDigest } from "../domain-inputs.ts";
-import { md5 } from "../output/tree.ts";
-import { CODE_ROOT, codePath, dependencyVersion } from "../program.ts";
+import { directorDigest, inputsDigest } from "../model/digests.ts";
+import { md5 } from "../util/hash.ts";
+import { dependencyVersion } from "../program.ts";
+import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 import type { Variants } from "./images.ts";
 import { pagePath, type DomainSite, type SitePage } from "./model.ts";
 
@@ -16,48 +15,26 @@ import { pagePath, type DomainSite, type SitePage } from "./model.ts";
  * of the code that renders them, and the versions of what else shapes the output.
  */
 
-/** The Eleventy configuration (the template) and its runner: what they import is what renders pages. */
-const ENTRIES = [".eleventy.ts", "src/site/eleventy.ts"].map(codePath);
-/** Not imported, but part of the site: included so that no change to it can be missed. */
-const ASSETS = "src/site/assets";
-
-let version: Promise<string> | undefined;
+/**
+ * The site's rendering: the Eleventy configuration (the template) and its runner (what they
+ * import is what renders pages), the assets (not imported, but part of the site), the version of
+ * the Eleventy that runs (wherever the install put it), and Node's (Intl formats dates and
+ * numbers with its ICU data).
+ */
+export const SITE_CODE: CodeConcern = {
+  entries: [".eleventy.ts", "src/site/eleventy.ts"],
+  assets: ["src/site/assets"],
+  engines: () => [`eleventy ${dependencyVersion("@11ty/eleventy")}`, `node ${process.version} icu ${process.versions.icu}`],
+};
 
 /**
  * The version of the site's rendering: a digest of the code files the templates are made of (the
  * sources or, in the package, their compiled JavaScript: found by following their imports, so a
- * new template file or an edited helper counts without anyone bumping a number), the assets, the
- * version of the Eleventy that runs (wherever the install put it), and Node's (Intl formats dates
- * and numbers with its ICU data).
+ * new template file or an edited helper counts without anyone bumping a number) and of the rest
+ * of SITE_CODE.
  */
-export function siteVersion(): Promise<string> {
-  version ??= (async () => {
-    const parts: string[] = [];
-    for (const file of await sourceFiles(CODE_ROOT, ENTRIES)) parts.push(file, md5(await readFile(path.join(CODE_ROOT, file))));
-    for (const name of (await readdir(path.join(CODE_ROOT, ASSETS))).sort()) parts.push(name, md5(await readFile(path.join(CODE_ROOT, ASSETS, name))));
-    parts.push(`eleventy ${dependencyVersion("@11ty/eleventy")}`, `node ${process.version} icu ${process.versions.icu}`);
-    return md5(parts.join("\n"));
-  })();
-  return version;
-}
-
-// Relative imports and re-exports that load code (`import type` is erased: it renders nothing).
-const IMPORT = /^\s*(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s*["'](\.[^"']+)["']|^\s*import\s*["'](\.[^"']+)["']/gm;
-
-/** The source files `entries` load, themselves included, following relative imports (paths relative to root, sorted). */
-export async function sourceFiles(root: string, entries: string[]): Promise<string[]> {
-  const seen = new Set<string>();
-  const queue = [...entries];
-  while (queue.length > 0) {
-    const file = queue.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    const text = await readFile(path.join(root, file), "utf8");
-    for (const match of text.matchAll(IMPORT)) {
-      queue.push(path.relative(root, path.resolve(root, path.dirname(file), match[1] ?? match[2]!)).split(path.sep).join("/"));
-    }
-  }
-  return [...seen].sort();
+export async function siteVersion(): Promise<string> {
+  return codeVersion(SITE_CODE);
 }
 
 /**

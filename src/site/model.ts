@@ -1,16 +1,17 @@
-import { pageCount } from "../api/pages.ts";
-import { PAGE_SIZE } from "../api/layout.ts";
+import { pageCount, PAGE_SIZE } from "../api/layout.ts";
 import { AUDIOVISUAL_TYPES, ORDERINGS, type AudiovisualType, type Director, type Ordering } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { stringsFor, type Strings } from "./i18n.ts";
 import type { Variants } from "./images.ts";
 import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "./urls.ts";
+import { siteVersions, type SiteVersion } from "./versions.ts";
 
 /**
  * What every page of one domain shares. Everything here goes into every page's key (src/site/keys.ts)
- * except `images`, of which a page's key takes only the variants it shows, and `strings`, which are
- * a function of the locale and of i18n.ts. So it holds only what pages show: not the domain's
+ * except `images`, of which a page's key takes only the variants it shows, and `strings`, which
+ * stand there as `texts`, their digest (they are read from i18n/*.json at run time: a corrected
+ * translation changes the keys of the pages). So it holds only what pages show: not the domain's
  * counts or build date, which would change every page's key when one work is added.
  */
 export interface DomainSite {
@@ -18,6 +19,8 @@ export interface DomainSite {
   info: Omit<DomainInfo, "count" | "total_pages">;
   defaultOrdering: Ordering;
   strings: Strings;
+  /** The digest of `strings` (src/site/i18n.ts): the pages' keys take the texts through it. */
+  texts: string;
   /** The site root in the output: `<domain><base_path>/`. */
   folder: string;
   /** The media folder seen from the site root ("media/", "../media/"), or its absolute URL on another host. */
@@ -26,6 +29,12 @@ export interface DomainSite {
   images: Map<string, Variants>;
   /** Categories that have a page (at least one listed work), in the header of every page. */
   categories: Set<AudiovisualType>;
+  /** This version's folder below the domain's site root: "" for the locale's, else "L/". */
+  prefix: string;
+  /** Every version of the domain's site, the locale's first (one: no switcher, no alternates). */
+  versions: SiteVersion[];
+  /** The locale's version: its site root holds the API the pages link to, for every version. */
+  main: { base_url: string; base_path: string };
 }
 
 interface Base {
@@ -60,7 +69,20 @@ export class SiteData {
 /** The output path of a page (relative to the output folder). */
 export const pagePath = (page: SitePage) => page.site.folder + (page.dir === null ? NOT_FOUND_FILE : `${page.dir}index.html`);
 
-export function domainSite(view: DomainView, info: DomainInfo, images: Map<string, Variants>): DomainSite {
+/** The sites of a domain: its locale's, then one per other language, sharing the images. */
+export function domainSites(view: DomainView, info: DomainInfo, images: Map<string, Variants>): DomainSite[] {
+  const versions = siteVersions(view.domain);
+  return versions.map((version, i) => {
+    const tag = i === 0 ? info.locale : view.domain.languages![i - 1]!;
+    const path = version.prefix.slice(0, -1);
+    const own = i === 0 ? info : { ...info, name: version.name, base_url: `${info.base_url}/${path}`, base_path: `${info.base_path}/${path}` };
+    return domainSite(view, own, images, { tag, prefix: version.prefix, versions, main: { base_url: info.base_url, base_path: info.base_path } });
+  });
+}
+
+type Version = Pick<DomainSite, "prefix" | "versions" | "main"> & { tag: string };
+
+export function domainSite(view: DomainView, info: DomainInfo, images: Map<string, Variants>, version?: Version): DomainSite {
   const folder = `${info.domain}${info.base_path}/`;
   // Media under the same host are linked relatively (they then also load from file://); media on
   // another host can only be reached by their absolute URL.
@@ -70,7 +92,10 @@ export function domainSite(view: DomainView, info: DomainInfo, images: Map<strin
   for (const listed of view.orders.name) if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
   const { count, total_pages, ...shown } = info;
   const defaultOrdering = view.domain.default_ordering;
-  return { info: shown, defaultOrdering, strings: stringsFor(info.locale), folder, media, images, categories };
+  const strings = stringsFor(version?.tag ?? info.locale);
+  const versions = version?.versions ?? siteVersions(view.domain);
+  const main = version?.main ?? { base_url: info.base_url, base_path: info.base_path };
+  return { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories, prefix: version?.prefix ?? "", versions, main };
 }
 
 /** `to` seen from `from`, both folders ending in "/" relative to the output folder. */

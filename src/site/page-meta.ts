@@ -1,5 +1,6 @@
 import type { Director } from "../content/schema.ts";
 import { biography } from "./biography.ts";
+import { languageTag } from "./i18n.ts";
 import type { Variants } from "./images.ts";
 import type { DomainSite, SitePage } from "./model.ts";
 import { categoryDir, directorDir, workDir } from "./urls.ts";
@@ -49,9 +50,10 @@ export function pageDescription(page: SitePage): string {
  * language than the page's would be read out wrong and mislabel the page in search results.
  */
 export function biographySentence(director: Director, site: DomainSite): string | null {
-  const bio = biography(director, site.strings.lang);
-  if (bio === null || (bio.lang !== null && bio.lang !== site.strings.lang)) return null;
-  return clip(firstSentence(bio.text, bio.lang ?? site.strings.lang));
+  const bio = biography(director, site.strings.code);
+  // Catalan reads right on a Valencian page (its fallback), as Valencian would on a Catalan one.
+  if (bio === null || (bio.lang !== null && languageTag(bio.lang).split("-")[0] !== site.strings.lang.split("-")[0])) return null;
+  return clip(firstSentence(bio.text, site.strings.lang));
 }
 
 const segmenters = new Map<string, Intl.Segmenter>();

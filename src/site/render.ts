@@ -1,13 +1,14 @@
 import { readFile } from "node:fs/promises";
-import type { Reporter } from "../build.ts";
+import type { Reporter } from "../util/reporter.ts";
 import type { Catalogue } from "../content/load.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
-import { md5, type OutputTree } from "../output/tree.ts";
+import { type OutputTree } from "../output/tree.ts";
+import { md5 } from "../util/hash.ts";
 import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
-import { domainSite, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
+import { domainSites, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
 import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, startSearch, writeIndex, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
@@ -27,7 +28,7 @@ export interface SiteSummary {
   /** Pages rendered by Eleventy; the others were kept from the previous build (same key). */
   rendered: number;
   searchFiles: number;
-  /** Domains whose search index was built, whole or in part; the others kept the previous one (same documents). */
+  /** Sites (one per domain and language) whose search index was built, whole or in part; the others kept the previous one (same documents). */
   indexed: number;
   /** Parts of the search indexes built; the others were kept. */
   indexedParts: number;
@@ -106,13 +107,20 @@ export class SiteRenderer {
     }
   }
 
+  /**
+   * Each language version of the domain's site in turn (src/site/versions.ts): the images, the
+   * model and the API are shared; pages, search index and feed are the version's own.
+   */
   private async renderPages(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
+    for (const [i, site] of domainSites(view, info, this.images).entries()) await this.renderSite(site, view, workDigests, i === 0 ? indexingStarted : () => {});
+  }
+
+  private async renderSite(site: DomainSite, view: DomainView, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
     const { tree, summary } = this;
-    // The first domain to render: Pagefind's processes start while its pages are planned.
+    // The first site to render: Pagefind's processes start while its pages are planned.
     if (this.domains === 0) startSearch();
-    // Indexing runs at most one domain behind: an older domain's pages are not held any longer.
+    // Indexing runs at most one site behind: an older site's pages are not held any longer.
     await Promise.all(this.searches.at(-2) ?? []);
-    const site = domainSite(view, info, this.images);
     for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
     const planned = [...sitePages(site, view)];
     for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
@@ -192,7 +200,7 @@ export class SiteRenderer {
     }
     const { pages, rendered, indexed, indexedParts, searchParts } = this.summary;
     this.input.reporter.stage(`rendered ${rendered} of ${pages} HTML pages (Eleventy ${this.eleventySeconds.toFixed(2)} s)`);
-    this.input.reporter.stage(`built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.domains} domain(s))`);
+    this.input.reporter.stage(`built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.domains} site(s): one per domain and language)`);
     return this.summary;
   }
 

@@ -1,7 +1,7 @@
 import { parentPort } from "node:worker_threads";
 import * as pagefind from "pagefind";
 import { threadError } from "../workers/request.ts";
-import { indexDocuments, type IndexOptions, type SearchDocument } from "./search.ts";
+import { indexDocuments, type IndexOptions, type SearchDocument } from "./search-index.ts";
 
 /**
  * Builds search indexes with this thread's own Pagefind process (see buildIndex), one request

@@ -9,9 +9,11 @@ import { RequestWorker } from "../workers/request.ts";
 import { dependencyManifest } from "../program.ts";
 import { threadExecArgv, workerScript } from "../workers/script.ts";
 import { keepWarm } from "../util/warm.ts";
+import { indexDocuments, UNUSED, type IndexFile, type IndexOptions, type SearchDocument } from "./search-index.ts";
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
+import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 /**
  * A domain's search index, built by Pagefind from its work pages' search documents (Pagefind
@@ -37,22 +39,10 @@ const MAX_PARTS = 16;
 const MERGED_UNUSED = /^(pagefind|pagefind-worker)\.js$|^wasm\.[a-z-]+\.pagefind$/;
 /** Lists the merged parts, beside the primary part's files. */
 export const PARTS_FILE = "parts.json";
-// Indexing requests in flight per index: enough to keep the Pagefind process busy.
-const IN_FLIGHT = 64;
-// Only the search API is used (assets/search.js draws the results): Pagefind's ready-made UIs
-// and the highlighter are left out of the output.
-const UNUSED = /(^|\/)pagefind-(ui|modular-ui|component-ui|highlight)\.(js|css)$|^wasm\.unknown\.pagefind$/;
-
-export interface SearchDocument {
-  /** Relative to the site root. */
-  url: string;
-  content: string;
-}
-
-export type IndexFile = { path: string; content: Uint8Array };
+export type { IndexFile, SearchDocument };
 
 /** Pagefind's options for one part of `parts`: the fragment bundles are shared among the parts. */
-const options = (site: DomainSite, parts: number) => ({ forceLanguage: site.strings.lang, maxFragments: Math.ceil(MAX_FRAGMENTS / parts) });
+const options = (site: DomainSite, parts: number): IndexOptions => ({ forceLanguage: site.strings.lang, maxFragments: Math.ceil(MAX_FRAGMENTS / parts) });
 
 /**
  * Parts of the index of a domain with `count` documents: a power of two, about `perPart`
@@ -74,13 +64,19 @@ export const partFolder = (site: DomainSite, part: number) => `${site.folder}${S
 export const partsFile = (parts: number) => JSON.stringify({ parts: Array.from({ length: parts - 1 }, (_, i) => `part-${i + 1}/`) }) + "\n";
 
 /**
- * The key of a part of a domain's index: Pagefind's version, the options, the part, and the keys
+ * What makes a part's files besides its pages' documents (which the pages' keys cover): this
+ * indexing code and its worker (src/util/code-version.ts).
+ */
+export const SEARCH_CODE: CodeConcern = { entries: ["src/site/search.ts", "src/site/search-worker.ts"] };
+
+/**
+ * The key of a part of a domain's index: the indexing code's version (SEARCH_CODE), Pagefind's version, the options, the part, and the keys
  * of its work pages in order (a page's key covers everything its search document is rendered
  * from: its data and the template code, src/site/keys.ts).
  */
 export function searchKey(site: DomainSite, works: readonly { key: string }[], part = 0, parts = 1): string {
   const layout = { part, parts, merged: MERGED_UNUSED.source };
-  const hash = createHash("md5").update(JSON.stringify({ pagefind: pagefindVersion(), options: options(site, parts), unused: UNUSED.source, layout }));
+  const hash = createHash("md5").update(JSON.stringify({ code: codeVersion(SEARCH_CODE), pagefind: pagefindVersion(), options: options(site, parts), unused: UNUSED.source, layout }));
   hash.update(works.map(({ key }) => key).join("\n"));
   return hash.digest("hex");
 }
@@ -139,31 +135,6 @@ export function buildIndex(site: DomainSite, documents: SearchDocument[], parts:
 }
 
 let mainQueue = Promise.resolve();
-
-export type IndexOptions = ReturnType<typeof options>;
-
-/** Indexes the documents with this Pagefind module (its process). */
-export async function indexDocuments(engine: typeof pagefind, indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
-  const { index, errors } = await engine.createIndex(indexOptions);
-  if (index === undefined) throw new Error(`Pagefind could not create an index: ${errors.join("; ")}`);
-  const pending = new Set<Promise<void>>();
-  let failure: unknown = null;
-  for (const { url, content } of documents) {
-    if (failure !== null) break;
-    const job = index.addHTMLFile({ url, content }).then(({ errors }) => {
-      if (errors.length > 0) throw new Error(`Pagefind could not index ${url}: ${errors.join("; ")}`);
-    });
-    const tracked = job.catch((error) => void (failure ??= error)).finally(() => pending.delete(tracked));
-    pending.add(tracked);
-    if (pending.size >= IN_FLIGHT) await Promise.race(pending);
-  }
-  await Promise.all(pending);
-  if (failure !== null) throw failure;
-  const files = await index.getFiles();
-  if (files.errors.length > 0) throw new Error(`Pagefind could not build the index: ${files.errors.join("; ")}`);
-  await index.deleteIndex();
-  return files.files.filter((file) => !UNUSED.test(file.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
-}
 
 /** The worker thread with the second Pagefind process, started on first use. */
 let second: RequestWorker<SearchRequest, { files: IndexFile[] }> | null = null;

@@ -20,6 +20,14 @@ export const MAX_BYTES = 50 * 1024 * 1024;
 const XML_HEAD = `<?xml version="1.0" encoding="UTF-8"?>\n`;
 const NS = "http://www.sitemaps.org/schemas/sitemap/0.9";
 const URLSET_OPEN = `${XML_HEAD}<urlset xmlns="${NS}">\n`;
+/** A domain in several languages lists each page's versions as `xhtml:link` alternates (Google's sitemap extension). */
+const URLSET_ALTERNATES_OPEN = `${XML_HEAD}<urlset xmlns="${NS}" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n`;
+
+/** A page's URL in the sitemap, with its versions in other languages (hreflang, URL). */
+export interface SitemapUrl {
+  loc: string;
+  alternates: [string, string][];
+}
 const URLSET_CLOSE = `</urlset>\n`;
 
 /** Whether a page belongs in the sitemap: every page but other orderings' listings and the 404 page. */
@@ -30,24 +38,40 @@ export const inSitemap = (page: SitePage) =>
  * The sitemap's URLs of a domain, sorted by path (the home page first): not in the pages' name
  * order, which a renamed title would change, rewriting the sitemap for nothing.
  */
-export const sitemapUrls = (site: DomainSite, pages: Iterable<SitePage>): string[] => {
+export const sitemapUrls = (site: DomainSite, pages: Iterable<SitePage>): (string | SitemapUrl)[] => {
   const dirs: string[] = [];
   for (const page of pages) if (inSitemap(page)) dirs.push(page.dir!);
-  return dirs.sort().map((dir) => absoluteUrl(site.info.base_url, dir));
+  dirs.sort();
+  if (site.versions.length <= 1) return dirs.map((dir) => absoluteUrl(site.info.base_url, dir));
+  // Every version of every page, each naming all of them (itself included) and x-default.
+  const url = (prefix: string, dir: string) => `${site.main.base_url}/${prefix}${dir}`;
+  return site.versions.flatMap((version) =>
+    dirs.map((dir) => ({
+      loc: url(version.prefix, dir),
+      alternates: [
+        ...site.versions.filter((v) => v.hreflang !== null).map((v): [string, string] => [v.hreflang!, url(v.prefix, dir)]),
+        ["x-default", url("", dir)] as [string, string],
+      ],
+    })),
+  );
 };
 
 /** The sitemap files of one site, by file name relative to the site root. */
-export function sitemapFiles(baseUrl: string, urls: string[], limits = { urls: MAX_URLS, bytes: MAX_BYTES }): Map<string, string> {
+export function sitemapFiles(baseUrl: string, urls: (string | SitemapUrl)[], limits = { urls: MAX_URLS, bytes: MAX_BYTES }): Map<string, string> {
+  const open = urls.some((url) => typeof url !== "string") ? URLSET_ALTERNATES_OPEN : URLSET_OPEN;
   const parts: string[] = [];
   let entries: string[] = [];
-  let bytes = URLSET_OPEN.length + URLSET_CLOSE.length;
+  let bytes = open.length + URLSET_CLOSE.length;
   const close = () => {
-    parts.push(URLSET_OPEN + entries.join("") + URLSET_CLOSE);
+    parts.push(open + entries.join("") + URLSET_CLOSE);
     entries = [];
-    bytes = URLSET_OPEN.length + URLSET_CLOSE.length;
+    bytes = open.length + URLSET_CLOSE.length;
   };
   for (const url of urls) {
-    const entry = `<url><loc>${escape(url)}</loc></url>\n`;
+    const entry =
+      typeof url === "string"
+        ? `<url><loc>${escape(url)}</loc></url>\n`
+        : `<url><loc>${escape(url.loc)}</loc>${url.alternates.map(([lang, href]) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${escape(href)}"/>`).join("")}</url>\n`;
     const size = Buffer.byteLength(entry);
     if (entries.length > 0 && (entries.length >= limits.urls || bytes + size > limits.bytes)) close();
     entries.push(entry);

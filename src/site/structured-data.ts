@@ -8,16 +8,37 @@ import { absoluteUrl, directorDir, workDir } from "./urls.ts";
 /**
  * schema.org JSON-LD of a page: a work is a `Movie`, a director a `Person`, a listing or
  * category page an `ItemList` of its works, and pages with a trail a `BreadcrumbList`. Every
- * URL is absolute (on the domain's base_url). Only what the CSV says: no `inLanguage` (the
- * content has no language of the works), no `dateCreated` without a year.
+ * URL is absolute (on the domain's base_url). Every indexed page is also a `WebPage` (an
+ * `ItemPage`, `ProfilePage` or `CollectionPage`) whose `inLanguage` is the language of its
+ * interface, with the main node as its `mainEntity`. Only what the CSV says of the works: no
+ * `inLanguage` on a Movie (the content has no language of the works), no `dateCreated` without a
+ * year.
  */
 
 type Node = Record<string, unknown>;
 
 export function structuredData(page: SitePage): Node | null {
-  const nodes = [mainNode(page), breadcrumbs(page)].filter((n): n is Node => n !== null);
-  return nodes.length === 0 ? null : { "@context": "https://schema.org", "@graph": nodes };
+  if (page.dir === null) return null;
+  const main = mainNode(page);
+  const url = absoluteUrl(page.site.info.base_url, page.dir);
+  const webPage: Node = {
+    "@type": PAGE_TYPE[page.kind],
+    "@id": `${url}#page`,
+    url,
+    inLanguage: page.site.strings.lang,
+    ...(main?.["@id"] !== undefined ? { mainEntity: { "@id": main["@id"] } } : {}),
+  };
+  const nodes = [webPage, main, breadcrumbs(page)].filter((n): n is Node => n !== null);
+  return { "@context": "https://schema.org", "@graph": nodes };
 }
+
+const PAGE_TYPE: Record<SitePage["kind"], string> = {
+  listing: "CollectionPage",
+  category: "CollectionPage",
+  work: "ItemPage",
+  director: "ProfilePage",
+  "not-found": "WebPage",
+};
 
 /**
  * JSON for a `<script type="application/ld+json">` element: the HTML parser ends a script at
@@ -65,6 +86,7 @@ function mainNode(page: SitePage): Node | null {
       const order = page.kind === "listing" ? page.ordering : "name";
       return {
         "@type": "ItemList",
+        "@id": `${url(page.dir!)}#list`,
         name,
         url: url(page.dir!),
         numberOfItems: page.count,

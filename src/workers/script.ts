@@ -13,6 +13,15 @@ export function workerScript(entry: URL, compiled = COMPILED): URL {
 }
 
 /**
+ * The module `entry` (a `.ts` URL beside the caller) as the running program has it, for a thread
+ * started by workerScript to import: the compiled `.js`, or the source itself (the thread's
+ * script registered tsx).
+ */
+export function codeModule(entry: URL, compiled = COMPILED): URL {
+  return compiled ? new URL(entry.href.replace(/\.ts$/, ".js")) : entry;
+}
+
+/**
  * The Node options of a thread that runs a script of workerScript: the process's own, without
  * those that load tsx (`tsx src/cli/main.ts` passes them, and threads inherit them). Compiled
  * code needs no loader and the sources' script registers its own, while an inherited loader starts a

@@ -1,7 +1,7 @@
 import { copyFile, mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { BuildSummary } from "../../src/build.ts";
+import type { BuildSummary } from "../../src/build/build.ts";
 import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
 
 let dir: string;

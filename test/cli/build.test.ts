@@ -3,7 +3,7 @@ import { lstat, readdir, readFile, readlink, rm, stat, symlink, writeFile } from
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashFile } from "../../src/output/tree.ts";
+import { hashFile } from "../../src/util/hash.ts";
 import { CLI, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
 
 const run = promisify(execFile);

@@ -27,8 +27,10 @@ describe("catalogue init", () => {
     const result = await runCli(["init", project]);
     expect(result.stderr).toContain("5 works, 4 directors, 2 domains");
     expect(result.code).toBe(0);
-    // Nothing but content/ was left in the project (no half-written staging folder).
-    expect(await readdir(project)).toEqual(["content"]);
+    expect(result.stderr).toContain(`next:\n  cd ${project}\n  npx catalogue dev `);
+    // Nothing but content/ and .gitignore was left in the project (no half-written staging folder).
+    expect((await readdir(project)).sort()).toEqual([".gitignore", "content"]);
+    expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe("# written by catalogue build, dev and deploy\n/dist/\n/.dist.versions/\n/.cache/\n");
     const content = path.join(project, "content");
     const check = await checkContent(content);
     expect(check.problems).toEqual([]);
@@ -44,6 +46,15 @@ describe("catalogue init", () => {
     ]);
     const summary = await buildFixture(content, path.join(project, "dist"));
     expect(summary.domains).toEqual(["bibliotecas-norte.example", "library-south.example"]);
+  });
+
+  it("adds to an existing .gitignore only the lines it lacks", async () => {
+    const project = path.join(dir, "with-gitignore");
+    const { mkdir } = await import("node:fs/promises");
+    await mkdir(project);
+    await writeFile(path.join(project, ".gitignore"), "node_modules\ndist/");
+    expect((await runCli(["init", project])).code).toBe(0);
+    expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe("node_modules\ndist/\n# written by catalogue build, dev and deploy\n/.dist.versions/\n/.cache/\n");
   });
 
   it("defaults to the working directory, and changes nothing, exit 1, when content/ exists", async () => {

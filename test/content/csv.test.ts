@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { parseCsv, splitRecords, splitRecordsWithCsvParse } from "../../src/content/csv.ts";
+import { detectDelimiter, parseCsv, splitRecords, splitRecordsWithCsvParse } from "../../src/content/csv.ts";
 import { formatProblem } from "../../src/errors.ts";
 
 const columns = { required: ["id", "name"], optional: ["note"] };
@@ -76,5 +76,36 @@ describe("CSV records and the line they start on", () => {
       }),
       { numRuns: 5_000 },
     );
+  });
+
+  it("splits every text it accepts exactly as csv-parse does, with semicolons and tabs as separators", () => {
+    for (const delimiter of [";", "\t"] as const) {
+      const text = fc.string({ unit: fc.constantFrom('"', '""', delimiter, ",", "\n", " ", "a", "é"), maxLength: 40 });
+      fc.assert(
+        fc.property(text, (source) => {
+          const fast: unknown[] = [];
+          const reference: unknown[] = [];
+          if (splitRecords(source, (fields, line) => fast.push([line, ...fields]), delimiter)) {
+            expect(splitRecordsWithCsvParse(source, "f.csv", (fields, line) => reference.push([line, ...fields]), delimiter)).toBeUndefined();
+            expect(fast).toEqual(reference);
+          }
+        }),
+        { numRuns: 2_000 },
+      );
+    }
+  });
+});
+
+describe("the separator", () => {
+  it("is read off the header line: semicolons or tabs where they outnumber commas, the same rules otherwise", () => {
+    expect(detectDelimiter("\n\nid;name;note\n1,5;x;y\n")).toBe(";");
+    expect(detectDelimiter("id\tname\n")).toBe("\t");
+    expect(detectDelimiter("id,name;x\n")).toBe(",");
+    expect(detectDelimiter("")).toBe(",");
+    expect(read('\uFEFFid;name;note\r\n1;"a; b, ""c""";\r\n2;"x\r\ny";z\r\n3;a;b;c\r\n')).toEqual({
+      rows: ['2: {"id":"1","name":"a; b, \\"c\\"","note":null}', '3: {"id":"2","name":"x\\ny","note":"z"}', '5: {"id":"3","name":"a","note":"b"}'],
+      problems: ["f.csv:5: 4 fields but the header has 3: quote cells that contain semicolons"],
+    });
+    expect(read("id\tname\n1\tUno, dos\n").rows).toEqual(['2: {"id":"1","name":"Uno, dos","note":null}']);
   });
 });

@@ -35,7 +35,7 @@ const CELLS = [
   null, "", "0", "1", "01", "-0", "-1", "+1", "1e3", " 1", "1.0", "١", "１", "7", "1869", "1870", "2100", "2101", "100000", "100001",
   "1000000", "1000001", "9999999999", "10000000000", "true", "false", "True", "yes", "peliculas", "documentales", "cortometrajes",
   "artes-escenicas", "comedia", "a", "a-b", "a--b", "-a", "A", "Élan", "a b", "a\nb", "a\rb", "a\u2028b", "a\u2029b", "uno.example",
-  "covers/a.png", "2024-02-29", "2023-02-29", "0099-12-31", "0100-01-01", "2023-13-01", "__proto__", "constructor",
+  "covers/a.png", "2024-02-29", "2023-02-29", "29/02/2024", "29/02/2023", "1/3/2024", "02/29/2024", "2024/02/29", "29-02-2024", "VERDADERO", "Falso", "cert", "EGIA", "gezurra", "VRAI", "faux", "TRUE", "0099-12-31", "0100-01-01", "2023-13-01", "__proto__", "constructor",
   "x".repeat(200), "x".repeat(201), "x".repeat(500), "x".repeat(501), "x".repeat(1000), "x".repeat(1001), "x".repeat(100_000), "x".repeat(100_001),
 ];
 const cell = fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...CELLS) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });

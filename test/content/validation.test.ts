@@ -57,6 +57,20 @@ describe("content validation", () => {
     expect(warnings).toEqual(["content/domains.csv:1: colour: unknown column, ignored"]);
   });
 
+  it("names the column a header typo meant: one error for a required one, a warning for an optional one", async () => {
+    const { problems, warnings } = await problemsOf({
+      audiovisuals: "id,nmae,Slug,yaer,colour,cover\n10,Viaje,viaje,1902,red,covers/a.png\n",
+    });
+    expect(problems).toEqual([
+      'content/audiovisuals.csv:1: nmae: unknown column; did you mean "name"?',
+      'content/audiovisuals.csv:1: Slug: unknown column; did you mean "slug"?',
+    ]);
+    expect(warnings).toEqual([
+      'content/audiovisuals.csv:1: yaer: unknown column, ignored; did you mean "year"?',
+      "content/audiovisuals.csv:1: colour: unknown column, ignored",
+    ]);
+  });
+
   it("reports every cell problem of every file at once, at the line where the record starts", async () => {
     const { problems } = await problemsOf({
       directors: 'id,name,slug,show_img\n1,"Georges\nMéliès",georges-melies,yes\nx,Alice,Alice Guy,\n',
@@ -77,8 +91,8 @@ describe("content validation", () => {
       "content/audiovisuals.csv:4: cover: a value is required",
       "content/audiovisuals.csv:4: name: a value is required",
       'content/audiovisuals.csv:4: year: expected an integer between 1870 and 2100, got "2101"',
-      'content/availability.csv:2: available_from: expected a date YYYY-MM-DD, got "2023-02-30"',
-      'content/availability.csv:2: available_until: expected a date YYYY-MM-DD, got "2023-13-01"',
+      'content/availability.csv:2: available_from: expected a date YYYY-MM-DD or DD/MM/YYYY (day first), got "2023-02-30"',
+      'content/availability.csv:2: available_until: expected a date YYYY-MM-DD or DD/MM/YYYY (day first), got "2023-13-01"',
       "content/directors.csv:2: name: must be on one line: remove the line break",
       'content/directors.csv:2: show_img: expected true or false, got "yes"',
       'content/directors.csv:4: id: expected a positive integer, got "x"',
@@ -124,11 +138,11 @@ describe("content validation", () => {
 
   it("reports invalid UTF-8 and an unclosed quote with their lines", async () => {
     const content = await writeContent(path.join(dir, "content"));
-    await writeFile(path.join(content, "directors.csv"), Buffer.concat([Buffer.from("id,name,slug\n1,Ok,ok\n2,M"), Buffer.from([0xe9]), Buffer.from("li\u00e8s,m\n")]));
+    await writeFile(path.join(content, "directors.csv"), Buffer.concat([Buffer.from("id,name,slug\n1,Ok,ok\n"), Buffer.from("2,Méliès,m\n", "latin1")]));
     await writeFile(path.join(content, "domains.csv"), 'domain,name\nuno.example,Uno\ndos.example,"Dos\n');
     const check = await checkContent(content);
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toContain(
-      "content/directors.csv:3: invalid UTF-8: save the file as UTF-8",
+      'content/directors.csv:3: not UTF-8 ("Méliès" if read as Windows-1252): save it as UTF-8: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with "Edit filter settings" and Character set "Unicode (UTF-8)"',
     );
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toContain(
       "content/domains.csv:3: a quoted field is never closed: add the closing double quote",
@@ -172,10 +186,14 @@ describe("content validation", () => {
     await tinyPng(path.join(content, "inner", "ok.png"));
     await symlink(path.join(content, "inner"), path.join(content, "covers/inner"));
     const check = await checkContent(content);
+    // Missing or unreadable: a warning, and a drawn cover; a path that leaves the folder: an error.
+    expect(sortProblems(check.warnings).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
+      'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png" (content/covers/missing.png): a cover drawn from the row is used',
+      'content/audiovisuals.csv:4: cover: not a readable image: "covers/text.png" (content/covers/text.png): a cover drawn from the row is used',
+    ]);
+    expect(check.missing.map((m) => m.rel)).toEqual(["covers/missing.png", "covers/text.png"]);
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
-      'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png"',
       'content/audiovisuals.csv:3: cover: the image must be inside the content folder, got "../outside.png"',
-      'content/audiovisuals.csv:4: cover: not a readable image: "covers/text.png"',
       'content/audiovisuals.csv:5: cover: the image resolves outside the content folder (a symlink?): "covers/link.png"',
       'content/audiovisuals.csv:6: cover: expected a path relative to the content folder (like "covers/title.jpg"), got "/etc/passwd"',
       'content/audiovisuals.csv:7: cover: the image resolves outside the content folder (a symlink?): "elsewhere/outside.png"',

@@ -1,7 +1,7 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
-import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { requireTool } from "../support/requires.ts";
+import { readdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
 import sharp from "sharp";
@@ -16,8 +16,7 @@ import { cli } from "../reliability/helpers.ts";
  */
 const BIN = process.env.CATALOGUE_BIN ?? CLI;
 // In CI a missing browser is a failure, never a silent skip.
-if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
-const run = existsSync(CHROMIUM) ? describe : describe.skip;
+const run = describe.runIf(requireTool(CHROMIUM, "the tests of catalogue dev in Chromium") !== null);
 
 const EPOCH = String(Date.UTC(2026, 10, 20) / 1000);
 let cleanup: () => Promise<void>;
@@ -84,6 +83,34 @@ run("catalogue dev", () => {
     console.log(`dev: edit visible in the open page after ${((performance.now() - started) / 1000).toFixed(2)} s`);
   }, 120_000);
 
+  it("sees a save made by renaming a new file over the CSV (sed -i, vim), and the in-place saves after it", async () => {
+    const renamed = `${csv}.tmp`;
+    await writeFile(renamed, original.replace("1,Viaje a la Luna,", "1,Viaje guardado por rename,"));
+    await rename(renamed, csv);
+    await pageShows("Viaje guardado por rename");
+    await edit("1,Viaje a la Luna,", "1,Viaje guardado en el sitio,");
+    await pageShows("Viaje guardado en el sitio");
+    await edit("1,Viaje a la Luna,", "1,Viaje a la Luna (copia restaurada),");
+    await pageShows("Viaje a la Luna (copia restaurada)");
+  }, 120_000);
+
+  it("serves each domain at DOMAIN.localhost:PORT in the browser, its links kept on the preview", async () => {
+    const { port } = new URL(url);
+    const other = await browser.newPage();
+    try {
+      await other.goto(`http://library-south.example.localhost:${port}/`);
+      expect(await other.locator("body").innerText()).toContain("South Library Network");
+      const canonical = await other.locator('link[rel="canonical"]').getAttribute("href");
+      expect(canonical).toBe(`http://library-south.example.localhost:${port}/`);
+      // A link to a work stays on the preview, on that domain.
+      const hrefs = await other.locator("a[href]").evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
+      expect(hrefs.length).toBeGreaterThan(3);
+      expect(hrefs.filter((h) => h.includes("library-south.example") && !h.startsWith(`http://library-south.example.localhost:${port}/`))).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  }, 120_000);
+
   it("prints a bad save's FILE:LINE problems and shows them in the page, keeps the last good build, and recovers", async () => {
     // Several saves in a burst (within milliseconds, as an editor's are: started together, so that
     // a busy test process does not space them beyond the watcher's quiet time): one rebuild.
@@ -112,10 +139,11 @@ run("catalogue dev", () => {
     // A cover that is no image any more, then another image, at the same path.
     const covers = path.join(project, "content/covers");
     const [first] = (await readdir(covers)).sort();
+    // Not an image: a warning, and the work builds with a drawn cover.
     await writeFile(path.join(covers, first!), "not an image");
-    await expect.poll(() => stderr, { timeout: 60_000 }).toContain(`cover: not a readable image: "covers/${first}"`);
+    await expect.poll(() => stderr, { timeout: 60_000 }).toContain(`warning: cover: not a readable image: "covers/${first}"`);
     await writeFile(path.join(covers, first!), await sharp({ create: { width: 300, height: 420, channels: 3, background: "#335577" } }).jpeg().toBuffer());
-    await expect.poll(builds, { timeout: 60_000 }).toBe(before + 1);
+    await expect.poll(builds, { timeout: 60_000 }).toBe(before + 2);
     // The timings dev prints with --timings: each stage of the build, then "done".
     expect(stderr).toMatch(/^timings: 0\.\d\d reading content \|.* \| \d+\.\d\d done$/m);
 

@@ -1,4 +1,4 @@
-import { writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { watchFolder } from "../../src/dev/watch.ts";
@@ -53,5 +53,43 @@ describe("watchFolder", () => {
     await writeFile(`${dir}/f.csv`, "f");
     await sleep(300);
     expect(calls.length).toBe(2);
+  });
+
+  it("sees every save of a file however written: renamed over the old one, then in place, then deleted and recreated; and files in new folders", async () => {
+    const root = `${dir}/editor`;
+    await mkdir(root);
+    await writeFile(`${root}/works.csv`, "v0");
+    const calls: string[][] = [];
+    const watcher = watchFolder(root, async (changed) => void calls.push(changed), { quietMs: 50 });
+    /** One save, then the rebuild it must cause, naming the file. */
+    const saved = async (save: () => Promise<unknown>, name: string) => {
+      const before = calls.length;
+      await save();
+      await until(() => calls.length > before);
+      await sleep(100); // a save's events may straddle the quiet time: wait for the burst to end
+      expect(calls.slice(before).flat(), name).toContain(name);
+    };
+    try {
+      // sed -i and vim: a new file renamed over the old one (the watched inode is gone).
+      await saved(async () => {
+        await writeFile(`${root}/.works.csv.tmp`, "v1");
+        await rename(`${root}/.works.csv.tmp`, `${root}/works.csv`);
+      }, "works.csv");
+      await saved(() => writeFile(`${root}/works.csv`, "v2"), "works.csv");
+      await saved(() => writeFile(`${root}/works.csv`, "v3"), "works.csv");
+      await saved(() => rm(`${root}/works.csv`), "works.csv");
+      await saved(() => writeFile(`${root}/works.csv`, "v4"), "works.csv");
+      await saved(() => writeFile(`${root}/works.csv`, "v5"), "works.csv");
+      // A folder made after the start, and a save inside it, in place and by rename.
+      await saved(() => mkdir(`${root}/covers`), "covers");
+      await saved(() => writeFile(`${root}/covers/a.jpg`, "a"), "covers/a.jpg");
+      await saved(async () => {
+        await writeFile(`${root}/covers/a.jpg.tmp`, "b");
+        await rename(`${root}/covers/a.jpg.tmp`, `${root}/covers/a.jpg`);
+      }, "covers/a.jpg");
+      await saved(() => writeFile(`${root}/covers/a.jpg`, "c"), "covers/a.jpg");
+    } finally {
+      await watcher.close();
+    }
   });
 });

@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CellValue } from "../../src/exports/columns.ts";
 import { writeSheet, type SheetSpec } from "../../src/exports/xlsx.ts";
+import { columnLetters, dateSerial, xmlEncode } from "../../src/exports/xlsx-parts.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { writeWithExcelJS } from "./exceljs-reference.ts";
 import { readZip, zipText } from "./zip.ts";
@@ -194,5 +195,26 @@ describe("the parts, written without exceljs", () => {
       }),
       { numRuns: 40 },
     );
+  });
+});
+
+describe("exceljs' rules, owned", () => {
+  it("names every column of a sheet as exceljs does, and no other", () => {
+    const sheet = new ExcelJS.Workbook().addWorksheet("s");
+    for (let n = 1; n <= 16_384; n++) expect(columnLetters(n)).toBe(sheet.getColumn(n).letter);
+    for (const n of [0, -1, 16_385, 1.5, Number.NaN]) expect(() => columnLetters(n)).toThrow(/bug: column/);
+  });
+
+  it("escapes the markup characters and drops the characters XML forbids", () => {
+    const all = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)).join("");
+    const kept = all.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F\x7F]/g, "");
+    const decoded = xmlEncode(all).replace(/&(quot|amp|apos|lt|gt);/g, (_, name: string) => ({ quot: '"', amp: "&", apos: "'", lt: "<", gt: ">" })[name]!);
+    expect(decoded).toBe(kept);
+    expect(xmlEncode("plain text, é 🎬")).toBe("plain text, é 🎬");
+    expect(xmlEncode(`<a href="x">'&'</a>`)).toBe("&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;");
+  });
+
+  it("numbers days as Excel does (days since 1899-12-30)", () => {
+    expect([dateSerial("1900-03-01"), dateSerial("1970-01-01"), dateSerial("2000-01-01"), dateSerial("2026-11-20")]).toEqual([61, 25569, 36526, 46346]);
   });
 });

@@ -1,8 +1,9 @@
 import { mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { build, type BuildOptions, type BuildSummary } from "../../src/build.ts";
-import { hashFile, MANIFEST_PATH } from "../../src/output/tree.ts";
+import { build, type BuildOptions, type BuildSummary } from "../../src/build/build.ts";
+import { MANIFEST_PATH } from "../../src/output/tree.ts";
+import { hashFile } from "../../src/util/hash.ts";
 import { generateCatalogue, type GenerateOptions } from "../../scripts/generate.ts";
 
 /** A fresh temporary folder, removed by the returned cleanup. */

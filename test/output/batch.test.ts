@@ -3,7 +3,8 @@ import { describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { BatchFiles, unpackResult, writeBatch } from "../../src/output/batch.ts";
+import { writeBatch } from "../../src/output/batch.ts";
+import { BatchFiles, unpackResult } from "../../src/output/packed-batch.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { manifestText, parseManifest, type FileEntry } from "../../src/output/tree.ts";
 

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { md5 } from "../../src/output/tree.ts";
+import { md5 } from "../../src/util/hash.ts";
 import { ArchiveTarget } from "../../src/publish/archive.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { startServer } from "../../src/serve/server.ts";

@@ -3,7 +3,7 @@ import { cp, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { BuildSummary } from "../../src/build.ts";
+import type { BuildSummary } from "../../src/build/build.ts";
 import { BUILD_INFO_PATH, parseBuildInfo } from "../../src/output/build-info.ts";
 import type { BuildChanges } from "../../src/publish/changes.ts";
 import { headersFor } from "../../src/publish/headers.ts";

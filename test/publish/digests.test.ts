@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { md5 } from "../../src/output/tree.ts";
+import { md5 } from "../../src/util/hash.ts";
 import { completeDigests, type UndigestedFile } from "../../src/publish/digests.ts";
 import type { PublishedEntry } from "../../src/publish/target.ts";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
-import { md5 } from "../../src/output/tree.ts";
+import { md5 } from "../../src/util/hash.ts";
 import { DirectoryTarget } from "../../src/publish/directory.ts";
 import { acquireLease, LEASES_FOLDER, type Lease } from "../../src/publish/lease.ts";
 import { S3Target } from "../../src/publish/s3.ts";

@@ -1,6 +1,7 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
+import { requireTool } from "../support/requires.ts";
 import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -21,7 +22,7 @@ import { SCRIPT_ID, SCRIPT_TITLE } from "../site/fixture.ts";
 
 const run = promisify(execFile);
 // In CI a missing browser is a failure, never a silent skip.
-if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
+const chromium = requireTool(CHROMIUM, "the tests of offline archives in Chromium");
 
 const DATE = "2026-11-20";
 /** A director with many works, whose name has accents a reader may not type. */
@@ -68,7 +69,7 @@ beforeAll(async () => {
   await buildFixture(content, dist, { site: true });
   const catalogue = await loadCatalogue(content);
   views = new Map(catalogue.domains.map((d) => [d.domain, domainView(catalogue, d, DATE)]));
-  if (existsSync(CHROMIUM)) {
+  if (chromium !== null) {
     browser = await launchChromium();
   }
 }, 180_000);
@@ -215,7 +216,7 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
   }
 }
 
-describe.skipIf(!existsSync(CHROMIUM))("an offline archive opened from file:// with the network off", () => {
+describe.runIf(chromium !== null)("an offline archive opened from file:// with the network off", () => {
   it("a whole-network .zip opens at a root index.html listing the domains, each browsable and searchable", async () => {
     const unpacked = await archive("network.zip");
     for (const d of DOMAINS) await browse(unpacked, d, true);

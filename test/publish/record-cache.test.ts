@@ -1,7 +1,7 @@
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { md5 } from "../../src/output/tree.ts";
+import { md5 } from "../../src/util/hash.ts";
 import { DirectoryTarget } from "../../src/publish/directory.ts";
 import { recordCache } from "../../src/publish/record-cache.ts";
 import { recordPath } from "../../src/publish/records.ts";

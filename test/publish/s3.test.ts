@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { createHash, createHmac } from "node:crypto";
+import { createHash } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
@@ -12,6 +12,7 @@ import { recordPath } from "../../src/publish/records.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
 import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { verifySigV4 } from "./sigv4.ts";
 
 const exec = promisify(execFile);
 
@@ -415,27 +416,3 @@ describe("S3 target", () => {
 });
 
 const signedHeaders = (request: { headers: Record<string, string> }) => /SignedHeaders=([^,]+)/.exec(request.headers.authorization ?? "")![1]!.split(";");
-
-/** Signature Version 4 as AWS documents it, checked independently of the SDK's signer. */
-function verifySigV4(request: { method: string; path: string; headers: Record<string, string>; body: Buffer }, secret: string): boolean {
-  const sha256 = (data: string | Buffer) => createHash("sha256").update(data).digest("hex");
-  const hmac = (key: string | Buffer, data: string) => createHmac("sha256", key).update(data).digest();
-  const auth = /^AWS4-HMAC-SHA256 Credential=[^/]+\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, SignedHeaders=([^,]+), Signature=([0-9a-f]{64})$/.exec(request.headers.authorization ?? "");
-  if (auth === null) return false;
-  const [, day, region, service, signed, signature] = auth as unknown as [string, string, string, string, string, string];
-  const payloadHash = request.headers["x-amz-content-sha256"];
-  if (payloadHash !== sha256(request.body)) return false;
-  const [pathPart, query = ""] = request.path.split("?");
-  const canonical = [
-    request.method,
-    pathPart,
-    query.split("&").filter(Boolean).sort().join("&"),
-    signed.split(";").map((name) => `${name}:${String(request.headers[name] ?? "").trim().replace(/\s+/g, " ")}\n`).join(""),
-    signed,
-    payloadHash,
-  ].join("\n");
-  const scope = `${day}/${region}/${service}/aws4_request`;
-  const toSign = ["AWS4-HMAC-SHA256", request.headers["x-amz-date"], scope, sha256(canonical)].join("\n");
-  const key = hmac(hmac(hmac(hmac(`AWS4${secret}`, day), region), service), "aws4_request");
-  return createHmac("sha256", key).update(toSign).digest("hex") === signature;
-}

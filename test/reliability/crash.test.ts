@@ -3,7 +3,8 @@ import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashFile, MANIFEST_PATH } from "../../src/output/tree.ts";
+import { MANIFEST_PATH } from "../../src/output/tree.ts";
+import { hashFile } from "../../src/util/hash.ts";
 import { CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
 
 const run = promisify(execFile);

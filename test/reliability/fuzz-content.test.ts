@@ -224,7 +224,7 @@ describe("hostile content folders", () => {
     expect(lines.at(-1)).toMatch(/^\d+ problem\(s\) found; nothing was written$/);
     // Files that cannot be read at all are reported once: references into them are not checked.
     expect(lines.slice(0, -1)).toEqual([
-      `${content}/audiovisuals.csv:14: invalid UTF-8: save the file as UTF-8`,
+      `${content}/audiovisuals.csv:14: not UTF-8 ("ÿþ" if read as Windows-1252): save it as UTF-8: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with "Edit filter settings" and Character set "Unicode (UTF-8)"`,
       `${content}/directors.csv:3: a quoted field is never closed: add the closing double quote`,
       `${content}/domains.csv:1: name: column appears twice in the header`,
     ]);

@@ -2,7 +2,8 @@ import { execFile } from "node:child_process";
 import { readdir, readFile, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { run } from "../../src/cli/run.ts";
-import { hashFile, MANIFEST_PATH, readManifest } from "../../src/output/tree.ts";
+import { MANIFEST_PATH, readManifest } from "../../src/output/tree.ts";
+import { hashFile } from "../../src/util/hash.ts";
 import { CLI } from "../helpers/catalogue.ts";
 
 /** Every file of the output version `out` points at, by path, with its MD5: equal snapshots, equal bytes. */

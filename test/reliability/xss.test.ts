@@ -1,5 +1,5 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
-import { existsSync } from "node:fs";
+import { requireTool } from "../support/requires.ts";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,8 +14,7 @@ import { serveFolder } from "../site/fixture.ts";
  */
 
 // In CI a missing browser is a failure, never a silent skip.
-if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
-const run = existsSync(CHROMIUM) ? describe : describe.skip;
+const run = describe.runIf(requireTool(CHROMIUM, "the tests of hostile text in Chromium") !== null);
 
 /** The payload, tagged with the column it was put in so the test can find that column's text. */
 const payload = (label: string) =>

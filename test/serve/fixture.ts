@@ -26,6 +26,9 @@ export const HTML = {
   index: "<!doctype html><title>Catàleg</title><h1>Catàleg</h1>\n",
   sub: "<!doctype html><title>Sub</title><h1>Sub</h1>\n",
   notFound: "<!doctype html><title>No trobat</title><h1>No trobat</h1>\n",
+  /** The 404 pages of domain-2's language versions. */
+  notFoundEs: '<!doctype html><html lang="es"><title>Página no encontrada</title><h1>Página no encontrada</h1>\n',
+  notFoundCa: '<!doctype html><html lang="ca"><title>No s\'ha trobat la pàgina</title><h1>No s\'ha trobat la pàgina</h1>\n',
 };
 
 export async function makeFixture(): Promise<Fixture> {
@@ -35,13 +38,16 @@ export async function makeFixture(): Promise<Fixture> {
   const content = await generatedContent(dir, { works: 250, domains: 3 });
   const domainsCsv = path.join(content, "domains.csv");
   const csv = await readFile(domainsCsv, "utf8");
-  await writeFile(
-    domainsCsv,
-    csv
-      .replace("domain-2.example,Red de bibliotecas 2,,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,https://media.example/covers,")
-      // One domain without TLS: no Strict-Transport-Security there.
-      .replace("domain-3.example,Red de bibliotecas 3,,,", "domain-3.example,Red de bibliotecas 3,http://domain-3.example,,"),
-  );
+  // domain-2's site (in English) is also offered in Spanish and Catalan (under cataleg/es/ and cataleg/ca/):
+  // the API is the same as in one language, and each version answers with its own 404 page.
+  const lines = csv
+    .replace("domain-2.example,Red de bibliotecas 2,,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,https://media.example/covers,")
+    // One domain without TLS: no Strict-Transport-Security there.
+    .replace("domain-3.example,Red de bibliotecas 3,,,", "domain-3.example,Red de bibliotecas 3,http://domain-3.example,,")
+    .trimEnd()
+    .split("\n")
+    .map((line, i) => (i === 0 ? `${line},languages` : line.startsWith("domain-2.example,") ? `${line},es ca` : `${line},`));
+  await writeFile(domainsCsv, lines.join("\n") + "\n");
   const dist = path.join(dir, "dist");
   await buildFixture(content, dist);
   await placeHtml(dist);
@@ -87,4 +93,8 @@ export async function placeHtml(dist: string) {
   await writeFile(path.join(base, "index.html"), HTML.index);
   await writeFile(path.join(base, "sub/index.html"), HTML.sub);
   await writeFile(path.join(base, "404.html"), HTML.notFound);
+  for (const [folder, page] of [["es", HTML.notFoundEs], ["ca", HTML.notFoundCa]] as const) {
+    await mkdir(path.join(base, folder), { recursive: true });
+    await writeFile(path.join(base, folder, "404.html"), page);
+  }
 }

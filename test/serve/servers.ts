@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { access, mkdir, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { caddyConfig } from "../../src/serve/caddy.ts";
@@ -7,6 +7,7 @@ import { nginxConfig, nginxSnippets } from "../../src/serve/nginx.ts";
 import { hostTable } from "../../src/serve/routes.ts";
 import { startServer } from "../../src/serve/server.ts";
 import type { Fixture } from "./fixture.ts";
+import { requireTool } from "../support/requires.ts";
 
 /** A server under test, listening on 127.0.0.1:port. */
 export interface Running {
@@ -37,16 +38,6 @@ export async function freePort(): Promise<number> {
       probe.close(() => done(port));
     });
   });
-}
-
-/** Where a system binary is (PATH, then the sbin folders Debian puts nginx in), or null. */
-export async function findBinary(name: string): Promise<string | null> {
-  const dirs = [...(process.env.PATH ?? "").split(":"), "/usr/sbin", "/usr/local/sbin", "/sbin"];
-  for (const dir of dirs.filter(Boolean)) {
-    const file = path.join(dir, name);
-    if (await access(file).then(() => true, () => false)) return file;
-  }
-  return null;
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string) {
@@ -152,8 +143,8 @@ export async function startServe(fixture: Fixture): Promise<Running> {
 }
 
 /**
- * The servers to test. A missing nginx or Caddy fails under CI=true (it must be installed there)
- * and is skipped with a loud message elsewhere.
+ * The servers to test. A missing nginx or Caddy fails under CI (it must be installed there) and
+ * is skipped with a loud message elsewhere (test/support/requires.ts).
  */
 export async function availableServers(): Promise<{ name: ServerName; binary: string | null; missing: boolean }[]> {
   const result: { name: ServerName; binary: string | null; missing: boolean }[] = [
@@ -165,11 +156,7 @@ export async function availableServers(): Promise<{ name: ServerName; binary: st
     { name: "cloudfront", binary: null, missing: false },
   ];
   for (const name of ["nginx", "caddy", "nginx-snippets"] as const) {
-    const binary = await findBinary(name === "nginx-snippets" ? "nginx" : name);
-    if (binary === null) {
-      if (process.env.CI === "true") throw new Error(`${name} is not installed: CI must install it (.ci/run)`);
-      console.warn(`\n*** ${name.replace("-snippets", "")} is not installed: its conformance tests are SKIPPED (they fail under CI=true) ***\n`);
-    }
+    const binary = requireTool(name === "nginx-snippets" ? "nginx" : name, `${name}'s conformance tests`);
     result.push({ name, binary, missing: binary === null });
   }
   return result;

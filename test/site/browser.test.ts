@@ -1,5 +1,5 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
-import { existsSync } from "node:fs";
+import { requireTool } from "../support/requires.ts";
 import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
@@ -11,8 +11,7 @@ import { ROOT, tempDir } from "../helpers/catalogue.ts";
 import { buildSite, SCRIPT_ID, SCRIPT_TITLE, serveFolder, siteContent } from "./fixture.ts";
 
 // In CI a missing browser is a failure, never a silent skip.
-if (!existsSync(CHROMIUM) && process.env.CI === "true") throw new Error(`${CHROMIUM} is missing: install Debian's chromium (.ci/run does)`);
-const run = existsSync(CHROMIUM) ? describe : describe.skip;
+const run = describe.runIf(requireTool(CHROMIUM, "the tests of the HTML catalogue in Chromium") !== null);
 
 let cleanup: () => Promise<void>;
 let server: { url: string; close: () => Promise<void> };

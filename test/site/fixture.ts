@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import type { BuildSummary } from "../../src/build.ts";
+import type { BuildSummary } from "../../src/build/build.ts";
 import { buildFixture, generatedContent } from "../helpers/catalogue.ts";
 
 /** A title that would run as a script if any page forgot to escape it. */
@@ -88,7 +88,7 @@ export async function buildSiteCounted(content: string, out: string): Promise<Co
     reporter: { stage: (name) => void stages.push(name), warning() {} },
   });
   const render = stages.map((s) => /^rendered (\d+) of (\d+) HTML pages \(Eleventy [\d.]+ s\)$/.exec(s)).find((m) => m !== null);
-  const search = stages.map((s) => /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ domain\(s\)\)$/.exec(s)).find((m) => m !== null);
+  const search = stages.map((s) => /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ site\(s\): one per domain and language\)$/.exec(s)).find((m) => m !== null);
   if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
   return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexedParts: Number(search[1]), searchParts: Number(search[2]), indexed: Number(search[3]) };
 }

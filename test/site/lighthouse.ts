@@ -19,6 +19,8 @@ export const CHROME_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--d
 
 /** A Spanish domain at its host's root and an English one under /cataleg. */
 export const LH_DOMAINS = { es: "biblioteca.localhost", en: "library.localhost" } as const;
+/** The other language of the Spanish domain's site. */
+export const LH_LANGUAGE = "va";
 
 /**
  * A generated catalogue with the two domains above, a director whose photo may be shown, and
@@ -32,7 +34,12 @@ export async function lighthouseContent(dir: string): Promise<string> {
     await writeFile(csv, rename(await readFile(csv, "utf8")));
   }
   const domains = path.join(content, "domains.csv");
-  await writeFile(domains, (await readFile(domains, "utf8")).replace(`${LH_DOMAINS.en},Red de bibliotecas 2,,`, `${LH_DOMAINS.en},Red de bibliotecas 2,https://${LH_DOMAINS.en}/cataleg,`));
+  const lines = (await readFile(domains, "utf8"))
+    .replace(`${LH_DOMAINS.en},Red de bibliotecas 2,,`, `${LH_DOMAINS.en},Red de bibliotecas 2,https://${LH_DOMAINS.en}/cataleg,`)
+    .trimEnd()
+    .split("\n");
+  // The Spanish domain's site is also in Valencian (under va/): a language other than the locale's.
+  await writeFile(domains, lines.map((line, i) => `${line},${i === 0 ? "languages" : line.startsWith(`${LH_DOMAINS.es},`) ? LH_LANGUAGE : ""}`).join("\n") + "\n");
   await directorPhotos(content, { 1: true, 2: false });
   return content;
 }

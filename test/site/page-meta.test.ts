@@ -21,8 +21,17 @@ describe("og:locale", () => {
     expect(ogLocale("en", "en")).toBe("en_GB");
     expect(ogLocale("en-US", "en")).toBe("en_US");
     expect(ogLocale("es-MX", "es")).toBe("es_MX");
-    // A Catalan domain's pages are in Spanish (the interface has es and en).
+    // A Catalan domain's Spanish version takes Spanish's usual region.
     expect(ogLocale("ca-ES", "es")).toBe("es_ES");
+    expect(ogLocale("ca-AD", "ca")).toBe("ca_AD");
+    expect(ogLocale("gl", "gl")).toBe("gl_ES");
+    expect(ogLocale("eu", "eu")).toBe("eu_ES");
+    expect(ogLocale("fr-BE", "fr")).toBe("fr_BE");
+    expect(ogLocale("fr", "fr")).toBe("fr_FR");
+    // Valencian pages are Catalan to Open Graph.
+    expect(ogLocale("va", "ca-valencia")).toBe("ca_ES");
+    expect(ogLocale("va-AD", "ca-valencia")).toBe("ca_AD");
+    // A locale without an interface of its own: the pages are Spanish.
     expect(ogLocale("zh-Hant-TW", "es")).toBe("es_ES");
   });
 });

@@ -236,7 +236,7 @@ describe("every page's head", () => {
       if (listed === undefined) continue;
       const { meta, json } = headOf(await read(`domain-1.example/director/${listed.director!.slug}/index.html`));
       expect(meta.has("og:image"), `director ${id}`).toBe(shown);
-      expect("image" in json["@graph"][0], `director ${id}`).toBe(shown);
+      expect("image" in json["@graph"].find((n: { "@type": string }) => n["@type"] === "Person"), `director ${id}`).toBe(shown);
     }
   });
 
@@ -273,8 +273,12 @@ describe("the JSON-LD", () => {
     const { work } = listed;
     const dir = `audiovisual-detail/${work.id}/${work.slug}/`;
     const nodes = await expanded(`domain-1.example/${dir}index.html`);
-    expect([...nodes.keys()].sort()).toEqual([`${S}BreadcrumbList`, `${S}Movie`]);
+    expect([...nodes.keys()].sort()).toEqual([`${S}BreadcrumbList`, `${S}ItemPage`, `${S}Movie`]);
     const movie = nodes.get(`${S}Movie`)!;
+    // The page, not the work, has a language: that of its interface.
+    const page = nodes.get(`${S}ItemPage`)!;
+    expect(value(page, "inLanguage")).toBe("es");
+    expect(value(page, "mainEntity")).toBe(movie["@id"]);
     expect(value(movie, "name")).toBe(work.name);
     expect(value(movie, "url")).toBe(base + dir);
     expect(value(movie, "dateCreated")).toBe(String(work.year));
@@ -310,7 +314,8 @@ describe("the JSON-LD", () => {
 
     const type = listed.work.audiovisual_type ?? "peliculas";
     const category = await expanded(`domain-1.example/category/${type}/index.html`);
-    expect([...category.keys()].sort()).toEqual([`${S}BreadcrumbList`, `${S}ItemList`]);
+    expect([...category.keys()].sort()).toEqual([`${S}BreadcrumbList`, `${S}CollectionPage`, `${S}ItemList`]);
+    expect(value(category.get(`${S}CollectionPage`)!, "inLanguage")).toBe("es");
   });
 
   it("keeps a title holding </script> inside its string", async () => {

@@ -37,6 +37,9 @@ describe("biography", () => {
     expect(biography(all, "ca")).toEqual({ text: "ca", lang: "ca" });
     expect(biography(all, "en-GB")).toEqual({ text: "en", lang: "en" });
     expect(biography(all, "gl")).toEqual({ text: "es", lang: "es" });
+    // Valencian falls back to Catalan before Spanish, as its interface texts do.
+    expect(biography(all, "va")).toEqual({ text: "ca", lang: "ca" });
+    expect(biography(director({ description_va: "va", description_ca: "ca" }), "ca-valencia")).toEqual({ text: "va", lang: "va" });
     expect(biography(director({ description_en: "en", description: "d" }), "es")).toEqual({ text: "en", lang: "en" });
     expect(biography(director({ description: "d", description_fr: "fr" }), "es")).toEqual({ text: "d", lang: null });
     expect(biography(director({ description_fr: "fr" }), "es")).toEqual({ text: "fr", lang: "fr" });
@@ -45,10 +48,15 @@ describe("biography", () => {
 });
 
 describe("interface language", () => {
-  it("is English for locales starting with en and Spanish otherwise", () => {
+  it("is the locale's language among the seven, Valencian written ca-valencia, and Spanish otherwise", () => {
     expect(stringsFor("en").lang).toBe("en");
     expect(stringsFor("en-GB").lang).toBe("en");
     expect(stringsFor("es").lang).toBe("es");
-    expect(stringsFor("ca").lang).toBe("es");
+    expect(stringsFor("ca").lang).toBe("ca");
+    expect(stringsFor("fr-BE").lang).toBe("fr");
+    expect(stringsFor("va").lang).toBe("ca-valencia");
+    expect(stringsFor("ca-ES-valencia").code).toBe("va");
+    expect(stringsFor("de").lang).toBe("es");
+    expect(stringsFor("pt-BR").code).toBe("es");
   });
 });

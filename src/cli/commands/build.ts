@@ -1,15 +1,19 @@
-import { formatProblem } from "../../errors.ts";
 import type { Command } from "../command.ts";
 import { stageReporter } from "../progress.ts";
+import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 
 export const buildCommand: Command = {
-  usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site]",
+  usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--strict]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist); replaced atomically
   --date YYYY-MM-DD    the build date (default: SOURCE_DATE_EPOCH, else today in UTC)
   --domain HOST        build only this domain (repeatable); the others keep their output
   --no-site            API, exports and server files only: no HTML catalogue
-  --cache DIR          the processed-image cache (default: .cache/catalogue)`,
+  --cache DIR          the processed-image cache (default: .cache/catalogue)
+${strictHelp}
+
+Example:
+  npx catalogue build --content content --out dist --date 2026-12-01`,
   options: {
     content: { type: "string", default: "content" },
     out: { type: "string", default: "dist" },
@@ -17,9 +21,11 @@ export const buildCommand: Command = {
     domain: { type: "string", multiple: true },
     "no-site": { type: "boolean", default: false },
     cache: { type: "string" },
+    ...strictOption,
   },
   async run(values, _positionals, io) {
-    const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    if (values.strict) await refuseWarnings(values.content as string);
+    const reporter = stageReporter(io, (w) => io.stderr.write(`${formatWarning(w)}\n`));
     const options = {
       contentDir: values.content as string,
       outDir: values.out as string,
@@ -32,13 +38,13 @@ export const buildCommand: Command = {
     // Imported on use: `catalogue --help` should not load the pipeline, and a build with nothing
     // to do loads only the check that says so (and hands its answer to build()).
     const started = performance.now();
-    const { checkUpToDate } = await import("../../output/up-to-date.ts");
+    const { checkUpToDate } = await import("../../build/up-to-date.ts");
     const checked = await checkUpToDate(options);
     const { date, current } = checked;
     const summary =
       current !== null
         ? { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true }
-        : await (await import("../../build.ts")).build({ ...options, checked });
+        : await (await import("../../build/build.ts")).build({ ...options, checked });
     reporter.done();
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +

@@ -29,7 +29,11 @@ export const configCommand: Command = {
   --out FOLDER         netlify, workers, cloudfront: where to write the files
   --r2 BUCKET[/PREFIX] workers: read the files from the R2 bucket catalogue publish writes to
                        (--to s3://BUCKET/PREFIX) instead of static assets
-  --name NAME          workers: the Worker's name (default: catalogue)`,
+  --name NAME          workers: the Worker's name (default: catalogue)
+
+Examples:
+  npx catalogue config nginx --dir /srv/catalogue/dist > /etc/nginx/conf.d/catalogue.conf
+  npx catalogue config workers --out worker --r2 my-bucket/catalogue`,
   options: {
     dir: { type: "string", default: "dist" },
     listen: { type: "string", default: "127.0.0.1:8080" },
@@ -47,7 +51,10 @@ export const configCommand: Command = {
     if (server === "cloudfront" && extra.length === 0) return writeCloudFrontCommand(values, io);
     if (server === "nginx" && extra.length === 0 && values.snippets !== undefined) return writeNginxSnippets(values, io);
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
-      throw new UserError(`expected "nginx", "caddy", "netlify", "workers" or "cloudfront", got ${positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "))}; usage: ${this.usage}`);
+      const { closest } = await import("../../content/suggest.ts");
+      const meant = server === undefined || extra.length > 0 ? undefined : closest(server, ["nginx", "caddy", "netlify", "workers", "cloudfront"]);
+      const got = positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "));
+      throw new UserError(`expected "nginx", "caddy", "netlify", "workers" or "cloudfront", got ${got}${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; usage: ${this.usage}`);
     }
     const [{ configDir, parseListen }, { readBuildInfo }, config] = await Promise.all([
       import("../../serve/listen.ts"),

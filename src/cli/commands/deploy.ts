@@ -1,13 +1,13 @@
 import path from "node:path";
-import { formatProblem } from "../../errors.ts";
 import type { Command } from "../command.ts";
 import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
-import { guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
+import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
+import { credentialsHelp, guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
 
 export const deployCommand: Command = {
   usage:
-    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--prune-media]",
+    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--prune-media] [--strict]",
   help: `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
   --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist), kept between deploys: a deploy rebuilds
@@ -22,7 +22,12 @@ export const deployCommand: Command = {
   --dry-run            build into --out as "catalogue build" does (the output folder is updated,
                        atomically), then list what publishing would upload and delete; the target
                        is not changed
-${guardHelp}`,
+${guardHelp}
+${strictHelp}
+${credentialsHelp}
+
+Example (the nightly run):
+  npx catalogue deploy --to s3://my-bucket/catalogue --strict`,
   options: {
     ...publishOptions,
     content: { type: "string", default: "content" },
@@ -30,16 +35,18 @@ ${guardHelp}`,
     date: { type: "string" },
     "no-site": { type: "boolean", default: false },
     cache: { type: "string" },
+    ...strictOption,
   },
   async run(values, _positionals, io) {
     const out = values.out as string;
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
-    const reporter = stageReporter(io, (w) => io.stderr.write(`${formatProblem(w)} (warning)\n`));
+    if (values.strict) await refuseWarnings(values.content as string);
+    const reporter = stageReporter(io, (w) => io.stderr.write(`${formatWarning(w)}\n`));
     // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
     const { target } = request;
     const stopPreparing = "prepare" in target && target.prepare !== undefined ? whenIdle(() => target.prepare!()) : () => {};
-    const { build } = await import("../../build.ts");
+    const { build } = await import("../../build/build.ts");
     // build.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
     // A failed build throws here: nothing is published.

@@ -11,7 +11,10 @@ export const devCommand: Command = {
   --cache DIR          the processed-image cache (default: .cache/catalogue)
   --timings            after each build, print when each of its stages started (seconds)
                        A save that makes the content invalid prints its problems and shows them
-                       in the open pages; the last good build stays served. Stop with Ctrl-C.`,
+                       in the open pages; the last good build stays served. Stop with Ctrl-C.
+
+Example (each domain at http://DOMAIN.localhost:8080/, its links kept on the preview):
+  npx catalogue dev --content content --port 8080`,
   options: {
     content: { type: "string", default: "content" },
     out: { type: "string", default: "dist" },

@@ -5,7 +5,12 @@ export const initCommand: Command = {
   usage: "catalogue init [DIR]",
   help: `  DIR                  the project folder (default: the working directory); init writes
                        DIR/content (five public-domain works, two domains, drawn covers)
-                       and exits 1 without changing anything if DIR/content exists`,
+                       and a .gitignore for dist, .dist.versions and .cache (or adds the lines
+                       an existing one lacks), and exits 1 without changing anything if
+                       DIR/content exists
+
+Example:
+  npx catalogue init my-catalogue`,
   options: {},
   positionals: true,
   async run(_values, positionals, io) {
@@ -15,12 +20,16 @@ export const initCommand: Command = {
     }
     const project = positionals[0] ?? ".";
     // Imported on use: sharp (the covers) loads only here.
-    const { initContent } = await import("../../init/init.ts");
+    const { initContent, writeGitignore } = await import("../../init/init.ts");
     const content = await initContent(project);
-    const cd = project === "." ? "" : `cd ${project} && `;
+    const ignored = await writeGitignore(project);
+    // The commands as they run where the package is installed locally (npx finds its bin there).
+    const cd = project === "." ? "" : `cd ${/^[\w./-]+$/.test(project) ? project : JSON.stringify(project)}\n  `;
     io.stderr.write(
-      `wrote ${path.relative(".", content) || content}: 5 works, 4 directors, 2 domains\n` +
-        `next: ${cd}catalogue build && catalogue serve   (or catalogue dev, which rebuilds on every save)\n`,
+      `wrote ${path.relative(".", content) || content}: 5 works, 4 directors, 2 domains` +
+        (ignored.length > 0 ? `; ${path.join(project, ".gitignore")}: ${ignored.join(", ")}\n` : "\n") +
+        `next:\n  ${cd}npx catalogue dev      builds, serves on http://127.0.0.1:8080, rebuilds on every save\n` +
+        `  npx catalogue build    the build to publish, into dist/\n`,
     );
   },
 };

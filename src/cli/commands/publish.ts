@@ -28,6 +28,15 @@ export const guardHelp = `  --max-deletes N      allow at most N deletes. Withou
                        (what --domain publishes leave in folders shared with other domains): reads
                        every domain's record first, never removes media written after it started`;
 
+/** What an s3:// target reads from the environment (src/publish/s3.ts, and the AWS SDK's default chain). */
+export const credentialsHelp = `
+S3 credentials, from the environment: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with
+AWS_SESSION_TOKEN for temporary ones); without them, the AWS SDK's default chain: AWS_PROFILE
+(~/.aws/credentials and ~/.aws/config, or AWS_SHARED_CREDENTIALS_FILE and AWS_CONFIG_FILE), SSO,
+web identity (AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN), container and instance roles. The region:
+AWS_REGION or AWS_DEFAULT_REGION (else the profile's, else us-east-1). CATALOGUE_S3_TIMEOUT: the
+seconds a stalled request waits before it is retried (default 60).`;
+
 export const publishCommand: Command = {
   usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]... [--prune-media]",
   help: `${targetHelp}
@@ -35,7 +44,13 @@ export const publishCommand: Command = {
   --dry-run            list every planned upload (new, changed, headers) and delete; change nothing
 ${guardHelp}
   --domain HOST        publish only this domain (repeatable): on S3 or a folder, its folder and its
-                       entry in build.json, beside what others publish there; an archive holds it only`,
+                       entry in build.json, beside what others publish there; an archive holds it only
+${credentialsHelp}
+
+Examples:
+  npx catalogue publish --to s3://my-bucket/catalogue
+  npx catalogue publish --to /srv/www/catalogue
+  npx catalogue publish --to catalogue-2026-12-01.tar.gz`,
   options: { ...publishOptions, dir: { type: "string", default: "dist" } },
   async run(values, _positionals, io) {
     const dir = values.dir as string;
@@ -48,8 +63,9 @@ ${guardHelp}
 export async function publishRequest(values: OptionValues, dir: string, io: CliIO): Promise<Omit<PublishOptions, "dir">> {
   const to = values.to as string | undefined;
   if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
+  refuseUnwrittenArchive(to);
   const { openTarget } = await import("../../publish/targets.ts");
-  const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env });
+  const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env, notice: (line) => io.stderr.write(`${line}\n`) });
   // Before a deploy's build: an archive has nothing to prune.
   if (values["prune-media"] && (target as { kind?: string }).kind !== "store") throw (await import("../../publish/prune.ts")).archiveHasNoMedia(target.name);
   return {
@@ -60,6 +76,18 @@ export async function publishRequest(values: OptionValues, dir: string, io: CliI
     verify: values.verify as boolean,
     pruneMedia: values["prune-media"] as boolean,
   };
+}
+
+/**
+ * An archive the publisher does not write: without this, `--to site.rar` made a folder of that
+ * name. A folder may still be named like a host (www.example.org) or end with a slash.
+ */
+function refuseUnwrittenArchive(to: string) {
+  if (to.startsWith("s3://") || /[/\\]$/.test(to)) return;
+  const unwritten = /(\.tar)?\.(rar|7z|tar|xz|bz2|gz|zst|lz|lzma|tbz2?|txz|tzst|cab|iso)$/i.exec(to);
+  if (unwritten === null || /\.tar\.gz$/i.test(to)) return;
+  const stem = to.slice(0, unwritten.index);
+  throw new UserError(`--to ${to}: catalogue writes .zip and .tar.gz archives, not ${unwritten[0]}: use ${stem}.zip or ${stem}.tar.gz (or a folder: end the name with /)`);
 }
 
 /** Publishes with a progress line on a terminal, then prints the plan (dry run) or one summary line. */

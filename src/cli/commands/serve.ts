@@ -5,7 +5,10 @@ export const serveCommand: Command = {
   usage: "catalogue serve [--dir DIR] [--port N] [--host ADDR]",
   help: `  --dir DIR            the built output (default: dist); a rebuild is served without restart
   --port N             the port (default: 8080; 0 picks a free one, printed on start)
-  --host ADDR          the address to listen on (default: 127.0.0.1)`,
+  --host ADDR          the address to listen on (default: 127.0.0.1)
+
+Example (then curl -H 'Host: library-south.example' http://127.0.0.1:8080/ for another domain):
+  npx catalogue serve --dir dist --port 8080`,
   options: {
     dir: { type: "string", default: "dist" },
     port: { type: "string", default: "8080" },

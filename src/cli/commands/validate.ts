@@ -1,21 +1,30 @@
 import { formatProblem, sortProblems } from "../../errors.ts";
 import type { Command } from "../command.ts";
+import { formatWarning, strictHelp, strictOption } from "../warnings.ts";
 
 export const validateCommand: Command = {
-  usage: "catalogue validate [--content DIR]",
-  help: `  --content DIR        the content folder with the four CSV files (default: content)`,
-  options: { content: { type: "string", default: "content" } },
+  usage: "catalogue validate [--content DIR] [--strict]",
+  help: `  --content DIR        the content folder with the four CSV files (default: content)
+${strictHelp}
+
+Example:
+  npx catalogue validate --content content --strict`,
+  options: { content: { type: "string", default: "content" }, ...strictOption },
   async run(values, _positionals, io) {
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
-    for (const warning of sortProblems(check.warnings)) io.stderr.write(`${formatProblem(warning)} (warning)\n`);
-    for (const problem of sortProblems(check.problems)) io.stderr.write(`${formatProblem(problem)}\n`);
-    if (check.catalogue === null) {
-      io.stderr.write(`${check.problems.length} problem(s) found\n`);
+    const strict = values.strict as boolean;
+    // Strict: the warnings are problems, printed and counted as such.
+    const problems = strict ? [...check.problems, ...check.warnings] : check.problems;
+    if (!strict) for (const warning of sortProblems(check.warnings)) io.stderr.write(`${formatWarning(warning)}\n`);
+    for (const problem of sortProblems(problems)) io.stderr.write(`${formatProblem(problem)}\n`);
+    if (check.catalogue === null || problems.length > 0) {
+      io.stderr.write(`${problems.length} problem(s) found\n`);
       return 1;
     }
     const c = check.catalogue;
-    io.stdout.write(`content is valid: ${c.domains.length} domains, ${c.directors.size} directors, ${c.works.length} audiovisuals, ${c.images.size} images\n`);
+    const drawn = check.missing.length === 0 ? "" : `, ${check.missing.length} missing (the build draws them)`;
+    io.stdout.write(`content is valid: ${c.domains.length} domains, ${c.directors.size} directors, ${c.works.length} audiovisuals, ${c.images.size} images${drawn}\n`);
     return 0;
   },
 };

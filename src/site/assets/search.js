@@ -40,7 +40,7 @@
     if (found === null || id !== latest) return;
     const count = document.createElement("p");
     const n = found.count;
-    count.textContent = n === 0 ? form.dataset.none : n === 1 ? form.dataset.countOne : form.dataset.count.replace("{n}", String(n));
+    count.textContent = n === 0 ? form.dataset.none : n === 1 ? form.dataset.countOne : form.dataset.count.replace("{n}", n.toLocaleString(document.documentElement.lang));
     const list = document.createElement("ol");
     for (const work of found.works) {
       const item = document.createElement("li");

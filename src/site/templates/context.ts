@@ -6,6 +6,12 @@ export interface PageContext {
   root: string;
   /** Prefix of image files: relative when the media share the host, else the absolute media URL. */
   media: string;
+  /**
+   * Prefix of links to the locale's version of the site, whose root holds the API and the
+   * spreadsheets every version links to, and the other versions' folders: `root` on its own
+   * pages, one level up on another language's (`{L}/`).
+   */
+  main: string;
 }
 
 export function pageContext(page: SitePage): PageContext {
@@ -14,8 +20,9 @@ export function pageContext(page: SitePage): PageContext {
     // The 404 page answers at any depth: only root-relative links work there.
     const root = `${site.info.base_path}/`;
     const media = "relative" in site.media ? `/${site.info.media_folder.slice(site.info.domain.length + 1)}/` : site.media.absolute;
-    return { root, media };
+    return { root, media, main: `${site.main.base_path}/` };
   }
   const root = "../".repeat(page.dir.split("/").length - 1);
-  return { root, media: "relative" in site.media ? root + site.media.relative : site.media.absolute };
+  const main = site.prefix === "" ? root : `${root}../`;
+  return { root, media: "relative" in site.media ? root + site.media.relative : site.media.absolute, main };
 }

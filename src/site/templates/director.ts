@@ -12,7 +12,7 @@ type DirectorPage = Extract<SitePage, { kind: "director" }>;
 export function directorPage(page: DirectorPage, ctx: PageContext): string {
   const { site, director } = page;
   const s = site.strings;
-  const bio = biography(director, site.info.locale);
+  const bio = biography(director, s.code);
   const photo = director.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
   const main = html`<h1>${director.name}</h1>
 <div class="bio">

@@ -4,6 +4,7 @@ import { pageDescription, pageImage } from "../page-meta.ts";
 import { scriptJson, structuredData } from "../structured-data.ts";
 import { absoluteUrl, FEED_FILE } from "../urls.ts";
 import type { PageContext } from "./context.ts";
+import { alternateLinks } from "./languages.ts";
 
 /**
  * The part of every page's head that search engines and link previews read: the meta
@@ -20,7 +21,7 @@ export function seoHead(page: SitePage, ctx: PageContext, title: string): Html {
   const data = structuredData(page);
   return html`<meta name="description" content="${description}">
 <link rel="canonical" href="${url}">
-${feed}<meta property="og:type" content="${OG_TYPE[page.kind]}">
+${alternateLinks(page)}${feed}<meta property="og:type" content="${OG_TYPE[page.kind]}">
 <meta property="og:site_name" content="${site.info.name}">
 <meta property="og:title" content="${title}">
 <meta property="og:description" content="${description}">
@@ -46,12 +47,17 @@ const OG_TYPE: Record<SitePage["kind"], string> = {
   "not-found": "website",
 };
 
-/** Open Graph's `language_TERRITORY`: the domain's region when its locale is the page's language, else the language's usual one. */
+/**
+ * Open Graph's `language_TERRITORY`: the domain's region when its locale is the page's language,
+ * else the language's usual one. `lang` is the page's tag (`ca-valencia` is Catalan of Spain).
+ */
 export function ogLocale(locale: string, lang: string): string {
   const [language, ...rest] = locale.split("-");
   const region = rest.find((part) => /^[A-Za-z]{2}$/.test(part));
-  if (language?.toLowerCase() === lang && region !== undefined) return `${lang}_${region.toUpperCase()}`;
+  const base = lang.split("-")[0]!;
+  const sameLanguage = language?.toLowerCase() === base || (lang === "ca-valencia" && language?.toLowerCase() === "va");
+  if (sameLanguage && region !== undefined) return `${base}_${region.toUpperCase()}`;
   return DEFAULT_REGION[lang] ?? lang;
 }
 
-const DEFAULT_REGION: Record<string, string> = { es: "es_ES", en: "en_GB" };
+const DEFAULT_REGION: Record<string, string> = { es: "es_ES", en: "en_GB", ca: "ca_ES", "ca-valencia": "ca_ES", gl: "gl_ES", eu: "eu_ES", fr: "fr_FR" };

@@ -6,6 +6,7 @@ import { pageTrail } from "../page-meta.ts";
 import { ASSETS_DIR, categoryDir, exportDir, FEED_FILE, link, SEARCH_DIR } from "../urls.ts";
 import type { PageContext } from "./context.ts";
 import { seoHead } from "./head.ts";
+import { languageSwitcher } from "./languages.ts";
 
 export interface LayoutOptions {
   title: string;
@@ -36,14 +37,14 @@ ${seoHead(page, ctx, title)}${o.head ?? ""}</head>
 <a class="skip" href="#main">${s.skip}</a>
 <header class="site-header">
 <a class="brand" href="${link(root, "")}">${site.info.name}</a>
-${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}
+${languageSwitcher(page, ctx)}${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}
 </header>
 <main id="main">
 ${trail(page, ctx)}${o.main}
 </main>
 <footer class="site-footer">
 <h2>${s.downloads}</h2>
-<ul>${EXPORT_KINDS.map((kind) => html`<li><a href="${root}${exportDir(kind)}" download="${site.info.exports[kind] ?? ""}" type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">${s.exports[kind]}</a></li>`)}<li><a href="${root}${FEED_FILE}" type="application/atom+xml">${s.feedLink}</a></li></ul>
+<ul>${EXPORT_KINDS.map((kind) => html`<li><a href="${ctx.main}${exportDir(kind)}" download="${site.info.exports[kind] ?? ""}" type="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet">${s.exports[kind]}</a></li>`)}<li><a href="${root}${FEED_FILE}" type="application/atom+xml">${s.feedLink}</a></li></ul>
 </footer>
 ${o.search ? html`<script src="${root}${ASSETS_DIR}search.js" data-pagefind="${root}${SEARCH_DIR}pagefind.js" defer></script>\n` : ""}</body>
 </html>

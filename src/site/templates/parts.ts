@@ -1,4 +1,6 @@
+import type { Language } from "../../content/schema.ts";
 import type { ListedWork } from "../../model/listing.ts";
+import { languageTag } from "../i18n.ts";
 import { html, type Html } from "../html.ts";
 import { picture } from "../images.ts";
 import type { SitePage } from "../model.ts";
@@ -40,7 +42,8 @@ export function pagerHead(ctx: PageContext, current: number, total: number, dirO
 }
 
 /** A biography as paragraphs (blank lines separate them), tagged with its language. */
-export function paragraphs(text: string, lang: string | null, pageLang: string): Html {
-  const attr = lang !== null && lang !== pageLang ? html` lang="${lang}"` : "";
+export function paragraphs(text: string, lang: Language | null, pageLang: string): Html {
+  const tag = lang === null ? null : languageTag(lang);
+  const attr = tag !== null && tag !== pageLang ? html` lang="${tag}"` : "";
   return html`${text.split(/\n\s*\n/).map((p) => html`<p${attr}>${p.trim()}</p>`)}`;
 }

@@ -18,8 +18,8 @@ export function workPage(page: Work, ctx: PageContext): string {
   const { site, listed } = page;
   const { work, director } = listed;
   const s = site.strings;
-  const json = link(ctx.root, apiDetailDir(work.id));
-  const bio = director === null ? null : biography(director, site.info.locale);
+  const json = link(ctx.main, apiDetailDir(work.id));
+  const bio = director === null ? null : biography(director, s.code);
   const photo = director?.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
   const main = html`<article class="work">
 ${indexed(page, ctx)}

@@ -1,24 +1,26 @@
 import path from "node:path";
-import { urlFolder } from "./api/layout.ts";
-import { loadCatalogue, type Catalogue } from "./content/load.ts";
-import { openKnownHeaders } from "./content/images.ts";
-import type { Domain } from "./content/schema.ts";
-import { UserError, type Problem } from "./errors.ts";
-import { apiImages, copyProcessedImage, type ProcessedImage } from "./media/images.ts";
-import { domainView, nameOrders, startFromNameOrders, type DomainView, type ListedWork } from "./model/listing.ts";
-import type { SiteRenderer } from "./site/render.ts";
-import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "./output/build-info.ts";
-import { checkUpToDate, type UpToDate } from "./output/up-to-date.ts";
-import { INPUTS_PATH } from "./output/records.ts";
-import { readNameOrders, writeNameOrders } from "./output/name-orders.ts";
-import { programDigest } from "./program.ts";
+import { urlFolder } from "../api/layout.ts";
+import { loadCatalogue, type Catalogue } from "../content/load.ts";
+import { openKnownHeaders } from "../content/images.ts";
+import type { Domain } from "../content/schema.ts";
+import { UserError } from "../errors.ts";
+import type { Reporter } from "../util/reporter.ts";
+import { apiImages, copyProcessedImage, type ProcessedImage } from "../media/images.ts";
+import { domainView, nameOrders, startFromNameOrders, type DomainView, type ListedWork } from "../model/listing.ts";
+import type { SiteRenderer } from "../site/render.ts";
+import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "../output/build-info.ts";
+import { checkUpToDate, type UpToDate } from "./up-to-date.ts";
+import { INPUTS_PATH } from "../output/records.ts";
+import { readNameOrders, writeNameOrders } from "./name-orders.ts";
+import { programDigest } from "../program.ts";
 import { domainInputsKey } from "./domain-inputs.ts";
-import type { FileEntries } from "./output/entries.ts";
-import { OutputTree, readManifest, type TreeSummary } from "./output/tree.ts";
+import type { FileEntries } from "../output/entries.ts";
+import { OutputTree, type TreeSummary } from "../output/tree.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
-import { writeExports, type SheetWriter } from "./exports/write.ts";
-import { writeSheet } from "./exports/xlsx.ts";
-import { heapGrowingPercent, limitHeapGrowth } from "./util/memory.ts";
+import { writeExports, type SheetWriter } from "../exports/write.ts";
+import { sheetJob } from "../exports/sheet-job.ts";
+import { writeSheet } from "../exports/xlsx.ts";
+import { heapGrowingPercent, limitHeapGrowth } from "../util/memory.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -40,11 +42,6 @@ export interface BuildOptions {
   checked?: UpToDate;
 }
 
-/** Progress and warnings; the CLI decides how (and whether) to show them. */
-export interface Reporter {
-  stage(name: string): void;
-  warning(problem: Problem): void;
-}
 
 export interface BuildSummary extends TreeSummary {
   date: string;
@@ -87,7 +84,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   reporter.stage("reading content");
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
   const headers = await openKnownHeaders(cacheDir);
-  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w), headers);
+  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w), headers, cacheDir);
   // A cache that cannot be written costs the next build the headers' reading, not this build.
   await headers.save().catch(() => {});
   const domains = selectDomains(catalogue, options.domains);
@@ -99,7 +96,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   // uses) unless told not to: every import after it, here and in the publisher of a deploy, would
   // then wait on Node's hooks thread.
   if (site) process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
-  const siteModule = site ? import("./site/render.ts") : null;
+  const siteModule = site ? import("../site/render.ts") : null;
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   let renderer: SiteRenderer | null = null;
@@ -262,7 +259,7 @@ const SHEET_THREAD_ROWS = 5000;
 const sheetWriter =
   (tree: OutputTree): SheetWriter =>
   (file, spec) =>
-    tree.threadsStarted || spec.rowCount >= SHEET_THREAD_ROWS ? tree.writeSheetInThread(file, spec) : writeSheet(file, spec);
+    tree.threadsStarted || spec.rowCount >= SHEET_THREAD_ROWS ? tree.runInThread(sheetJob(file, spec)) : writeSheet(file, spec);
 
 /** Copies the processed images the domain's API points at into its media folder. */
 async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import type { ProcessedImage } from "./media/images.ts";
-import type { Audiovisual, Director } from "./content/schema.ts";
-import type { DomainView, ListedWork } from "./model/listing.ts";
-import type { DomainInfo } from "./output/build-info.ts";
-import { md5 } from "./output/tree.ts";
+import type { ProcessedImage } from "../media/images.ts";
+import { directorDigest, workDigest } from "../model/digests.ts";
+import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainInfo } from "../output/build-info.ts";
+import { md5 } from "../util/hash.ts";
 
 /**
  * A domain's inputs key: a digest of everything the files in its folder are made of. When the
@@ -61,31 +61,4 @@ export function domainInputsKey(
     }
   }
   return key.update(pending).digest("hex");
-}
-
-/**
- * A work's inputs digest as domainInputsKey recorded it in `workDigests`. A function of the module,
- * not a closure per domain: optimised code calls one known function, and a new closure for each
- * domain sent it back to be compiled again.
- */
-export function inputsDigest(workDigests: ReadonlyMap<ListedWork, string>, listed: ListedWork): string {
-  const digest = workDigests.get(listed);
-  if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
-  return digest;
-}
-
-/** A work's own digest, once per work for all domains (the domain's part, its window and covers, is small). */
-const workDigests = new WeakMap<Audiovisual, string>();
-function workDigest(work: Audiovisual): string {
-  let found = workDigests.get(work);
-  if (found === undefined) workDigests.set(work, (found = md5(JSON.stringify(work))));
-  return found;
-}
-
-/** A director's digest, once per director for all domains (their biographies are most of the bytes). */
-const directorDigests = new WeakMap<Director, string>();
-export function directorDigest(director: Director): string {
-  let found = directorDigests.get(director);
-  if (found === undefined) directorDigests.set(director, (found = md5(JSON.stringify(director))));
-  return found;
 }

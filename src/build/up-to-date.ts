@@ -1,10 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { resolveBuildDate } from "../model/dates.ts";
-import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "./records.ts";
+import { resolveBuildDate } from "../util/dates.ts";
+import { countLines } from "../output/manifest.ts";
+import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/records.ts";
 import { inputFingerprint } from "./fingerprint.ts";
-import type { TreeSummary } from "./tree.ts";
-import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "./versions.ts";
+import type { TreeSummary } from "../output/tree.ts";
+import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "../output/versions.ts";
 
 /** What decides whether a build has anything to do. */
 export interface BuildInputs {
@@ -18,7 +19,7 @@ export interface BuildInputs {
 export interface UpToDate {
   /** The build date T the inputs resolve to. */
   date: string;
-  /** The digest of the inputs (src/output/fingerprint.ts). */
+  /** The digest of the inputs (src/build/fingerprint.ts). */
   fingerprint: string;
   /** The current output's summary when it was built from exactly these inputs, else null. */
   current: (TreeSummary & { domains: string[] }) | null;
@@ -52,10 +53,4 @@ async function currentSummary(outDir: string, fingerprint: string): Promise<UpTo
   } catch {
     return null; // an unreadable record only means the work is done again
   }
-}
-
-export function countLines(bytes: Buffer): number {
-  let lines = 0;
-  for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lines++;
-  return lines;
 }

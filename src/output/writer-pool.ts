@@ -1,14 +1,24 @@
-import type { SheetSpec } from "../exports/xlsx.ts";
-import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "../output/batch.ts";
-import { RequestWorker, type WithoutId } from "./request.ts";
-import { PackedSheetRows, packedBuffers, packRows } from "./rows.ts";
-import { threadExecArgv, workerScript } from "./script.ts";
-import type { WriterRequest } from "./writer.ts";
+import { RequestWorker, type WithoutId } from "../workers/request.ts";
+import { codeModule, threadExecArgv, workerScript } from "../workers/script.ts";
+import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "./packed-batch.ts";
+import type { WriterRequest } from "./writer-thread.ts";
 
 type Reply = { result?: PackedResult; buffer?: ArrayBuffer };
 
 /**
- * Writer threads (src/workers/writer.ts), started on first use. Each batch goes to the thread
+ * Work another layer gives the writer threads: the thread imports `module` (a `.ts` URL beside
+ * the caller, run as the program runs: see codeModule) and calls its export `name` with `input`,
+ * structured-cloned, or moved when its buffers are listed in `transfer`.
+ */
+export interface ThreadJob {
+  module: URL;
+  name: string;
+  input: unknown;
+  transfer?: ArrayBuffer[];
+}
+
+/**
+ * Writer threads (src/output/writer-thread.ts), started on first use. Each batch goes to the thread
  * with the fewest batches waiting; its buffer is transferred there and back.
  */
 export class WriterPool {
@@ -31,14 +41,12 @@ export class WriterPool {
   }
 
   /**
-   * Writes one spreadsheet file in a thread: the main thread serialises meanwhile. Always the
-   * first thread, so that the spreadsheet code is compiled and optimised in one thread only.
+   * Runs a job in a thread (a spreadsheet: the main thread serialises meanwhile). Always the
+   * first thread, so that a job's code is compiled and optimised in one thread only.
    */
-  async sheet(file: string, spec: SheetSpec): Promise<void> {
-    const { rows, ...head } = spec;
-    const packed = rows instanceof PackedSheetRows ? rows.packed : packRows(rows, spec.rowCount);
+  async run({ module, name, input, transfer = [] }: ThreadJob): Promise<void> {
     if (this.workers.length === 0) this.pick();
-    await this.workers[0]!.request({ kind: "sheet", file, head, rows: packed }, packedBuffers(packed));
+    await this.workers[0]!.request({ kind: "job", module: codeModule(module).href, name, input }, transfer);
   }
 
   /**
@@ -64,7 +72,7 @@ export class WriterPool {
       // A small young generation: the threads allocate little besides a batch's file records, and
       // each default-sized one (whose pages are all touched as allocation cycles through it) added
       // about 17 MB to the build's peak memory.
-      const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 }, execArgv: threadExecArgv() });
+      const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer-thread.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 }, execArgv: threadExecArgv() });
       this.workers.push(worker);
       return worker;
     }

@@ -1,7 +1,7 @@
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import type { NameOrders } from "../model/listing.ts";
-import { versionsFolder } from "./versions.ts";
+import { NAME_ORDERS, versionsFolder } from "../output/versions.ts";
 
 /**
  * Each locale's names in collation order as the last build ranked them, kept in the versions
@@ -9,8 +9,6 @@ import { versionsFolder } from "./versions.ts";
  * rename then sorts a few names instead of all of them. Only a starting order: a missing, stale
  * or damaged file costs the full sort, never a wrong order.
  */
-export const NAME_ORDERS = "name-orders.json";
-
 /** The orders the last build kept; none when there is no readable file. */
 export async function readNameOrders(outDir: string): Promise<NameOrders> {
   try {

@@ -2,4 +2,4 @@
 import { register } from "tsx/esm/api";
 
 register();
-await import("./writer.ts");
+await import("./writer-thread.ts");

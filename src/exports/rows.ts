@@ -105,7 +105,7 @@ export const packedBuffers = (rows: PackedRows): ArrayBuffer[] => [rows.kinds, r
 
 /**
  * Rows already packed: unpacked as they are iterated, or written or sent as they are
- * (writeSheet, WriterPool.sheet).
+ * (writeSheet, sheetJob).
  */
 export class PackedSheetRows implements Iterable<CellValue[]> {
   constructor(readonly packed: PackedRows) {}

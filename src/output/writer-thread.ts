@@ -1,15 +1,18 @@
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
-import type { SheetHead } from "../exports/xlsx.ts";
-import { linkFiles, writeBatch, type PackedFiles } from "../output/batch.ts";
-import { threadError } from "./request.ts";
-import { PackedSheetRows, type PackedRows } from "./rows.ts";
+import { threadError } from "../workers/request.ts";
+import { linkFiles, writeBatch } from "./batch.ts";
+import type { PackedFiles } from "./packed-batch.ts";
 
-/** What the main thread (src/workers/writers.ts) asks: write a batch, link unchanged files, write a spreadsheet. */
+/**
+ * What the main thread (src/output/writer-pool.ts) asks: write a batch, link unchanged files, or
+ * run a job another layer registered (the function `name` of the module at the URL `module`,
+ * given `input`: a spreadsheet's, src/exports/sheet-job.ts). This thread knows nothing of them.
+ */
 export type WriterRequest =
   | { id: number; kind: "write"; staging: string; buffer: ArrayBuffer; files: PackedFiles }
   | { id: number; kind: "link"; staging: string; previousDir: string; rels: string[] }
-  | { id: number; kind: "sheet"; file: string; head: SheetHead; rows: PackedRows };
+  | { id: number; kind: "job"; module: string; name: string; input: unknown };
 
 /**
  * The nice value of a writer thread. On two cores the main thread (serialising, the build's
@@ -37,10 +40,12 @@ async function answer(request: WriterRequest): Promise<object> {
       return writeBatch(request.staging, new Uint8Array(request.buffer), request.files, madeDirs);
     case "link":
       return link(request);
-    case "sheet": {
-      // Loaded by the first spreadsheet: a thread that only writes batches never needs it.
-      const { writeSheet } = await import("../exports/xlsx.ts");
-      await writeSheet(request.file, { ...request.head, rows: new PackedSheetRows(request.rows) });
+    case "job": {
+      // Loaded by its first job: a thread that only writes batches never loads a job's module.
+      const module = (await import(request.module)) as Record<string, unknown>;
+      const run = module[request.name];
+      if (typeof run !== "function") throw new Error(`bug: ${request.module} exports no function ${request.name}`);
+      await (run as (input: unknown) => unknown)(request.input);
       return {};
     }
   }

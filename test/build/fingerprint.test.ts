@@ -3,7 +3,7 @@ import { cp, mkdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/p
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inputFingerprint } from "../../src/output/fingerprint.ts";
+import { inputFingerprint } from "../../src/build/fingerprint.ts";
 import { ROOT, tempDir } from "../helpers/catalogue.ts";
 
 /**

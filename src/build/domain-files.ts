@@ -1,12 +1,13 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { EXPORT_KINDS, urlFolder, urlPath } from "./api/layout.ts";
-import { openapiFile } from "./api/openapi.ts";
-import { apiFiles, pageCount } from "./api/pages.ts";
-import type { ProcessedImage } from "./media/images.ts";
-import type { DomainView, ListedWork } from "./model/listing.ts";
-import type { DomainInfo } from "./output/build-info.ts";
-import type { FileData, FileSink } from "./output/sink.ts";
-import { md5 } from "./output/tree.ts";
+import { EXPORT_KINDS, urlFolder, urlPath } from "../api/layout.ts";
+import { openapiFile } from "../api/openapi.ts";
+import { apiFiles, pageCount } from "../api/pages.ts";
+import { siteLanguage } from "../content/languages.ts";
+import type { ProcessedImage } from "../media/images.ts";
+import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainInfo } from "../output/build-info.ts";
+import type { FileData, FileSink } from "../output/sink.ts";
+import { md5 } from "../util/hash.ts";
 
 /** API files serialised between two turns of the event loop. */
 const FILES_PER_TURN = 1000;
@@ -30,6 +31,7 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
     total_pages: pageCount(count),
     exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, view.date)])),
     site,
+    ...(domain.languages !== undefined ? { languages: domain.languages.map(siteLanguage) } : {}),
   };
 }
 

@@ -4,7 +4,8 @@ import sharp from "sharp";
  * The placeholder images of a sample catalogue: every cover (400x600) and director photo
  * (300x300) is drawn from the CSV data as an SVG and rendered with sharp, never downloaded.
  * Colours come from a hash of the slug, so the same CSV always yields the same bytes (on the
- * same sharp/libvips build and fonts). Used by `catalogue init` and scripts/make-covers.ts.
+ * same sharp/libvips build and fonts). Used by `catalogue init`, scripts/make-covers.ts, and the
+ * build for a cover or photo that is missing (src/content/drawn.ts).
  */
 
 type Row = Record<string, string | undefined>;

@@ -92,7 +92,8 @@ async function open(url: string): Promise<Page> {
 /** The page's violations so far, after its images have loaded. */
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
-  await page.waitForFunction("[...document.images].every((i) => i.complete)");
+  // Polled from outside: the policy refuses the eval a waitForFunction string needs.
+  await expect.poll(() => page.evaluate("[...document.images].every((i) => i.complete)"), { timeout: 15_000 }).toBe(true);
   const found = ((await page.evaluate("window.violations ?? []")) as string[]).map((v) => `${v} on ${page.url()}`);
   return found;
 }

@@ -1,10 +1,10 @@
-import { API_PATH, ERROR_BODIES, EXPORT_KINDS } from "../api/layout.ts";
 import type { BuildInfo } from "../output/build-info.ts";
 import { HSTS, NOSNIFF, REFERRER_POLICY } from "../serve/headers.ts";
 import {
   ALLOW,
   API_HEADERS,
   CORS,
+  errorBody,
   HIDDEN_PREFIXES,
   hostTable,
   ID_PATTERN,
@@ -72,17 +72,19 @@ const compact = (code: string) =>
 /** The function's source: its data, then FUNCTION_CODE. */
 export function cloudFrontFunction(info: BuildInfo): string {
   const table = hostTable(info);
+  // The API's shape is the same under every base path: read it off the first domain's routes.
+  const routes = table[0]!.domain!;
   const data = {
     first: table[0]!.host,
     // Per host: b, the base path (null: a host that only serves media); m, its media folders.
     hosts: Object.fromEntries(table.map((h) => [h.host, { b: h.domain?.info.base_path ?? null, m: h.media }])),
     own: lower(distributionPolicy(info)),
-    apiPath: API_PATH,
+    apiPath: routes.api.slice(routes.info.base_path.length),
     id: ID_PATTERN,
-    exports: EXPORT_KINDS,
+    exports: routes.exports.map((e) => e.kind),
     hidden: HIDDEN_PREFIXES,
     rules: QUERY_RULES,
-    errors: { "not-found": JSON.stringify(ERROR_BODIES["not-found"]), "invalid-page": JSON.stringify(ERROR_BODIES["invalid-page"]) },
+    errors: { "not-found": errorBody("not-found"), "invalid-page": errorBody("invalid-page") },
     api: { ...API_HEADERS, "Content-Type": JSON_TYPE },
     options: OPTIONS_HEADERS,
     refused: REFUSED_HEADERS,

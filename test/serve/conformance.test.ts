@@ -398,7 +398,8 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
       expect(sub.status).toBe(301);
       expect(sub.headers.location).toBe("/cataleg/sub/");
       expect(missingPage.status).toBe(404);
-      expect(missingPage.body.toString()).toBe(HTML.notFound);      // The site is also in Spanish and Catalan: a missing page under a version's folder gets its 404 page.
+      expect(missingPage.body.toString()).toBe(HTML.notFound);
+      // The site is also in Spanish and Catalan: a missing page under a version's folder gets its 404 page.
       for (const [target, page] of [
         ["/cataleg/es/no-such-page", HTML.notFoundEs],
         ["/cataleg/ca/director/nobody/", HTML.notFoundCa],

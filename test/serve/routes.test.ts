@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
 import { pickEncoding } from "../../src/serve/compress.ts";
+import { rangeOf } from "../../src/serve/range.ts";
 import { configDir, parseListen } from "../../src/serve/listen.ts";
 import { normalizePath, resolve } from "../../src/serve/resolve.ts";
 import { domainRoutes, hostTable, listTarget, queryValue, selectHost } from "../../src/serve/routes.ts";
@@ -153,5 +154,27 @@ describe("command-line values", () => {
     expect(pickEncoding("*")).toBe("br");
     expect(pickEncoding("*;q=0, gzip")).toBe("gzip");
     expect(pickEncoding(undefined)).toBeNull();
+  });
+});
+
+describe("ranges", () => {
+  it("reads one byte range of a file, a suffix, or none; If-Range only with the file's strong ETag", () => {
+    const etag = '"abc"';
+    const of = (range: string | undefined, ifRange?: string, size = 100, tag: string | null = etag) => rangeOf(range, ifRange, size, tag);
+    expect(of(undefined)).toEqual({ kind: "whole" });
+    expect(of("bytes=0-0")).toEqual({ kind: "part", start: 0, end: 0, contentRange: "bytes 0-0/100" });
+    expect(of("bytes=10-")).toMatchObject({ start: 10, end: 99 });
+    expect(of("bytes=90-500")).toMatchObject({ start: 90, end: 99, contentRange: "bytes 90-99/100" });
+    expect(of("bytes=-10")).toMatchObject({ start: 90, end: 99 });
+    expect(of("bytes=-500")).toMatchObject({ start: 0, end: 99 });
+    expect(of("bytes=100-")).toEqual({ kind: "unsatisfiable", contentRange: "bytes */100" });
+    expect(of("bytes=-0")).toEqual({ kind: "unsatisfiable", contentRange: "bytes */100" });
+    expect(of("bytes=0-", undefined, 0)).toEqual({ kind: "unsatisfiable", contentRange: "bytes */0" });
+    // Several ranges, another unit, a reversed or malformed range: the whole file (RFC 9110 14.2).
+    for (const range of ["bytes=0-1,5-6", "items=0-1", "bytes=5-1", "bytes=-", "bytes=a-b", "bytes 0-1"]) expect(of(range), range).toEqual({ kind: "whole" });
+    expect(of("bytes=0-9", etag)).toMatchObject({ kind: "part" });
+    for (const [ifRange, tag] of [['"other"', etag], [`W/${etag}`, etag], [etag, `W/${etag}`], ["Tue, 01 Jan 2030 00:00:00 GMT", etag], [etag, null]] as const) {
+      expect(of("bytes=0-9", ifRange, 100, tag), `${ifRange} vs ${tag}`).toEqual({ kind: "whole" });
+    }
   });
 });

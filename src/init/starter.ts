@@ -2,7 +2,7 @@
  * The catalogue `catalogue init` writes: five real public-domain works by four directors, in two
  * library domains whose licence windows differ (the Spanish network has every work with no end
  * date; the English one has a shorter list, one window that ended and one that is still to come,
- * and other novelty and export windows). Covers and the photos are drawn (src/media/drawn.ts).
+ * and other novelty and export windows). Covers and the photos are drawn (src/draw/drawn.ts).
  */
 export const STARTER: Record<string, string> = {
   "domains.csv": `domain,name,base_url,media_url,locale,default_ordering,new_days,export_window_days

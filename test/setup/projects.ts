@@ -89,6 +89,7 @@ export const E2E = [
   "test/serve/conformance.test.ts",
   "test/serve/server.test.ts",
   // S3 (s3rver).
+  "test/cloudfront/function.test.ts",
   "test/publish/changes.test.ts",
   "test/publish/deploy.test.ts",
   "test/publish/faults.test.ts",
@@ -110,4 +111,5 @@ export const E2E = [
   "test/site/browser.test.ts",
   "test/i18n/browser.test.ts",
   "test/site/lighthouse.test.ts",
+  "test/serve/csp-browser.test.ts",
 ];

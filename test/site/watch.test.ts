@@ -175,4 +175,17 @@ describe("a rebuild after a synopsis changes", () => {
     expect(build.toRender).toBe(3);
     expect(await read(`uno.example/es/${WORK}`)).toContain("cañón enorme");
   });
+
+  it("re-renders only the domain's work pages when its watch_url changes", async () => {
+    const before = await outputFiles(out);
+    await writeFile(path.join(content, "domains.csv"), DOMAINS.replace("/obra/{id}/{slug}", "/prestec/{id}"));
+    const build = await buildSiteCounted(content, out);
+    const after = await outputFiles(out);
+    const changed = Object.keys(after).filter((rel) => before[rel]?.md5 !== after[rel]?.md5 && rel.endsWith(".html"));
+    const workPages = Object.keys(after).filter((rel) => /^uno\.example\/(es\/|en\/)?audiovisual-detail\//.test(rel));
+    expect(workPages).toHaveLength(9); // three works in three languages
+    expect(changed.sort()).toEqual(workPages.sort());
+    expect(build.toRender).toBe(workPages.length);
+    expect(await read(`uno.example/${WORK}`)).toContain('href="https://films.example.org/prestec/10?from=llevant&amp;x=1"');
+  });
 });

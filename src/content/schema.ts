@@ -327,13 +327,15 @@ function fastAudiovisual(c: Cells): Audiovisual | undefined {
     status_global: may(c.status_global, fastStatus, 1),
   };
   if (!allDefined(row)) return undefined;
-  const texts: Partial<Record<SynopsisColumn, string | null>> = {};
+  // What withSynopses makes of the columns, without an object per row for the many without any.
+  let synopses: Synopses | undefined;
   for (const column of SYNOPSIS_COLUMNS) {
-    const text = may(c[column], fastLongText);
-    if (text === undefined) return undefined;
-    texts[column] = text;
+    const text = c[column];
+    if (text == null) continue;
+    if (fastLongText(text) === undefined) return undefined;
+    (synopses ??= {})[synopsisKey(column)] = text;
   }
-  return withSynopses(row, texts);
+  return synopses === undefined ? row : { ...row, synopses };
 }
 
 function fastDirector(c: Cells): Director | undefined {

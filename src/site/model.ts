@@ -131,7 +131,7 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
       works,
     }));
   }
-  for (const listed of byName) yield workPage(site, view.domain, listed);
+  for (const listed of byName) yield plannedWorkPage(site, view.domain, listed);
 
   const byDirector = new Map<number, ListedWork[]>();
   const byCategory = new Map<AudiovisualType, ListedWork[]>(AUDIOVISUAL_TYPES.map((t) => [t, []]));
@@ -164,7 +164,7 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
 }
 
 /** A work's page in one version of a domain's site: its synopsis in the version's language. */
-export function workPage(site: DomainSite, domain: Domain, listed: ListedWork): Extract<SitePage, { kind: "work" }> {
+export function plannedWorkPage(site: DomainSite, domain: Domain, listed: ListedWork): Extract<SitePage, { kind: "work" }> {
   const { work } = listed;
   const watch = domain.watch_url === undefined ? null : watchUrl(domain.watch_url, work);
   return { kind: "work", dir: workDir(work.id, work.slug), site, listed, synopsis: synopsis(work, site.strings.code), watch };

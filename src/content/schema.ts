@@ -125,6 +125,38 @@ const languageList = () =>
     return tags;
   });
 
+/** The placeholders of `watch_url`, and what they stand for. */
+export const WATCH_PLACEHOLDERS = ["id", "slug"] as const;
+
+/**
+ * Where to watch or borrow a work: a URL template whose `{id}` and `{slug}` are replaced by each
+ * work's (URL-encoded, src/site/model.ts). At least one of them is required: a link to the same
+ * page from every work would not lead to the work. Placeholders stand in the path, query or
+ * fragment, never in the host.
+ */
+const urlTemplate = () =>
+  required()
+    .max(1000, { error: "is longer than 1000 characters" })
+    .superRefine((text, ctx) => {
+      const problem = (message: string) => ctx.addIssue({ code: "custom", message });
+      const names = [...text.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
+      const unknown = names.filter((name) => !(WATCH_PLACEHOLDERS as readonly string[]).includes(name));
+      if (unknown.length > 0) return problem(`unknown placeholder {${unknown[0]}}: use {id} and {slug}, got ${show(text)}`);
+      if (names.length === 0) return problem(`expected {id} or {slug} in the URL, so that each work links to its own page, got ${show(text)}`);
+      const probe = text.replace(/\{(id|slug)\}/g, "1");
+      if (/[{}\s]/.test(probe)) return problem(`expected a URL with {id} or {slug} and no other braces or spaces, got ${show(text)}`);
+      let url: URL;
+      try {
+        url = new URL(probe);
+      } catch {
+        return problem(`expected an absolute http(s) URL like "https://films.example.org/watch/{id}/{slug}", got ${show(text)}`);
+      }
+      if (!/^https?:$/.test(url.protocol) || url.username || url.password || !HOST_PATTERN.test(url.hostname)) {
+        return problem(`expected an absolute http(s) URL without credentials, got ${show(text)}`);
+      }
+      if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\{/i.test(text)) return problem(`placeholders belong in the path or the query, not in the host, got ${show(text)}`);
+    });
+
 /** The domain's name in each of the other languages of its site (`name_ca`, …). */
 const translatedNames = Object.fromEntries(LANGUAGES.map((lang) => [`name_${lang}`, oneLine().nullable()])) as unknown as Record<`name_${Language}`, z.ZodNullable<ReturnType<typeof oneLine>>>;
 
@@ -155,6 +187,7 @@ export const domainRow = z
     export_window_days: intBetween(0, 36500).nullable(),
     languages: languageList().nullable(),
     ...translatedNames,
+    watch_url: urlTemplate().nullable(),
   })
   .transform((row) => {
     const baseUrl = row.base_url ?? `https://${row.domain}`;
@@ -168,6 +201,8 @@ export const domainRow = z
       new_days: row.new_days ?? 30,
       export_window_days: row.export_window_days ?? 30,
       ...languagesOf(row),
+      // Absent when empty, as the languages: a domain without it is described as before the column.
+      ...(row.watch_url !== null ? { watch_url: row.watch_url } : {}),
     };
   });
 
@@ -194,19 +229,45 @@ export const directorRow = z.object({
 });
 export type Director = z.infer<typeof directorRow>;
 
-export const audiovisualRow = z.object({
-  id: positiveInt(),
-  name: oneLine(),
-  slug: slug(),
-  audiovisual_type: z
-    .enum(AUDIOVISUAL_TYPES, { error: (iss) => `expected one of ${AUDIOVISUAL_TYPES.join(", ")} or empty, got ${show(iss.input)}` })
-    .nullable(),
-  director_id: positiveInt().nullable(),
-  year: intBetween(1870, 2100).nullable(),
-  duration: intBetween(1, 100_000).nullable(),
-  cover: imagePath(),
-  status_global: intBetween(0, 1_000_000).nullable().transform((value) => value ?? 1),
-});
+/** A work's synopses: by language, and `untagged` for the `synopsis` column (its language unknown). */
+export type Synopses = Partial<Record<Language | "untagged", string>>;
+
+const SYNOPSIS_COLUMNS = ["synopsis", ...LANGUAGES.map((lang) => `synopsis_${lang}` as const)] as const;
+type SynopsisColumn = (typeof SYNOPSIS_COLUMNS)[number];
+const synopsisKey = (column: SynopsisColumn) => (column === "synopsis" ? "untagged" : (column.slice("synopsis_".length) as Language));
+const synopsisColumns = Object.fromEntries(SYNOPSIS_COLUMNS.map((column) => [column, longText().nullable()])) as unknown as Record<SynopsisColumn, z.ZodNullable<ReturnType<typeof longText>>>;
+
+export const audiovisualRow = z
+  .object({
+    id: positiveInt(),
+    name: oneLine(),
+    slug: slug(),
+    audiovisual_type: z
+      .enum(AUDIOVISUAL_TYPES, { error: (iss) => `expected one of ${AUDIOVISUAL_TYPES.join(", ")} or empty, got ${show(iss.input)}` })
+      .nullable(),
+    director_id: positiveInt().nullable(),
+    year: intBetween(1870, 2100).nullable(),
+    duration: intBetween(1, 100_000).nullable(),
+    cover: imagePath(),
+    status_global: intBetween(0, 1_000_000).nullable().transform((value) => value ?? 1),
+    ...synopsisColumns,
+  })
+  .transform(({ synopsis, synopsis_es, synopsis_en, synopsis_ca, synopsis_gl, synopsis_eu, synopsis_va, synopsis_fr, ...work }) =>
+    withSynopses(work, { synopsis, synopsis_es, synopsis_en, synopsis_ca, synopsis_gl, synopsis_eu, synopsis_va, synopsis_fr }),
+  );
+
+/**
+ * A work with its synopses gathered in `synopses`, absent when it has none: the site shows them,
+ * the API does not (src/model/digests.ts keeps them out of the digests the API is keyed by).
+ */
+function withSynopses<T extends object>(work: T, cells: Partial<Record<SynopsisColumn, string | null>>): T & { synopses?: Synopses } {
+  let synopses: Synopses | undefined;
+  for (const column of SYNOPSIS_COLUMNS) {
+    const text = cells[column];
+    if (text != null) (synopses ??= {})[synopsisKey(column)] = text;
+  }
+  return synopses === undefined ? work : { ...work, synopses };
+}
 export type Audiovisual = z.infer<typeof audiovisualRow>;
 
 export const availabilityRow = z.object({
@@ -265,7 +326,16 @@ function fastAudiovisual(c: Cells): Audiovisual | undefined {
     cover: must(c.cover, fastImagePath),
     status_global: may(c.status_global, fastStatus, 1),
   };
-  return allDefined(row) ? row : undefined;
+  if (!allDefined(row)) return undefined;
+  // What withSynopses makes of the columns, without an object per row for the many without any.
+  let synopses: Synopses | undefined;
+  for (const column of SYNOPSIS_COLUMNS) {
+    const text = c[column];
+    if (text == null) continue;
+    if (fastLongText(text) === undefined) return undefined;
+    (synopses ??= {})[synopsisKey(column)] = text;
+  }
+  return synopses === undefined ? row : { ...row, synopses };
 }
 
 function fastDirector(c: Cells): Director | undefined {

@@ -58,6 +58,7 @@ export const UNIT = [
   "test/site/search.test.ts",
   "test/site/seo.test.ts",
   "test/site/text.test.ts",
+  "test/site/watch.test.ts",
   "test/support/requires.test.ts",
   "test/util/memory.test.ts",
 ];

@@ -70,6 +70,7 @@ describe("--prune-media", { timeout: 120_000 }, () => {
 
   it("reads again a record caught half written by a shard rewriting it, and stops on one that stays foreign", async () => {
     // s3rver, like a folder, rewrites an object in place: a read meanwhile may get a part of it.
+    // Only the prune reads the record of domain-1 here (the publish is scoped to domain-2).
     const cuts = { count: 0 };
     function halfRead(times: number): Store {
       const target = racing();
@@ -78,7 +79,7 @@ describe("--prune-media", { timeout: 120_000 }, () => {
       return Object.assign(target, {
         get: async (rel: string) => {
           const bytes = await get(rel);
-          if (bytes === null || !rel.startsWith("_catalogue/records/") || cuts.count >= times) return bytes;
+          if (bytes === null || rel !== "_catalogue/records/domain-1.example.tsv" || cuts.count >= times) return bytes;
           cuts.count++;
           return bytes.subarray(0, 10);
         },
@@ -89,7 +90,7 @@ describe("--prune-media", { timeout: 120_000 }, () => {
     expect(cuts.count).toBe(1);
     expect(once.pruned).not.toContain("domain-1.example/media/dropped-480.jpeg");
     await expect(publish({ dir: editions.before, target: halfRead(Infinity), domains: ["domain-2.example"], pruneMedia: true, dryRun: true })).rejects.toThrow(
-      /--prune-media: s3:\/\/site\/prune: _catalogue\/records\/domain-\d\.example\.tsv is not a record of this version of catalogue; nothing was pruned/,
+      /--prune-media: s3:\/\/site\/prune: _catalogue\/records\/domain-1\.example\.tsv is not a record of this version of catalogue; nothing was pruned/,
     );
   });
 

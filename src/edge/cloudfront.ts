@@ -1,5 +1,5 @@
 import type { BuildInfo } from "../output/build-info.ts";
-import { HSTS, NOSNIFF, REFERRER_POLICY } from "../serve/headers.ts";
+import { HSTS, NOSNIFF, policyWithImagesFrom, REFERRER_POLICY } from "../serve/headers.ts";
 import {
   ALLOW,
   API_HEADERS,
@@ -37,19 +37,7 @@ export function distributionPolicy(info: BuildInfo): Record<string, string> {
     const origin = new URL(domain.media_url).origin;
     if (origin !== new URL(domain.base_url).origin) media.add(origin);
   }
-  const csp = [
-    "default-src 'none'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self'",
-    ["img-src 'self' data:", ...[...media].sort()].join(" "),
-    "font-src 'self'",
-    "connect-src 'self'",
-    "manifest-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'self'",
-  ].join("; ");
+  const csp = policyWithImagesFrom([...media].sort());
   const https = info.domains.every((d) => d.base_url.startsWith("https:"));
   return {
     ...NOSNIFF,

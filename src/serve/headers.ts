@@ -32,13 +32,17 @@ const originOf = (url: string) => new URL(url).origin;
 export function contentSecurityPolicy(domain: DomainInfo): string {
   const site = originOf(domain.base_url);
   const media = originOf(domain.media_url);
-  // data: for the pages' empty icon (`<link rel="icon" href="data:,">`, which spares a request).
-  const images = media === site ? "'self' data:" : `'self' data: ${media}`;
+  return policyWithImagesFrom(media === site ? [] : [media]);
+}
+
+/** The pages' policy, with covers also taken from these other origins. */
+export function policyWithImagesFrom(mediaOrigins: readonly string[]): string {
   return [
     "default-src 'none'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
-    `img-src ${images}`,
+    // data: for the pages' empty icon (`<link rel="icon" href="data:,">`, which spares a request).
+    ["img-src 'self' data:", ...mediaOrigins].join(" "),
     "font-src 'self'",
     "connect-src 'self'",
     "manifest-src 'self'",

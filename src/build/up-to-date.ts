@@ -4,6 +4,7 @@ import { resolveBuildDate } from "../util/dates.ts";
 import { countLines } from "../output/manifest.ts";
 import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/records.ts";
 import { inputFingerprint } from "./fingerprint.ts";
+import { siteFolder, siteSignature } from "./site-folder.ts";
 import type { TreeSummary } from "../output/tree.ts";
 import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "../output/versions.ts";
 
@@ -14,6 +15,7 @@ export interface BuildInputs {
   date?: string;
   domains?: string[];
   site?: boolean;
+  siteDir?: string;
 }
 
 export interface UpToDate {
@@ -34,7 +36,9 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   const date = resolveBuildDate(inputs.date);
   const site = inputs.site ?? true;
   const digests = path.join(versionsFolder(inputs.outDir), CONTENT_DIGESTS);
-  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1 }, digests);
+  // The site folder by its files' signatures, where it exists (a build without one keeps its fingerprint).
+  const look = site ? siteSignature(siteFolder(inputs.contentDir, inputs.siteDir)) : null;
+  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1, ...(look !== null ? { look } : {}) }, digests);
   const current = await currentSummary(inputs.outDir, fingerprint);
   if (current !== null) await removeAbandoned(inputs.outDir);
   return { date, fingerprint, current };

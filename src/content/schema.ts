@@ -108,6 +108,18 @@ const locale = () =>
     { error: (iss) => `expected a language tag like "es" or "en-GB", got ${show(iss.input)}` },
   );
 
+/**
+ * A CSS colour written to a stylesheet and a meta tag: a hex colour, a colour function of numbers
+ * (rgb, hsl, hwb, lab, lch, oklab, oklch) or a keyword of letters. Nothing that could end the
+ * declaration (no ";", "}", quotes or "<").
+ */
+const cssColor = () =>
+  required()
+    .transform((text) => text.trim().toLowerCase())
+    .refine((text) => /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(text) || /^(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.%+\-\s,/]*\)$/.test(text) || /^[a-z]{3,20}$/.test(text), {
+      error: (iss) => `expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got ${show(iss.input)}`,
+    });
+
 /** The other languages a domain's site is offered in: language tags separated by spaces. */
 const languageList = () =>
   required().transform((text, ctx) => {
@@ -155,6 +167,9 @@ export const domainRow = z
     export_window_days: intBetween(0, 36500).nullable(),
     languages: languageList().nullable(),
     ...translatedNames,
+    logo: imagePath().nullable(),
+    home_url: httpUrl().nullable(),
+    theme_color: cssColor().nullable(),
   })
   .transform((row) => {
     const baseUrl = row.base_url ?? `https://${row.domain}`;
@@ -168,8 +183,26 @@ export const domainRow = z
       new_days: row.new_days ?? 30,
       export_window_days: row.export_window_days ?? 30,
       ...languagesOf(row),
+      ...brandOf(row),
     };
   });
+
+/**
+ * A library's brand (src/site/custom/brand.ts): absent from a domain without these columns, so
+ * its description, and every key made of it, is what it was before they existed.
+ */
+export interface DomainBrand {
+  /** An image inside the content folder: the header, the favicon, the link previews' fallback. */
+  logo?: string;
+  /** The library's own website. */
+  home_url?: string;
+  /** A CSS colour: `<meta name="theme-color">` and the accent of the default stylesheet. */
+  theme_color?: string;
+}
+
+function brandOf(row: { logo: string | null; home_url: string | null; theme_color: string | null }): DomainBrand {
+  return Object.fromEntries(Object.entries({ logo: row.logo, home_url: row.home_url, theme_color: row.theme_color }).filter(([, v]) => v !== null));
+}
 
 function languagesOf(row: { languages: string[] | null } & Record<`name_${Language}`, string | null>): DomainLanguages {
   const names = Object.fromEntries(LANGUAGES.flatMap((lang) => (row[`name_${lang}`] !== null ? [[lang, row[`name_${lang}`]]] : [])));

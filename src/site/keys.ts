@@ -48,9 +48,7 @@ export async function siteVersion(): Promise<string> {
  * of every work, which made keying two domains' pages cost a second.
  */
 export function pageKeys(site: DomainSite, version: string, workDigests: ReadonlyMap<ListedWork, string>): (page: SitePage) => string {
-  const { images, strings: _strings, ...shared } = site;
-  // Sets serialise as "{}": as sorted lists, so that their content is in the key.
-  const siteKey = md5(JSON.stringify({ version, shared: { ...shared, categories: [...shared.categories].sort() } }));
+  const { images, strings: _strings, look: _look, lookKey, brand, nav, ...shared } = site;
   const variants = new Map<string, string>();
   const shown = (rel: string | null | undefined) => {
     if (rel === null || rel === undefined) return "";
@@ -58,6 +56,11 @@ export function pageKeys(site: DomainSite, version: string, workDigests: Readonl
     if (found === undefined) variants.set(rel, (found = md5(JSON.stringify([rel, imageVariants(images.get(rel))]))));
     return found;
   };
+  // The look (its digest), the brand (with the logo's variants) and the own pages' navigation,
+  // only where they are: a site without them keeps the keys it had before they existed.
+  const own = { ...(lookKey !== "" ? { lookKey } : {}), ...(Object.keys(brand).length > 0 ? { brand, logo: shown(brand.logo) } : {}), ...(nav.length > 0 ? { nav } : {}) };
+  // Sets serialise as "{}": as sorted lists, so that their content is in the key.
+  const siteKey = md5(JSON.stringify({ version, shared: { ...shared, categories: [...shared.categories].sort(), ...own } }));
   const directorKey = (director: Director) => `${directorDigest(director)}${shown(director.photo)}`;
   const works = new Map<ListedWork, string>();
   const workKey = (listed: ListedWork) => {

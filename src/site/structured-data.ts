@@ -38,6 +38,7 @@ const PAGE_TYPE: Record<SitePage["kind"], string> = {
   work: "ItemPage",
   director: "ProfilePage",
   "not-found": "WebPage",
+  own: "WebPage",
 };
 
 /**
@@ -100,6 +101,7 @@ function mainNode(page: SitePage): Node | null {
       };
     }
     case "not-found":
+    case "own":
       return null;
   }
 }

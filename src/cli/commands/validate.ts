@@ -1,18 +1,28 @@
-import { formatProblem, sortProblems } from "../../errors.ts";
+import { formatProblem, InputError, sortProblems } from "../../errors.ts";
 import type { Command } from "../command.ts";
 import { formatWarning, strictHelp, strictOption } from "../warnings.ts";
 
 export const validateCommand: Command = {
-  usage: "catalogue validate [--content DIR] [--strict]",
+  usage: "catalogue validate [--content DIR] [--site DIR] [--strict]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
+  --site DIR           the library's own site folder (default: site beside the content folder)
 ${strictHelp}
 
 Example:
   npx catalogue validate --content content --strict`,
-  options: { content: { type: "string", default: "content" }, ...strictOption },
+  options: { content: { type: "string", default: "content" }, site: { type: "string" }, ...strictOption },
   async run(values, _positionals, io) {
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
+    // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
+    const { siteFolder } = await import("../../build/site-folder.ts");
+    const { loadLook } = await import("../../site/custom/look.ts");
+    try {
+      loadLook(siteFolder(values.content as string, values.site as string | undefined));
+    } catch (error) {
+      if (!(error instanceof InputError)) throw error;
+      check.problems.push(...error.problems);
+    }
     const strict = values.strict as boolean;
     // Strict: the warnings are problems, printed and counted as such.
     const problems = strict ? [...check.problems, ...check.warnings] : check.problems;

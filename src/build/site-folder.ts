@@ -1,5 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
+import { InputError, type Problem } from "../errors.ts";
 
 /**
  * Where a build finds the library's own site folder (src/site/custom/look.ts): `--site DIR`, else
@@ -7,6 +8,21 @@ import path from "node:path";
  * reads only its files' signatures.
  */
 export const siteFolder = (contentDir: string, siteDir?: string): string => siteDir ?? path.join(path.dirname(contentDir), "site");
+
+/**
+ * The problems of the site folder as the build would find them (its templates compiled, its
+ * pages and texts checked): none when it is fine or absent. Loads the template engines.
+ */
+export async function siteFolderProblems(dir: string): Promise<Problem[]> {
+  const { loadLook } = await import("../site/custom/look.ts");
+  try {
+    loadLook(dir);
+    return [];
+  } catch (error) {
+    if (error instanceof InputError) return error.problems;
+    throw error;
+  }
+}
 
 /**
  * The signatures of the folder's files (path, size, mtime, inode), or null when there is no

@@ -4,7 +4,9 @@ import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { stringsFor, type Strings } from "./i18n.ts";
 import { Look } from "./custom/look.ts";
-import { lookStrings, navLinks, ownSitePages, type Brand, type NavLink } from "./custom/site.ts";
+import { lookStrings } from "./custom/texts.ts";
+import { navLinks, type NavLink } from "./custom/pages.ts";
+import type { DomainBrand } from "../content/schema.ts";
 import type { Variants } from "./images.ts";
 import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "./urls.ts";
 import { siteVersions, type SiteVersion } from "./versions.ts";
@@ -44,7 +46,7 @@ export interface DomainSite {
   look: Look;
   lookKey: string;
   /** The domain's brand columns (absent: none). */
-  brand: Brand;
+  brand: DomainBrand;
   /** The own pages the navigation lists, in order. */
   nav: NavLink[];
 }
@@ -109,8 +111,8 @@ export function domainSite(view: DomainView, info: DomainInfo, images: Map<strin
   const versions = version?.versions ?? siteVersions(view.domain);
   const main = version?.main ?? { base_url: info.base_url, base_path: info.base_path };
   const { logo, home_url, theme_color } = view.domain;
-  const brand: Brand = { ...(logo !== undefined ? { logo } : {}), ...(home_url !== undefined ? { home_url } : {}), ...(theme_color !== undefined ? { theme_color } : {}) };
-  const site: DomainSite = { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories, prefix: version?.prefix ?? "", versions, main, look, lookKey: look.pagesDigest, brand, nav: navLinks(look, strings.code) };
+  const brand: DomainBrand = { ...(logo !== undefined ? { logo } : {}), ...(home_url !== undefined ? { home_url } : {}), ...(theme_color !== undefined ? { theme_color } : {}) };
+  const site: DomainSite = { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories, prefix: version?.prefix ?? "", versions, main, look, lookKey: look.pagesDigest, brand, nav: navLinks(look.pages, strings.code) };
   return site;
 }
 
@@ -168,7 +170,6 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
       works: slice,
     }));
   }
-  yield* ownSitePages(site);
   yield { kind: "not-found", dir: null, site };
 }
 

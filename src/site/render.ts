@@ -15,6 +15,7 @@ import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
 import { FAVICON, THEME_CSS, themeStylesheet } from "./custom/brand.ts";
 import type { Look } from "./custom/look.ts";
+import { ownSitePages } from "./custom/site.ts";
 
 export { loadLook } from "./custom/look.ts";
 
@@ -128,7 +129,7 @@ export class SiteRenderer {
     // Indexing runs at most one site behind: an older site's pages are not held any longer.
     await Promise.all(this.searches.at(-2) ?? []);
     await this.writeAssets(site);
-    const planned = [...sitePages(site, view)];
+    const planned = [...sitePages(site, view), ...ownSitePages(site)];
     for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
     const keyOf = pageKeys(site, this.version, workDigests);
     const keyed: string[] = new Array(planned.length);

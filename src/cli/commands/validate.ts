@@ -1,4 +1,4 @@
-import { formatProblem, InputError, sortProblems } from "../../errors.ts";
+import { formatProblem, sortProblems } from "../../errors.ts";
 import type { Command } from "../command.ts";
 import { formatWarning, strictHelp, strictOption } from "../warnings.ts";
 
@@ -15,14 +15,8 @@ Example:
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
     // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
-    const { siteFolder } = await import("../../build/site-folder.ts");
-    const { loadLook } = await import("../../site/custom/look.ts");
-    try {
-      loadLook(siteFolder(values.content as string, values.site as string | undefined));
-    } catch (error) {
-      if (!(error instanceof InputError)) throw error;
-      check.problems.push(...error.problems);
-    }
+    const { siteFolder, siteFolderProblems } = await import("../../build/site-folder.ts");
+    check.problems.push(...(await siteFolderProblems(siteFolder(values.content as string, values.site as string | undefined))));
     const strict = values.strict as boolean;
     // Strict: the warnings are problems, printed and counted as such.
     const problems = strict ? [...check.problems, ...check.warnings] : check.problems;

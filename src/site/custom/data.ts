@@ -51,7 +51,7 @@ export function baseData(page: SitePage, ctx: PageContext) {
       title: "title" in page ? page.title : null,
     },
     lang: s.lang,
-    texts: resolvedLook(site),
+    texts: resolvedLook(site.look, s.code),
     nav: {
       categories: AUDIOVISUAL_TYPES.filter((t) => site.categories.has(t)).map((t) => ({
         label: s.categories[t],

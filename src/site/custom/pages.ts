@@ -122,6 +122,22 @@ const lineOf = (text: string, needle: string) => {
   return at === -1 ? 1 : text.slice(0, at).split("\n").length;
 };
 
+/** An own page in the header's navigation. */
+export interface NavLink {
+  dir: string;
+  title: string;
+}
+
+/** The own pages the navigation lists in a language (each page's title in it), by their `nav` number. */
+export function navLinks(pages: readonly OwnPage[], code: Language): NavLink[] {
+  const order = new Map(pages.flatMap((p) => (p.lang === null && p.nav !== null ? [[p.dir, p.nav] as const] : [])));
+  if (order.size === 0) return [];
+  return pagesFor(pages, code)
+    .filter((p) => order.has(p.dir))
+    .sort((a, b) => order.get(a.dir)! - order.get(b.dir)! || (a.dir < b.dir ? -1 : 1))
+    .map((p) => ({ dir: p.dir, title: p.title }));
+}
+
 /** The version of each own page a language's site shows: its own, else the page every language gets. */
 export function pagesFor(pages: readonly OwnPage[], lang: Language): OwnPage[] {
   const own = new Map(pages.filter((p) => p.lang === lang).map((p) => [p.dir, p]));

@@ -1,7 +1,6 @@
 import { interfaceLanguage } from "../../content/languages.ts";
 import type { Language } from "../../content/schema.ts";
 import { fallbackOrder, languageTexts, stringsFromTexts, type Strings, type Texts } from "../i18n.ts";
-import type { DomainSite } from "../model.ts";
 import type { Look } from "./look.ts";
 
 interface Resolved {
@@ -32,4 +31,4 @@ function resolve(look: Look, code: Language): Resolved {
 export const lookStrings = (look: Look, tag: string): Strings => resolve(look, interfaceLanguage(tag) ?? "es").strings;
 
 /** Every interface text of a site's language, by key, for the templates (`texts.skip`, `texts["search.label"]`). */
-export const resolvedLook = (site: DomainSite): Texts => resolve(site.look, site.strings.code).texts;
+export const resolvedLook = (look: Look, code: Language): Texts => resolve(look, code).texts;

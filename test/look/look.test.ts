@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.ts";
@@ -184,6 +184,40 @@ describe("a library's own look", () => {
     expect(headed.written).toBeGreaterThan(100);
     expect(await read(`${ONE}index.html`)).toContain("own-header2");
   }, 120_000);
+});
+
+describe("a Nunjucks header", () => {
+  it("gets the documented data and the built-in header as safe content", async () => {
+    await rm(path.join(site, "_includes/header.liquid"));
+    await write(
+      "_includes/header.njk",
+      `<div class="njk-header">{{ content | safe }}<ul class="njk-languages">{% for l in nav.languages %}<li><a href="{{ l.url }}" hreflang="{{ l.lang }}">{{ l.label }}</a></li>{% endfor %}</ul><p class="njk-kind">{{ page.kind }} {{ texts.skip }}</p></div>`,
+    );
+    await build();
+    const [slug] = await readdir(path.join(out, TWO, "director"));
+    const english = await read(`${TWO}director/${slug}/index.html`);
+    expect(english).toContain('<div class="njk-header"><header class="site-header">');
+    expect(english).toContain('<a href="../../es/director/');
+    expect(english).toContain('<p class="njk-kind">director Skip to content</p>');
+    // The built-in header keeps the logo, escaped text and all.
+    expect(english).toMatch(/<a class="brand" href="\.\.\/\.\.\/"><picture class="logo">/);
+  }, 120_000);
+});
+
+describe("the brand columns", () => {
+  it("refuses a theme colour that is no colour, and warns of a missing logo", async () => {
+    const { checkContent } = await import("../../src/content/load.ts");
+    const domains = path.join(content, "domains.csv");
+    const text = await readFile(domains, "utf8");
+    try {
+      await writeFile(domains, text.replace("#1f4e79", "red;}body{x:y").replace("covers/cover-2.png", "covers/no-logo.png"));
+      const check = await checkContent(content);
+      expect(check.problems.map((p) => `${p.line} ${p.column}: ${p.message}`)).toEqual(['2 theme_color: expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got "red;}body{x:y"']);
+      expect(check.warnings.filter((w) => w.column === "logo").map((w) => `${w.line} ${w.message}`)).toEqual([expect.stringMatching(/^3 .*no-logo\.png.*the library's name is shown instead$/)]);
+    } finally {
+      await writeFile(domains, text);
+    }
+  });
 });
 
 describe("a site folder's problems", () => {

@@ -81,6 +81,7 @@ function located(error: unknown, firstLine: number): { line?: number; message: s
     .replace(/,?\s*line:\d+, col:\d+/, "")
     .replace(/\([^)]*\)\s*(\[Line \d+, Column \d+\])?\s*/g, "")
     .replace(/Template render error:\s*/g, "")
+    .replace(/^E[A-Z]+: /, "")
     .replace(/\s+/g, " ")
     .trim();
   return { ...(line !== undefined ? { line: line + firstLine - 1 } : {}), message };

@@ -134,7 +134,9 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       infos.push(info);
       // Each work's inputs digest, recorded by domainInputsKey: the HTML page keys are made of them.
       const workDigests = new Map<ListedWork, string>();
-      const key = (domainKeys[domain.domain] = domainInputsKey(base, view, info, images, workDigests));
+      // A logo's bytes count through its processed file's name (a content hash): its pages show it.
+      const logo = domain.logo === undefined ? base : `${base}\0${images.get(domain.logo)?.file}`;
+      const key = (domainKeys[domain.domain] = domainInputsKey(logo, view, info, images, workDigests));
       await writeMedia(tree, view, images);
       await renderer?.placeImages(view, info);
       if (previousKeys[domain.domain] === key) {

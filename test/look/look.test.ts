@@ -205,6 +205,24 @@ describe("a Nunjucks header", () => {
 });
 
 describe("the brand columns", () => {
+  it("shows a logo whose file was replaced, on every page of its domain", async () => {
+    const { copyFile } = await import("node:fs/promises");
+    const srcOf = async (rel: string) => /<img src="([^"]+)"[^>]* alt="Red de bibliotecas 1"/.exec(await read(rel))?.[1];
+    // A logo that is no work's cover, so that only the logo changes.
+    const domains = path.join(content, "domains.csv");
+    await copyFile(path.join(content, "covers/cover-3.png"), path.join(content, "logo.png"));
+    await writeFile(domains, (await readFile(domains, "utf8")).replace("covers/cover-1.png", "logo.png"));
+    await build();
+    const before = await srcOf(`${ONE}about/index.html`);
+    await copyFile(path.join(content, "covers/cover-4.png"), path.join(content, "logo.png"));
+    await build();
+    const after = await srcOf(`${ONE}about/index.html`);
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before);
+    expect(await srcOf(`${ONE}index.html`)).toBe(after!.replace(/^\.\.\//, ""));
+    expect((await outputFiles(out))[`${ONE}media/${path.basename(after!)}`]).toBeDefined();
+  }, 120_000);
+
   it("refuses a theme colour that is no colour, and warns of a missing logo", async () => {
     const { checkContent } = await import("../../src/content/load.ts");
     const domains = path.join(content, "domains.csv");

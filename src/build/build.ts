@@ -102,7 +102,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   const siteModule = site ? import("../site/render.ts") : null;
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   // The library's site folder is checked before anything is written: its problems stop the build.
-  const look = siteModule === null ? null : (await siteModule).loadLook(siteFolder(options.contentDir, options.siteDir));
+  const look = siteModule === null ? null : (await siteModule).loadLook(siteFolder(options.contentDir, options.siteDir), options.siteDir !== undefined);
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   let renderer: SiteRenderer | null = null;
   const exports = new ExportQueue();

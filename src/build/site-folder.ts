@@ -13,10 +13,10 @@ export const siteFolder = (contentDir: string, siteDir?: string): string => site
  * The problems of the site folder as the build would find them (its templates compiled, its
  * pages and texts checked): none when it is fine or absent. Loads the template engines.
  */
-export async function siteFolderProblems(dir: string): Promise<Problem[]> {
+export async function siteFolderProblems(dir: string, named = false): Promise<Problem[]> {
   const { loadLook } = await import("../site/custom/look.ts");
   try {
-    loadLook(dir);
+    loadLook(dir, named);
     return [];
   } catch (error) {
     if (error instanceof InputError) return error.problems;

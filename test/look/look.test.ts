@@ -249,8 +249,9 @@ describe("a site folder's problems", () => {
     return [];
   };
 
-  it("is none when the folder does not exist", () => {
+  it("is none when the folder does not exist, an error when it was named (--site)", () => {
     expect(loadLook(path.join(dir, "no-such-site")).dir).toBeNull();
+    expect(() => loadLook(path.join(dir, "no-such-site"), true)).toThrow(/^--site: .*no-such-site is not a folder/);
   });
 
   it("names the file and the line of an unknown text key, bad front matter, a page taking the product's path", async () => {

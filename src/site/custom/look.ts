@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { InputError, type Problem } from "../../errors.ts";
+import { InputError, UserError, type Problem } from "../../errors.ts";
 import { LANGUAGES, type Language } from "../../content/schema.ts";
 import { languageTexts, type Texts } from "../i18n.ts";
 import { Engines, engineOf, type Render } from "./engines.ts";
@@ -51,13 +51,18 @@ export class Look {
 
 export const SITE_CSS = "site.css";
 
-/** Reads and checks a site folder; every problem at once (InputError). A folder that does not exist is Look.NONE. */
-export function loadLook(dir: string): Look {
+/**
+ * Reads and checks a site folder; every problem at once (InputError). A folder that does not
+ * exist is Look.NONE, unless it was named (`--site DIR`): then it is an error.
+ */
+export function loadLook(dir: string, named = false): Look {
   let files: string[];
   try {
     files = listFiles(dir);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return Look.NONE;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !named) return Look.NONE;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new UserError(`--site: ${dir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
     throw error;
   }
   const problems: Problem[] = [];

@@ -111,4 +111,5 @@ export const E2E = [
   "test/site/browser.test.ts",
   "test/i18n/browser.test.ts",
   "test/site/lighthouse.test.ts",
+  "test/look/lighthouse.test.ts",
 ];

@@ -3,7 +3,7 @@ import type { Ordering } from "../content/schema.ts";
 /**
  * Where each API response lives in the output, relative to the output folder. A web server maps
  * a request onto these paths from the host, the path and three whitelisted query values alone,
- * without running code (see src/serve/routes.ts). The README documents this layout.
+ * without running code (see src/serve/routes.ts). README.md (Output layout) documents this layout.
  *
  *   <domain>/_api/list/<format>/<ordering>/<page>.json   listing pages, and `last.json`
  *   <domain>/_api/detail/<id>.json                        retrieve

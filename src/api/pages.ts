@@ -26,7 +26,7 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  */
 export type OutputFile = { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
 
-/** Also here for the modules that import it from here (src/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
+/** Also here for the modules that import it from here (src/build/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
 export { pageCount } from "./layout.ts";
 
 /**
@@ -47,7 +47,7 @@ const detailPrefix = (version: string) => `${version.slice(0, 12)}:`;
  * The bytes of a domain's elements and directors, carved out of large blocks. Each one alone
  * (Buffer.allocUnsafe, Buffer.from) took its turn in Node's 8 KB pool, and elements of a few
  * kilobytes used one up every other element: tens of thousands of small ArrayBuffers per domain,
- * a twentieth of the main thread's time with the garbage collection they caused. The blocks live
+ * and the garbage collection they caused. The blocks live
  * as long as the domain's elements do.
  */
 class ByteArena {
@@ -78,7 +78,7 @@ const NULL = Buffer.from("null");
 /**
  * Every API response of one domain, in three runs (retrieve documents, listing pages, error
  * bodies). Files are keyed by the works' inputs digests (`workDigests`,
- * from src/domain-inputs.ts: the work, its director, window, novelty and images as this domain
+ * from src/build/domain-inputs.ts: the work, its director, window, novelty and images as this domain
  * shows them), so keying a file serialises nothing: a rebuild makes the elements of the few
  * files whose key changed, and no others. A director's JSON (biographies in seven languages:
  * most of an element's bytes) is serialised and encoded once per domain; each element is encoded

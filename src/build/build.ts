@@ -151,7 +151,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       const pages = renderer?.renderDomain(view, info, workDigests);
       // The API's files wait until the changed parts of the domain's search index are with
       // Pagefind: in its own processes, indexing then runs beside the API and the pages, instead
-      // of starting after them (interleaved with the API, keying the work pages took seconds,
+      // of starting after them (interleaved with the API, keying the work pages was slowed by it,
       // and a rename ended waiting on the last domain's index).
       const api = spreadsheets.then(() => renderer?.indexingStarted).then(() => writeDomainApi(tree, view, images, workDigests));
       const [apiDone, pagesDone] = await Promise.allSettled([api, pages]);

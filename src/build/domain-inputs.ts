@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ProcessedImage } from "../media/images.ts";
-import { directorDigest, workDigest } from "../model/digests.ts";
+import { directorDigest, synopsesDigest, workDigest } from "../model/digests.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { md5 } from "../util/hash.ts";
@@ -16,7 +16,7 @@ import { md5 } from "../util/hash.ts";
  * The key is generous, as the file keys are: the program (its sources and locked dependencies)
  * and the build options (`base`), the domain's row and build description, and every work the
  * domain lists or lists as withdrawn, whole, with its director, its availability and the
- * content-derived names of its cover and of its director's photo.
+ * content-derived names of its cover and of its director's photo, and the synopses of the works it lists.
  *
  * Each work's digest (the work as this domain shows it: with its director, window, novelty,
  * images, and the domain's media address and language) is recorded in `works` (a ListedWork
@@ -53,7 +53,8 @@ export function domainInputsKey(
         const directorPart = director === null ? "" : directorDigest(director);
         works.set(entry, (found = md5(`${workDigest(work)}\t${directorPart}\t${window.from}\t${window.until ?? ""}\t${isNew}\t${cover}\t${shown}\t${shownBy}`)));
       }
-      pending += found;
+      // The synopses are in the domain's key, not in the work's digest: only its work pages show them.
+      pending += list === "listed" ? found + synopsesDigest(entry.work) : found;
       if (pending.length >= 32_768) {
         key.update(pending);
         pending = "";

@@ -10,7 +10,7 @@ void run(process.argv.slice(2), {
   // Long-running commands (serve) resolve only when they are stopped.
   process.exitCode = code;
   // Then exit as soon as nothing is left to do, without Node's teardown of the environment and
-  // its heap (0.1 s after a deploy's last line, issue 15). beforeExit fires only once no work is
+  // its heap (a pause after a deploy's last line, issue 15). beforeExit fires only once no work is
   // pending (no timer, request, write or worker keeps the loop alive): nothing is cut short.
   process.once("beforeExit", () => process.exit());
 });

@@ -25,8 +25,8 @@ export type ImageHeader = Pick<sharp.Metadata, "format" | "width" | "height">;
 
 /**
  * The headers of images read by earlier builds, by path and file state, kept in the image cache
- * (`headers.json`): with a cover for each of 5,000 works, reading their headers (and loading
- * sharp, 0.1 s) cost a one-title rebuild a second (3.57 s against 2.52 s).
+ * (`headers.json`): reading every cover's header (and loading sharp) again would make a
+ * one-title rebuild pay for the whole catalogue's images (docs/performance.md#work-not-done).
  */
 export type KnownHeaders = FileStates<ImageHeader>;
 
@@ -91,9 +91,9 @@ export async function checkImage(
     return `the image must be inside the content folder, got ${JSON.stringify(rel)}`;
   }
   // Synchronous: a catalogue with a cover per work checks tens of thousands, and each promise's
-  // round trip through libuv's thread pool cost the main thread ten times the call (20,000
-  // covers: 0.63 s of a rebuild). A file that is not a symlink is where its folder really is:
-  // the folders are resolved once each, not every file's path.
+  // round trip through libuv's thread pool costs the main thread many times the call itself. A
+  // file that is not a symlink is where its folder really is: the folders are resolved once each,
+  // not every file's path.
   const joined = path.join(contentRoot, normal);
   let abs: string;
   let info: Stats;

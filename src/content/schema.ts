@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { brandOf, cssColor } from "./brand.ts";
 import { isRealDate } from "../util/dates.ts";
 import { dateProblem, parseBoolean, parseDate } from "./values.ts";
+
+export type { DomainBrand } from "./brand.ts";
 
 // Defined with the other date rules (the build date is checked with it before any schema loads).
 export { isRealDate };
@@ -108,18 +111,6 @@ const locale = () =>
     { error: (iss) => `expected a language tag like "es" or "en-GB", got ${show(iss.input)}` },
   );
 
-/**
- * A CSS colour written to a stylesheet and a meta tag: a hex colour, a colour function of numbers
- * (rgb, hsl, hwb, lab, lch, oklab, oklch) or a keyword of letters. Nothing that could end the
- * declaration (no ";", "}", quotes or "<").
- */
-const cssColor = () =>
-  required()
-    .transform((text) => text.trim().toLowerCase())
-    .refine((text) => /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(text) || /^(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.%+\-\s,/]*\)$/.test(text) || /^[a-z]{3,20}$/.test(text), {
-      error: (iss) => `expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got ${show(iss.input)}`,
-    });
-
 /** The other languages a domain's site is offered in: language tags separated by spaces. */
 const languageList = () =>
   required().transform((text, ctx) => {
@@ -136,6 +127,38 @@ const languageList = () =>
     }
     return tags;
   });
+
+/** The placeholders of `watch_url`, and what they stand for. */
+export const WATCH_PLACEHOLDERS = ["id", "slug"] as const;
+
+/**
+ * Where to watch or borrow a work: a URL template whose `{id}` and `{slug}` are replaced by each
+ * work's (URL-encoded, src/site/model.ts). At least one of them is required: a link to the same
+ * page from every work would not lead to the work. Placeholders stand in the path, query or
+ * fragment, never in the host.
+ */
+const urlTemplate = () =>
+  required()
+    .max(1000, { error: "is longer than 1000 characters" })
+    .superRefine((text, ctx) => {
+      const problem = (message: string) => ctx.addIssue({ code: "custom", message });
+      const names = [...text.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
+      const unknown = names.filter((name) => !(WATCH_PLACEHOLDERS as readonly string[]).includes(name));
+      if (unknown.length > 0) return problem(`unknown placeholder {${unknown[0]}}: use {id} and {slug}, got ${show(text)}`);
+      if (names.length === 0) return problem(`expected {id} or {slug} in the URL, so that each work links to its own page, got ${show(text)}`);
+      const probe = text.replace(/\{(id|slug)\}/g, "1");
+      if (/[{}\s]/.test(probe)) return problem(`expected a URL with {id} or {slug} and no other braces or spaces, got ${show(text)}`);
+      let url: URL;
+      try {
+        url = new URL(probe);
+      } catch {
+        return problem(`expected an absolute http(s) URL like "https://films.example.org/watch/{id}/{slug}", got ${show(text)}`);
+      }
+      if (!/^https?:$/.test(url.protocol) || url.username || url.password || !HOST_PATTERN.test(url.hostname)) {
+        return problem(`expected an absolute http(s) URL without credentials, got ${show(text)}`);
+      }
+      if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\{/i.test(text)) return problem(`placeholders belong in the path or the query, not in the host, got ${show(text)}`);
+    });
 
 /** The domain's name in each of the other languages of its site (`name_ca`, …). */
 const translatedNames = Object.fromEntries(LANGUAGES.map((lang) => [`name_${lang}`, oneLine().nullable()])) as unknown as Record<`name_${Language}`, z.ZodNullable<ReturnType<typeof oneLine>>>;
@@ -167,6 +190,7 @@ export const domainRow = z
     export_window_days: intBetween(0, 36500).nullable(),
     languages: languageList().nullable(),
     ...translatedNames,
+    watch_url: urlTemplate().nullable(),
     logo: imagePath().nullable(),
     home_url: httpUrl().nullable(),
     theme_color: cssColor().nullable(),
@@ -183,26 +207,11 @@ export const domainRow = z
       new_days: row.new_days ?? 30,
       export_window_days: row.export_window_days ?? 30,
       ...languagesOf(row),
+      // Absent when empty, as the languages: a domain without it is described as before the column.
+      ...(row.watch_url !== null ? { watch_url: row.watch_url } : {}),
       ...brandOf(row),
     };
   });
-
-/**
- * A library's brand (src/site/custom/brand.ts): absent from a domain without these columns, so
- * its description, and every key made of it, is what it was before they existed.
- */
-export interface DomainBrand {
-  /** An image inside the content folder: the header, the favicon, the link previews' fallback. */
-  logo?: string;
-  /** The library's own website. */
-  home_url?: string;
-  /** A CSS colour: `<meta name="theme-color">` and the accent of the default stylesheet. */
-  theme_color?: string;
-}
-
-function brandOf(row: { logo: string | null; home_url: string | null; theme_color: string | null }): DomainBrand {
-  return Object.fromEntries(Object.entries({ logo: row.logo, home_url: row.home_url, theme_color: row.theme_color }).filter(([, v]) => v !== null));
-}
 
 function languagesOf(row: { languages: string[] | null } & Record<`name_${Language}`, string | null>): DomainLanguages {
   const names = Object.fromEntries(LANGUAGES.flatMap((lang) => (row[`name_${lang}`] !== null ? [[lang, row[`name_${lang}`]]] : [])));
@@ -227,19 +236,45 @@ export const directorRow = z.object({
 });
 export type Director = z.infer<typeof directorRow>;
 
-export const audiovisualRow = z.object({
-  id: positiveInt(),
-  name: oneLine(),
-  slug: slug(),
-  audiovisual_type: z
-    .enum(AUDIOVISUAL_TYPES, { error: (iss) => `expected one of ${AUDIOVISUAL_TYPES.join(", ")} or empty, got ${show(iss.input)}` })
-    .nullable(),
-  director_id: positiveInt().nullable(),
-  year: intBetween(1870, 2100).nullable(),
-  duration: intBetween(1, 100_000).nullable(),
-  cover: imagePath(),
-  status_global: intBetween(0, 1_000_000).nullable().transform((value) => value ?? 1),
-});
+/** A work's synopses: by language, and `untagged` for the `synopsis` column (its language unknown). */
+export type Synopses = Partial<Record<Language | "untagged", string>>;
+
+const SYNOPSIS_COLUMNS = ["synopsis", ...LANGUAGES.map((lang) => `synopsis_${lang}` as const)] as const;
+type SynopsisColumn = (typeof SYNOPSIS_COLUMNS)[number];
+const synopsisKey = (column: SynopsisColumn) => (column === "synopsis" ? "untagged" : (column.slice("synopsis_".length) as Language));
+const synopsisColumns = Object.fromEntries(SYNOPSIS_COLUMNS.map((column) => [column, longText().nullable()])) as unknown as Record<SynopsisColumn, z.ZodNullable<ReturnType<typeof longText>>>;
+
+export const audiovisualRow = z
+  .object({
+    id: positiveInt(),
+    name: oneLine(),
+    slug: slug(),
+    audiovisual_type: z
+      .enum(AUDIOVISUAL_TYPES, { error: (iss) => `expected one of ${AUDIOVISUAL_TYPES.join(", ")} or empty, got ${show(iss.input)}` })
+      .nullable(),
+    director_id: positiveInt().nullable(),
+    year: intBetween(1870, 2100).nullable(),
+    duration: intBetween(1, 100_000).nullable(),
+    cover: imagePath(),
+    status_global: intBetween(0, 1_000_000).nullable().transform((value) => value ?? 1),
+    ...synopsisColumns,
+  })
+  .transform(({ synopsis, synopsis_es, synopsis_en, synopsis_ca, synopsis_gl, synopsis_eu, synopsis_va, synopsis_fr, ...work }) =>
+    withSynopses(work, { synopsis, synopsis_es, synopsis_en, synopsis_ca, synopsis_gl, synopsis_eu, synopsis_va, synopsis_fr }),
+  );
+
+/**
+ * A work with its synopses gathered in `synopses`, absent when it has none: the site shows them,
+ * the API does not (src/model/digests.ts keeps them out of the digests the API is keyed by).
+ */
+function withSynopses<T extends object>(work: T, cells: Partial<Record<SynopsisColumn, string | null>>): T & { synopses?: Synopses } {
+  let synopses: Synopses | undefined;
+  for (const column of SYNOPSIS_COLUMNS) {
+    const text = cells[column];
+    if (text != null) (synopses ??= {})[synopsisKey(column)] = text;
+  }
+  return synopses === undefined ? work : { ...work, synopses };
+}
 export type Audiovisual = z.infer<typeof audiovisualRow>;
 
 export const availabilityRow = z.object({
@@ -298,7 +333,16 @@ function fastAudiovisual(c: Cells): Audiovisual | undefined {
     cover: must(c.cover, fastImagePath),
     status_global: may(c.status_global, fastStatus, 1),
   };
-  return allDefined(row) ? row : undefined;
+  if (!allDefined(row)) return undefined;
+  // What withSynopses makes of the columns, without an object per row for the many without any.
+  let synopses: Synopses | undefined;
+  for (const column of SYNOPSIS_COLUMNS) {
+    const text = c[column];
+    if (text == null) continue;
+    if (fastLongText(text) === undefined) return undefined;
+    (synopses ??= {})[synopsisKey(column)] = text;
+  }
+  return synopses === undefined ? row : { ...row, synopses };
 }
 
 function fastDirector(c: Cells): Director | undefined {

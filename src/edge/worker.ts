@@ -1,5 +1,6 @@
 import type { BuildInfo } from "../output/build-info.ts";
 import { mimeType } from "../serve/mime.ts";
+import { rangeOf } from "../serve/range.ts";
 import { resolve, encodePath, type Answer, type Headers } from "../serve/resolve.ts";
 import { CACHE, errorBody, hostTable, notFoundPageFor, selectHost, type HostRoutes } from "../serve/routes.ts";
 
@@ -47,7 +48,10 @@ export async function handle(request: Request, env: Env): Promise<Response> {
   const host = selectHost(await routingTable(env), request.headers.get("host") ?? url.host);
   // resolve() wants the target as sent; URL keeps the path's and query's percent-encoding.
   const answer = resolve(host, { method: request.method, url: `${url.pathname}${url.search}` });
-  return answerWith(env, host, request, answer);
+  const response = await answerWith(env, host, request, answer);
+  // The host's own headers (nosniff, its policies) go on every answer.
+  for (const [name, value] of Object.entries(host.headers)) response.headers.set(name, value);
+  return response;
 }
 
 async function answerWith(env: Env, host: HostRoutes, request: Request, answer: Answer): Promise<Response> {
@@ -59,7 +63,7 @@ async function answerWith(env: Env, host: HostRoutes, request: Request, answer: 
     case "body":
       return reply(request, answer.status, answer.headers, answer.body);
     case "redirect":
-      return reply(request, 301, { Location: answer.location, "Cache-Control": CACHE.short }, "");
+      return reply(request, 301, { ...answer.headers, Location: answer.location, "Cache-Control": CACHE.short }, "");
     case "not-found":
       return notFound(env, host, request);
     case "file": {
@@ -101,6 +105,19 @@ async function fromAsset(request: Request, headers: Headers, file: Response): Pr
     if (wanted !== null && wanted.split(/\s*,\s*/).some((tag) => tag === "*" || tag.replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
       return new Response(null, { status: 304, headers: out });
     }
+  }
+  out["Accept-Ranges"] = "bytes";
+  const wanted = request.headers.get("range");
+  if (wanted !== null) {
+    // A part of the stored bytes (files are small enough to read whole: at most 25 MiB).
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const range = rangeOf(wanted, request.headers.get("if-range"), bytes.byteLength, etag);
+    if (range.kind === "unsatisfiable") return reply(request, 416, { ...out, "Content-Range": range.contentRange }, "");
+    if (range.kind === "part") {
+      const part = bytes.slice(range.start, range.end + 1);
+      return reply(request, 206, { ...out, "Content-Range": range.contentRange, "Content-Length": String(part.byteLength) }, request.method === "HEAD" ? null : part);
+    }
+    return reply(request, 200, { ...out, "Content-Length": String(bytes.byteLength) }, request.method === "HEAD" ? null : bytes);
   }
   if (length !== null) out["Content-Length"] = length;
   // workerd's ASSETS binding sends no Content-Length header (its body knows its length, and the

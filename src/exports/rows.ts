@@ -3,10 +3,10 @@ import type { CellValue } from "../exports/columns.ts";
 /**
  * A spreadsheet's rows as they cross to a writer thread: each cell's kind in one byte array, the
  * numbers in one array, and the texts (dates and text cells) one after the other in one string.
- * Posted as arrays of cell objects, the rows of a 14,000-row sheet cost the main thread about
- * 100 ms of structured cloning; as an array of values, the writer thread still received a string
- * per cell (hundreds of thousands per build), all kept until the sheet was written, and copied
- * by every collection of its young generation meanwhile.
+ * Posted as arrays of cell objects, the rows would cost the main thread their structured cloning;
+ * as an array of values, the writer thread would still receive a string per cell (hundreds of
+ * thousands per build), all kept until the sheet is written, and copied by every collection of
+ * its young generation meanwhile (docs/performance.md#both-cores).
  */
 export interface PackedRows {
   /** Per cell: its kind (KIND_CODES; EMPTY for an empty cell). */
@@ -36,7 +36,7 @@ export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedR
  * Packs rows one at a time, in the pass that also measures them (see writeExports).
  * The arrays are sized from the first row (rows of a sheet have as many cells), not grown a cell
  * at a time: growing copied them again and again into memory touched for the first time, which
- * costs a page fault per 4 KB (see src/output/staging.ts, BATCH_BYTES).
+ * costs a page fault per 4 KB (see src/output/batches.ts, BATCH_BYTES).
  */
 export class RowPacker {
   private kinds = new Uint8Array(0);

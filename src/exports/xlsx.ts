@@ -27,10 +27,9 @@ const { number: NUMBER, date: DATE } = KIND_CODES;
 /**
  * A spreadsheet of one sheet, written as exceljs' streaming writer writes it (byte for byte in
  * every part: `test/exports/xlsx.test.ts` writes the same sheets with exceljs and compares), but
- * without it: exceljs' row model took about 70 µs a row, and once the rows were rendered here,
- * its streams and zip (a JavaScript CRC-32, a stream callback per 16 KB) still made the
- * spreadsheets a quarter of an API build's CPU (1.3 s of 8.7 for 20,000 works in three domains;
- * a few tenths now).
+ * without it: exceljs' row model makes objects per cell, and its streams and zip (a JavaScript
+ * CRC-32, a stream callback per 16 KB) made the spreadsheets a large part of an API build's CPU
+ * even with the rows rendered here (docs/performance.md#the-work-that-is-done-cheaper).
  */
 
 export interface SheetSpec {
@@ -146,8 +145,8 @@ async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBu
  * Data rows as exceljs' RowXform and CellXform render them for our cells: every cell of the row
  * counts in `spans`, an empty cell is left out, numbers and dates as `<v>` (dates with the date
  * style, as their serial number), text as an inline rich-text string. A row without a value is
- * not written at all. exceljs' row model (a Row and a Cell object per cell, a style lookup per
- * cell, an XML stream per row) took about 70 µs a row.
+ * not written at all. Rendered here rather than by exceljs' row model, which makes a Row and a
+ * Cell object per cell, a style lookup per cell and an XML stream per row.
  */
 class RowRenderer {
   hasDate = false;

@@ -170,7 +170,7 @@ export const MEDIA_CODE: CodeConcern = { entries: ["src/media/images.ts"] };
  * media folder). eleventy-img names each variant by a hash of its source's content and its
  * processing options (and its width), so the name stands for the bytes and keys the copy: a
  * file the previous build copied under the same name is kept without reading it again (hashing
- * costs about 0.2 ms a file: seconds for tens of thousands of covers). Unlike the cache file's
+ * tens of thousands of covers at every build would cost seconds). Unlike the cache file's
  * inode or mtime, the name is the same on every machine, so the manifest stays deterministic.
  */
 export async function copyProcessedImage(tree: FileSink, rel: string, cachePath: string): Promise<void> {

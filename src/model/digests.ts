@@ -19,13 +19,23 @@ export function inputsDigest(workDigests: ReadonlyMap<ListedWork, string>, liste
   return digest;
 }
 
-/** A work's own digest, once per work for all domains (the domain's part, its window and covers, is small). */
+/**
+ * A work's own digest, once per work for all domains (the domain's part, its window and covers, is
+ * small). Without its synopses, which only its work pages show: they are keyed by them there
+ * (src/site/model.ts), so a new synopsis leaves the API, the spreadsheets and the other pages be.
+ */
 const workDigests = new WeakMap<Audiovisual, string>();
 export function workDigest(work: Audiovisual): string {
   let found = workDigests.get(work);
-  if (found === undefined) workDigests.set(work, (found = md5(JSON.stringify(work))));
+  if (found === undefined) {
+    const { synopses: _shownOnItsPages, ...rest } = work;
+    workDigests.set(work, (found = md5(JSON.stringify(work.synopses === undefined ? work : rest))));
+  }
   return found;
 }
+
+/** A digest of a work's synopses ("" without any), for the inputs key of the domains that list it. */
+export const synopsesDigest = (work: Audiovisual): string => (work.synopses === undefined ? "" : md5(JSON.stringify(work.synopses)));
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
 const directorDigests = new WeakMap<Director, string>();

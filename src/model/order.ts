@@ -50,11 +50,10 @@ export function nameRanks(works: readonly Audiovisual[], locale: string, previou
 
 /**
  * Names in an order close to most collations', cheaply: their lowercase forms compared as plain
- * strings. The collator's sort then finds most of them in order: about a third of the
- * comparisons of a sort from scratch (86,000 instead of 241,000 for a 20,000-title catalogue,
- * 0.06 s instead of 0.09 s). Stripping accents or padding numbers saved more comparisons than
- * they cost. Only a starting order, as a previous build's: whatever it gets wrong, the collator's
- * sort decides.
+ * strings. The collator's sort then finds most of them in order and makes a fraction of the
+ * comparisons of a sort from scratch. Stripping accents or padding numbers as well cost more than
+ * the comparisons they saved (docs/performance.md#smaller-decisions-in-the-code). Only a starting
+ * order, as a previous build's: whatever it gets wrong, the collator's sort decides.
  */
 function roughOrder(names: Iterable<string>): string[] {
   const keyed = Array.from(names, (name) => ({ name, key: name.toLowerCase() }));

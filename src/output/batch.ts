@@ -11,8 +11,9 @@ import { forEachPackedFile, ResultPacker, type Identity, type PackedFiles, type 
 
 /**
  * Hashes every file of the batch that has no key and writes those whose bytes differ from the
- * previous version's (by key or MD5) into `staging`. Synchronous on purpose: for tens of thousands of small files, sync calls
- * measured 2.5x faster than promise-based ones (no thread-pool round trip per open, write, close).
+ * previous version's (by key or MD5) into `staging`. Synchronous on purpose: for tens of thousands
+ * of small files, a thread-pool round trip per open, write and close costs more than the calls
+ * (docs/performance.md#smaller-decisions-in-the-code).
  * `madeDirs` remembers the folders this thread has created. The files are read from their packed
  * form (packed-batch.ts) as they are written.
  */

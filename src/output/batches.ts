@@ -6,19 +6,18 @@ import { WriterPool, type ThreadJob } from "./writer-pool.ts";
 
 /**
  * 1 MB: a few dozen listing pages, so a batch's round trip to a thread is small against its
- * work, and the batches in flight (a few per thread) stay few megabytes. Memory a process
- * touches for the first time costs a page fault per 4 KB, which virtual machines make dear
- * (about 20 µs here): 4 MB batches measured 12,000 more faults and a second more CPU for a
- * 20,000-work API build (`npm run bench -- --sections command`).
+ * work, and the batches in flight stay few megabytes. Memory a process touches for the first time
+ * costs a page fault per 4 KB, which virtual machines make dear, so larger batches cost more than
+ * they save (docs/performance.md#memory-one-domain-at-a-time).
  */
 export const BATCH_BYTES = 1 << 20;
 /** Below this many unchanged files, linking them is quicker than starting threads. */
 const LINKS_FOR_THREADS = 5000;
 /**
  * Batches in flight per writer thread (12 MB). The writer threads run at a lower priority than
- * this one (src/output/writer-thread.ts) and catch up in its gaps: with room for a dozen batches each,
- * serialising rarely waits for them. With two per thread, this thread waited at every gap they
- * left, and a 20,000-work API build took 1.3 % longer (3.6 % with the priority as well).
+ * this one (src/output/writer-thread.ts) and catch up in its gaps: with room for a dozen batches
+ * each, serialising rarely waits for them; with a couple, this thread would wait at every gap
+ * they left (docs/performance.md#both-cores).
  */
 const IN_FLIGHT_PER_THREAD = 12;
 

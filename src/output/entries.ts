@@ -47,8 +47,8 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
 /**
  * The entries of a version's files, path → StagedEntry, each kept as one short string
  * (the size, MD5 and key separated by tabs, after a `+` for a file this build wrote) rather than
- * an object and its digest strings: a build of 716,000 files keeps every entry until it ends, and
- * the objects took half again as much memory. A kept file's string is its previous manifest
+ * an object and its digest strings: a large build keeps hundreds of thousands of entries until it
+ * ends, and objects would take half again as much memory. A kept file's string is its previous manifest
  * line's, shared rather than copied (a rebuild keeps nearly every file). Entries are unpacked
  * when read.
  */
@@ -111,13 +111,13 @@ export class FileEntries extends PackedEntries<StagedEntry> {
 }
 
 /**
- * A flat copy of a string built by concatenation. V8 keeps such a string as a tree of its pieces
- * (a path of five pieces took 250 bytes, its flat copy 80): for strings held until the build
- * ends, a copy through a Buffer (about a microsecond) takes a third of the memory. Only strings
- * of code units below 256 (paths, sizes and digests are ASCII), which latin1 copies exactly;
- * others are kept as they are. Reading a character instead (V8 then flattens the tree in place)
- * is twenty times cheaper, but the tree is dropped only by a young-generation collection that
- * runs while no major marking does: a 20,000-work × 30-domain build kept 85 MB more at its peak.
+ * A flat copy of a string built by concatenation. V8 keeps such a string as a tree of its pieces,
+ * several times the size of its flat copy: for strings held until the build ends, a cheap copy
+ * through a Buffer saves most of their memory. Only strings of code units below 256 (paths, sizes
+ * and digests are ASCII), which latin1 copies exactly; others are kept as they are. Reading a
+ * character instead (V8 then flattens the tree in place) is cheaper, but the tree is dropped only
+ * by a young-generation collection that runs while no major marking does, so a large build's peak
+ * would keep them (docs/performance.md#smaller-decisions-in-the-code).
  */
 export const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
@@ -156,8 +156,8 @@ export function unpackFields(packed: string, start: number): FileEntry {
 /**
  * The files a manifest lists (src/output/tree.ts, parseManifest), path → its line's
  * `size\tmd5\tkey` as read, unpacked when asked: a rebuild reads two manifests of every file, and
- * an object and three strings per file, all kept to the end of the build, made the garbage
- * collector copy them about as long as they took to parse.
+ * an object and three strings per file, all kept to the end of the build, would have the garbage
+ * collector copy them about as long as they take to parse.
  */
 export class ManifestEntries extends PackedEntries<FileEntry> {
   /** Adds a line's fields (checked by the caller). */

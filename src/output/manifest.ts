@@ -35,7 +35,7 @@ const MANIFEST_CHUNK = 1 << 20;
 export async function writeManifest(file: string, entries: FileEntries): Promise<void> {
   const handle = await fs.open(file, "w");
   // Each chunk is encoded into the same buffer: a new megabyte per chunk is memory touched for
-  // the first time, a page fault per 4 KB (see staging.ts, BATCH_BYTES).
+  // the first time, a page fault per 4 KB (see batches.ts, BATCH_BYTES).
   let buffer = Buffer.allocUnsafeSlow(0);
   const write = async (chunk: string) => {
     const size = Buffer.byteLength(chunk);

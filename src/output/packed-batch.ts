@@ -1,8 +1,9 @@
 /**
  * A batch's file list and its result in the forms they cross between the main thread and a
  * writer thread (src/output/writer-thread.ts): a string and an array of numbers, copied in two
- * memcpy-like steps. Posted as objects, tens of thousands of small objects per build cost the main
- * thread about half a second of structured cloning. Each form is written and read here only.
+ * memcpy-like steps. Posted as objects, tens of thousands of small objects per build would cost the
+ * main thread their structured cloning (docs/performance.md#both-cores). Each form is written and
+ * read here only.
  */
 
 /** Size and identity (key of a keyed file, else MD5) of another version's file at a path. */

@@ -87,9 +87,9 @@ export class StagingWriter implements FileSink {
   }
 
   /**
-   * `write` without a promise when the file fits in the batch (nearly always): the API's tens of
-   * thousands of files per domain each cost an async call and an await before, a tenth of the
-   * allocations of the main thread and the collections they caused. A promise when it waits.
+   * `write` without a promise when the file fits in the batch (nearly always): an async call and
+   * an await for each of the API's tens of thousands of files per domain would be a large share of
+   * the main thread's allocations, and of the collections they cause. A promise when it waits.
    */
   private add(rel: string, data: FileData, key: string | undefined): Promise<void> | undefined {
     // A keyed file that fits is recorded as it is packed: it needs no pending mark.
@@ -193,7 +193,8 @@ export class StagingWriter implements FileSink {
   /**
    * A kept file is hard-linked into staging by the writer threads as soon as a few thousand are
    * known, while this thread goes on (a rebuild keeps tens of thousands; linking them all at
-   * commit, with nothing else left to do, took seconds). The rest are linked at commit.
+   * commit would make the build wait for them with nothing else left to do). The rest are linked
+   * at commit.
    */
   private queueLink(rel: string, fields: string) {
     if (this.linkSource === undefined) return;
@@ -236,7 +237,7 @@ export class StagingWriter implements FileSink {
 
   /** Kept files not linked yet (complete links them). */
   private unlinked(): string[] {
-    // A loop, not [...entries].filter: a pair array per file cost a tenth of a second at commit.
+    // A loop, not [...entries].filter: no pair array per file at the commit, for every file of the build.
     const rels: string[] = [];
     for (const rel of this.entries.keys()) if (!this.entries.isFresh(rel) && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
     return rels;

@@ -70,8 +70,8 @@ export class WriterPool {
   private pick(): RequestWorker<WriterRequest, Reply> {
     if (this.workers.length < this.threads) {
       // A small young generation: the threads allocate little besides a batch's file records, and
-      // each default-sized one (whose pages are all touched as allocation cycles through it) added
-      // about 17 MB to the build's peak memory.
+      // a default-sized one's pages are all touched as allocation cycles through it, memory the
+      // build's peak would carry for nothing.
       const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer-thread.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 }, execArgv: threadExecArgv() });
       this.workers.push(worker);
       return worker;

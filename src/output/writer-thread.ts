@@ -16,12 +16,11 @@ export type WriterRequest =
 
 /**
  * The nice value of a writer thread. On two cores the main thread (serialising, the build's
- * critical path) shared them with two writer threads and V8's compiler and collector threads, and
- * waited for a core a quarter of its time (a 20,000-work API build: 1.1 s of 4.6); the writers
- * work in its gaps instead, within the batches in flight (src/output/staging.ts). A priority
- * within the build, on Linux, where a thread has its own (elsewhere setpriority would lower the
- * whole process); lowering one's own priority needs no privilege. Measured with
- * `npm run bench -- --sections command`: see the README.
+ * critical path) shares them with the writer threads and V8's compiler and collector threads, and
+ * at the same priority it waited for a core; the writers work in its gaps instead, within the
+ * batches in flight (src/output/batches.ts). A priority within the build, on Linux, where a
+ * thread has its own (elsewhere setpriority would lower the whole process); lowering one's own
+ * priority needs no privilege. The figures: docs/performance.md#both-cores.
  */
 const WRITER_NICE = 5;
 if (process.platform === "linux") {

@@ -1,3 +1,4 @@
+import { setTimeout as delay } from "node:timers/promises";
 import { UserError } from "../errors.ts";
 import { BUILD_INFO_PATH, parseBuildInfo, type BuildInfo } from "../output/build-info.ts";
 import { mapLimit } from "../util/concurrency.ts";
@@ -101,13 +102,21 @@ const recordTags = (listing: ReadonlyMap<string, Listed>) => {
 /** The records of `domains` (one that is not a record of ours stops the prune: what it uses is unknown). */
 async function readRecords(store: Store, domains: string[]): Promise<DomainRecord[]> {
   const records = await mapLimit(domains, 8, async (domain) => {
-    const bytes = await store.get(recordPath(domain));
-    const record = bytes === null ? null : decodeRecord(bytes);
-    if (bytes !== null && record === null) throw new UserError(`--prune-media: ${store.name}: ${recordPath(domain)} is not a record of this version of catalogue; nothing was pruned`);
-    return record;
+    // A shard publishing meanwhile rewrites its record, and a store that writes in place (s3rver, a
+    // folder) may then answer a part of it: read again before calling it foreign.
+    for (let attempt = 1; ; attempt++) {
+      const bytes = await store.get(recordPath(domain));
+      const record = bytes === null ? null : decodeRecord(bytes);
+      if (bytes === null || record !== null) return record;
+      if (attempt === RECORD_READS) throw new UserError(`--prune-media: ${store.name}: ${recordPath(domain)} is not a record of this version of catalogue; nothing was pruned`);
+      await delay(RECORD_REREAD_MS * attempt);
+    }
   });
   return records.filter((r) => r !== null);
 }
+
+const RECORD_READS = 4;
+const RECORD_REREAD_MS = 250;
 
 /** The domains under a live lease other than the prune's own (`*`: a whole publish). */
 async function leasedDomains(store: Store, catalogue: ReadonlyMap<string, Listed>, since: number, ttl: number): Promise<Set<string>> {

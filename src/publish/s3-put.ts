@@ -8,9 +8,9 @@ import { setClockFrom, signingDate } from "./s3-clock.ts";
 
 /**
  * PutObject without the SDK's middleware stack. A first publish is tens of thousands of small
- * uploads, and the SDK spends about 1.2 ms of CPU on each (its schema serialiser, endpoint
- * parameters, middleware, signer: 22 s of 44 s of CPU for 18,000 uploads in one profile) on the
- * cores that the store, here s3rver on the same machine, also needs. The same request, from the
+ * uploads, and the SDK spends more CPU on each (its schema serialiser, endpoint parameters,
+ * middleware, signer) than sending it takes, on cores that a store on the same machine also
+ * needs (docs/performance.md#the-work-that-is-done-cheaper). The same request, from the
  * same pieces of the SDK (its endpoint for the bucket, its credentials, its SigV4 signer), sent
  * with Node's own HTTP client, costs a fraction of that. Lists, reads and deletes, a few per
  * publish, stay with the SDK.

@@ -2,7 +2,6 @@ import type { BuildInfo } from "../output/build-info.ts";
 import type { Listen } from "./listen.ts";
 import { MIME_TYPES } from "./mime.ts";
 import {
-  ALLOW,
   API_HEADERS,
   CACHE,
   detailFile,
@@ -15,9 +14,12 @@ import {
   listFile,
   MAX_TARGET,
   methodNotAllowedBody,
+  OPENAPI_HEADERS,
+  OPTIONS_HEADERS,
   paramPattern,
   QUERY_RULES,
   READ_METHODS,
+  REFUSED_HEADERS,
   slashRedirects,
   XLSX_TYPE,
   type DomainRoutes,
@@ -65,6 +67,10 @@ const hasQuery = `expression \`{query} != ""\``;
 function apiRoutes(routes: DomainRoutes): string[] {
   const lines: string[] = [];
   const json = { ...API_HEADERS, "Content-Type": JSON_TYPE };
+  // The redirects below are API answers too: they carry the API's headers (CORS above all).
+  const redirected = [...slashRedirects(routes).map(escapeRegex), `${escapeRegex(routes.api)}${ID_PATTERN}`];
+  lines.push(...matcher("api_redirect", `path_regexp ^(?:${redirected.join("|")})$`), ...headerBlock("@api_redirect", API_HEADERS));
+  lines.push(...matcher("openapi", `path_regexp ${exact(routes.openapi)}`), ...headerBlock("@openapi", OPENAPI_HEADERS, true));
   slashRedirects(routes).forEach((path, n) => {
     lines.push(...matcher(`slash${n}_q`, `path_regexp ${exact(path)}`, hasQuery), `\t\tredir @slash${n}_q ${path}/?{query} 301`);
     lines.push(...matcher(`slash${n}`, `path_regexp ${exact(path)}`), `\t\tredir @slash${n} ${path}/ 301`);
@@ -113,12 +119,14 @@ function site(host: HostRoutes, dir: string, listen: Listen, fallback: boolean):
   const bind = listen.address.replace(/^\[(.*)\]$/, "$1");
   const lines = [`${addresses.join(", ")} {`, `\tbind ${bind}`, `\troot * ${dir}/${host.host}`, ...queryMaps(), `\troute {`];
   lines.push(`\t\tencode gzip`);
+  // The host's own headers (nosniff, its policies), on every answer.
+  lines.push(...headerBlock("", host.headers).map((line) => line.replace("header  {", "header {")));
   // What Node and nginx refuse before routing: a NUL in the decoded path, an overlong target.
   lines.push(...matcher("nul", "path_regexp \\x00"), `\t\trespond @nul 400`);
   lines.push(...matcher("too_long", `expression \`size({uri}) > ${MAX_TARGET}\``), `\t\trespond @too_long 414`);
-  lines.push(...matcher("options", "method OPTIONS"), `\t\theader @options Allow ${quoted(ALLOW)}`, `\t\trespond @options 200`);
+  lines.push(...matcher("options", "method OPTIONS"), ...headerBlock("@options", OPTIONS_HEADERS), `\t\trespond @options 200`);
   lines.push(...matcher("refused", `not method ${[...READ_METHODS, "OPTIONS"].join(" ")}`));
-  lines.push(`\t\theader @refused Allow ${quoted(ALLOW)}`, `\t\theader @refused Content-Type ${JSON_TYPE}`);
+  lines.push(...headerBlock("@refused", REFUSED_HEADERS));
   lines.push(`\t\trespond @refused ${raw(methodNotAllowedBody("{method}"))} 405`);
   const hidden = HIDDEN_PREFIXES.flatMap((prefix) => [prefix.slice(0, -1), `${prefix}*`]);
   lines.push(...matcher("hidden", `path ${hidden.join(" ")}`), `\t\terror @hidden 404`);

@@ -2,7 +2,6 @@ import type { BuildInfo } from "../output/build-info.ts";
 import type { Listen } from "./listen.ts";
 import { DEFAULT_TYPE, MIME_TYPES } from "./mime.ts";
 import {
-  ALLOW,
   API_HEADERS,
   CACHE,
   detailFile,
@@ -14,9 +13,12 @@ import {
   JSON_TYPE,
   listFile,
   methodNotAllowedBody,
+  OPENAPI_HEADERS,
+  OPTIONS_HEADERS,
   paramPattern,
   QUERY_RULES,
   READ_METHODS,
+  REFUSED_HEADERS,
   slashRedirects,
   XLSX_TYPE,
   type DomainRoutes,
@@ -34,9 +36,16 @@ const str = (value: string) => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\
 
 const variable = (name: string) => `catalogue_${name}`;
 
-/** `add_header` lines; `always` so 404s and 405s carry them too. */
-const headers = (entries: Record<string, string>, indent: string) =>
-  Object.entries(entries)
+type Entries = Record<string, string>;
+
+/**
+ * `add_header` lines; `always` so 404s and 405s carry them too. A location with an `add_header`
+ * inherits none from its server, so every location repeats the host's own headers (`own`).
+ * Content-Type is never one of them: `default_type` sets it.
+ */
+const headers = (own: Entries, entries: Entries, indent: string) =>
+  Object.entries({ ...own, ...entries })
+    .filter(([name]) => name !== "Content-Type")
     .map(([name, value]) => `${indent}add_header ${name} ${str(value)} always;`)
     .join("\n");
 
@@ -61,16 +70,15 @@ function queryMaps(): string {
   return lines.join("\n");
 }
 
-const apiHeaders = (type: string, indent: string, extra: Record<string, string> = {}) =>
-  `${indent}types { }\n${indent}default_type ${str(type)};\n${headers({ ...API_HEADERS, ...extra }, indent)}`;
-
-function apiLocations(routes: DomainRoutes): string[] {
+function apiLocations(routes: DomainRoutes, own: Entries): string[] {
   const i = "    ";
+  const apiHeaders = (type: string, indent: string, extra: Entries = {}) =>
+    `${indent}types { }\n${indent}default_type ${str(type)};\n${headers(own, { ...API_HEADERS, ...extra }, indent)}`;
   const blocks: string[] = [];
   for (const path of slashRedirects(routes)) {
-    blocks.push(`  location = ${path} {\n${i}return 301 ${path}/$is_args$args;\n  }`);
+    blocks.push(`  location = ${path} {\n${headers(own, API_HEADERS, i)}\n${i}return 301 ${path}/$is_args$args;\n  }`);
   }
-  blocks.push(`  location ~ "^${escapeRegex(routes.api)}(${ID_PATTERN})$" {\n${i}return 301 $uri/$is_args$args;\n  }`);
+  blocks.push(`  location ~ "^${escapeRegex(routes.api)}(${ID_PATTERN})$" {\n${headers(own, API_HEADERS, i)}\n${i}return 301 $uri/$is_args$args;\n  }`);
 
   const format = QUERY_RULES.map((rule) => `$${variable(rule.name)}`);
   const errors = QUERY_RULES.flatMap((rule) =>
@@ -95,15 +103,18 @@ function apiLocations(routes: DomainRoutes): string[] {
   for (const [name, error] of [["invalid_page", "invalid-page"], ["not_found", "not-found"]] as const) {
     blocks.push(`  location @catalogue_${name} {\n${apiHeaders(JSON_TYPE, i)}\n${i}return 404 ${str(errorBody(error))};\n  }`);
   }
+  blocks.push(
+    `  location = ${routes.openapi} {\n${i}types { }\n${i}default_type ${str(JSON_TYPE)};\n${headers(own, OPENAPI_HEADERS, i)}\n` +
+      `${i}error_page 404 = @catalogue_not_found;\n${i}try_files $uri =404;\n  }`,
+  );
   return blocks;
 }
 
-function server(host: HostRoutes, dir: string, listen: Listen, fallback: boolean): string {
+/** The directives of a host's `server` block but its `listen` and `server_name`: the whole routing table. */
+export function serverBody(host: HostRoutes, dir: string): string[] {
   const i = "    ";
+  const own = host.headers;
   const lines = [
-    `server {`,
-    `  listen ${listen.address}:${listen.port}${fallback ? " default_server" : ""};`,
-    `  server_name ${host.host};`,
     `  root ${str(`${dir}/${host.host}`)};`,
     // Links inside a domain's folder are not followed (the build has none); DIR itself may be one.
     `  disable_symlinks on from=$document_root;`,
@@ -117,40 +128,82 @@ function server(host: HostRoutes, dir: string, listen: Listen, fallback: boolean
     // Server-level rewrites run before any location: the method rules hold on every path.
     `  if ($request_method = OPTIONS) {\n${i}rewrite ^ /_catalogue_options last;\n  }`,
     `  if ($${variable("refused")}) {\n${i}rewrite ^ /_catalogue_refused last;\n  }`,
-    `  location = /_catalogue_options {\n${i}internal;\n${headers({ Allow: ALLOW }, i)}\n${i}return 200;\n  }`,
-    `  location = /_catalogue_refused {\n${i}internal;\n${i}default_type ${str(JSON_TYPE)};\n${headers({ Allow: ALLOW }, i)}\n` +
+    `  location = /_catalogue_options {\n${i}internal;\n${headers(own, OPTIONS_HEADERS, i)}\n${i}return 200;\n  }`,
+    `  location = /_catalogue_refused {\n${i}internal;\n${i}default_type ${str(JSON_TYPE)};\n${headers(own, REFUSED_HEADERS, i)}\n` +
       `${i}return 405 ${str(methodNotAllowedBody("$request_method"))};\n  }`,
     // nginx refuses TRACE itself, before the rewrites above: its 405 comes here.
     `  error_page 405 = @catalogue_refused;`,
-    `  location @catalogue_refused {\n${i}default_type ${str(JSON_TYPE)};\n${headers({ Allow: ALLOW }, i)}\n` +
+    `  location @catalogue_refused {\n${i}default_type ${str(JSON_TYPE)};\n${headers(own, REFUSED_HEADERS, i)}\n` +
       `${i}return 405 ${str(methodNotAllowedBody("$request_method"))};\n  }`,
+    // Answers of no location below (400, 414, a media host's 404) carry the host's headers too.
+    headers(own, {}, "  "),
   );
   for (const prefix of HIDDEN_PREFIXES) lines.push(`  location ^~ ${prefix} {\n${i}return 404;\n  }`);
-  if (host.domain !== null) lines.push(...apiLocations(host.domain));
+  if (host.domain !== null) lines.push(...apiLocations(host.domain, own));
   for (const prefix of host.media) {
     const where = prefix === "/" ? "/" : `^~ ${prefix}`;
-    lines.push(`  location ${where} {\n${headers({ "Cache-Control": CACHE.immutable }, i)}\n${i}try_files $uri =404;\n  }`);
+    lines.push(`  location ${where} {\n${headers(own, { "Cache-Control": CACHE.immutable }, i)}\n${i}try_files $uri =404;\n  }`);
   }
   if (!host.media.includes("/")) {
-    lines.push(host.domain === null ? `  location / {\n${i}return 404;\n  }` : `  location / {\n${headers({ "Cache-Control": CACHE.short }, i)}\n  }`);
+    lines.push(host.domain === null ? `  location / {\n${i}return 404;\n  }` : `  location / {\n${headers(own, { "Cache-Control": CACHE.short }, i)}\n  }`);
   }
   // A language version's folder: its own 404 page. error_page at a location replaces all the
   // server's, so the 405 handler is named again.
   for (const { prefix, page } of host.domain?.languageNotFound ?? []) {
     lines.push(
-      `  location ^~ ${prefix} {\n${headers({ "Cache-Control": CACHE.short }, i)}\n` +
+      `  location ^~ ${prefix} {\n${headers(own, { "Cache-Control": CACHE.short }, i)}\n` +
         `${i}error_page 404 ${page};\n${i}error_page 403 =404 ${page};\n${i}error_page 405 = @catalogue_refused;\n  }`,
     );
   }
-  lines.push(`}`);
-  return lines.join("\n");
+  return lines;
+}
+
+function server(host: HostRoutes, dir: string, listen: Listen, fallback: boolean): string {
+  const head = [`server {`, `  listen ${listen.address}:${listen.port}${fallback ? " default_server" : ""};`, `  server_name ${host.host};`];
+  return [...head, ...serverBody(host, dir), `}`].join("\n");
+}
+
+const typesBlock = (indent: string) =>
+  `${indent}types {\n${Object.entries(MIME_TYPES)
+    .map(([ext, type]) => `${indent}  ${str(type)} ${ext};`)
+    .join("\n")}\n${indent}}\n${indent}default_type ${str(DEFAULT_TYPE)};`;
+
+const GZIP_TYPES = "application/json text/css text/javascript text/plain application/xml application/atom+xml image/svg+xml application/manifest+json";
+
+export interface NginxSnippets {
+  /** For the `http` block (nginx allows `map` only there): the query maps. */
+  http: string;
+  /** For the `server` block of one host: its types, compression and every `location`. */
+  server: string;
+}
+
+/**
+ * `catalogue config nginx --snippets FOLDER`: the same configuration as include-able files for
+ * a server the library already runs. Every variable is named `catalogue_…`, so the maps cannot
+ * clash with the library's own.
+ */
+export function nginxSnippets(info: BuildInfo, dir: string, hostName: string): NginxSnippets {
+  const host = hostTable(info).find((h) => h.host === hostName);
+  if (host === undefined) throw new Error(`bug: no host ${hostName} in the build`);
+  const header = (where: string) =>
+    `# catalogue: include in the ${where} of nginx (generated by "catalogue config nginx --snippets" from ${dir}/_catalogue/build.json)`;
+  return {
+    http: `${header("http block")}\n${queryMaps()}\n`,
+    server: [
+      `${header(`server block of ${host.host} (its listen, server_name and TLS stay yours)`)}`,
+      // The build's own types and compression, whatever the http block says.
+      typesBlock("  "),
+      `  gzip on;\n  gzip_vary on;\n  gzip_min_length 256;\n  gzip_types ${GZIP_TYPES};`,
+      // Redirects carry a path only, as the complete configuration's do.
+      `  absolute_redirect off;\n  server_tokens off;`,
+      ...serverBody(host, dir),
+      "",
+    ].join("\n"),
+  };
 }
 
 export function nginxConfig(info: BuildInfo, dir: string, listen: Listen): string {
   const table = hostTable(info);
-  const types = Object.entries(MIME_TYPES)
-    .map(([ext, type]) => `    ${str(type)} ${ext};`)
-    .join("\n");
   return `# nginx configuration of the catalogue build in ${dir}
 # Generated by "catalogue config nginx" from ${dir}/_catalogue/build.json: regenerate it when
 # domains change. A rebuild of the same domains needs no reload (${dir} is followed per request).
@@ -163,10 +216,7 @@ events {
 }
 
 http {
-  types {
-${types}
-  }
-  default_type ${str(DEFAULT_TYPE)};
+${typesBlock("  ")}
   access_log /dev/stdout;
   # Temporary files under PREFIX, so nginx runs as any user.
   client_body_temp_path client_body_temp;
@@ -188,7 +238,7 @@ ${types}
   gzip on;
   gzip_vary on;
   gzip_min_length 256;
-  gzip_types application/json text/css text/javascript text/plain application/xml application/atom+xml image/svg+xml application/manifest+json;
+  gzip_types ${GZIP_TYPES};
 
 ${queryMaps()}
 

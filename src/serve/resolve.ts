@@ -1,6 +1,5 @@
 import type { ErrorName } from "../api/layout.ts";
 import {
-  ALLOW,
   API_HEADERS,
   CACHE,
   detailFile,
@@ -10,7 +9,10 @@ import {
   listTarget,
   MAX_TARGET,
   methodNotAllowedBody,
+  OPENAPI_HEADERS,
+  OPTIONS_HEADERS,
   READ_METHODS,
+  REFUSED_HEADERS,
   regex,
   slashRedirects,
   XLSX_TYPE,
@@ -27,7 +29,8 @@ export type Headers = Record<string, string>;
 export type Answer =
   /** A small body built here (errors, OPTIONS, 405). */
   | { kind: "body"; status: number; headers: Headers; body: string }
-  | { kind: "redirect"; location: string }
+  /** 301 to `location`; `headers` are the API's on an API path. */
+  | { kind: "redirect"; location: string; headers?: Headers }
   /** An API file of the host's folder; `missing` is the error answered when it does not exist. */
   | { kind: "file"; file: string; headers: Headers; missing: ErrorName }
   /** A file of the host's folder by URL path: index.html, directory redirect, 404 page. */
@@ -59,14 +62,9 @@ export function resolve(host: HostRoutes, request: Request): Answer {
   const path = normalizePath(rawPath);
   if (path === null) return { kind: "bad-request" };
 
-  if (request.method === "OPTIONS") return { kind: "body", status: 200, headers: { Allow: ALLOW }, body: "" };
+  if (request.method === "OPTIONS") return { kind: "body", status: 200, headers: { ...OPTIONS_HEADERS }, body: "" };
   if (!(READ_METHODS as readonly string[]).includes(request.method)) {
-    return {
-      kind: "body",
-      status: 405,
-      headers: { Allow: ALLOW, "Content-Type": JSON_TYPE },
-      body: methodNotAllowedBody(request.method),
-    };
+    return { kind: "body", status: 405, headers: { ...REFUSED_HEADERS }, body: methodNotAllowedBody(request.method) };
   }
   if (HIDDEN_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix)) return { kind: "not-found" };
 
@@ -74,7 +72,7 @@ export function resolve(host: HostRoutes, request: Request): Answer {
   if (routes !== null && path.startsWith(routes.api.slice(0, -1))) {
     const query = rawQuery === "" ? "" : `?${rawQuery}`;
     if (slashRedirects(routes).includes(path) || regex(routes.detailNoSlash).test(path)) {
-      return { kind: "redirect", location: `${encodePath(path)}/${query}` };
+      return { kind: "redirect", location: `${encodePath(path)}/${query}`, headers: { ...API_HEADERS } };
     }
     if (path === routes.api) {
       const target = listTarget(rawQuery);
@@ -92,6 +90,7 @@ export function resolve(host: HostRoutes, request: Request): Answer {
     }
     if (path.startsWith(routes.api)) return apiError("not-found");
   }
+  if (routes !== null && path === routes.openapi) return { kind: "file", file: path, headers: { ...OPENAPI_HEADERS }, missing: "not-found" };
 
   const media = host.media.some((prefix) => path.startsWith(prefix));
   // A host that only serves media answers nothing else.

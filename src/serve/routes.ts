@@ -8,6 +8,7 @@ import {
 import { UserError } from "../errors.ts";
 import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
 import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../site/urls.ts";
+import { domainHeaders, mediaHostHeaders, NOSNIFF } from "./headers.ts";
 import { mimeType } from "./mime.ts";
 
 /**
@@ -31,8 +32,29 @@ export const CACHE = {
   immutable: "public, max-age=31536000, immutable",
 } as const;
 
-/** Headers of every response on an API path (200s, 404s and 405s alike). */
-export const API_HEADERS = { Vary: "Accept", Allow: ALLOW, "Cache-Control": CACHE.short } as const;
+/** The API is public and read-only: any site's pages may read it (no credentials are involved). */
+export const CORS = { "Access-Control-Allow-Origin": "*" } as const;
+
+/** Headers of every response on an API path (200s, 404s, 405s and redirects alike). */
+export const API_HEADERS = { Vary: "Accept", Allow: ALLOW, "Cache-Control": CACHE.short, ...CORS } as const;
+
+/**
+ * The OPTIONS answer, on any path: the interface's `Allow`, and what a CORS preflight needs to
+ * let a GET through (any request header, since no credentials are ever allowed; cached a day).
+ */
+export const OPTIONS_HEADERS = {
+  Allow: ALLOW,
+  ...CORS,
+  "Access-Control-Allow-Methods": ALLOW,
+  "Access-Control-Allow-Headers": "*",
+  "Access-Control-Max-Age": "86400",
+} as const;
+
+/** A refused method's answer (405) on any path: an API error, readable across origins. */
+export const REFUSED_HEADERS = { Allow: ALLOW, ...CORS, "Content-Type": JSON_TYPE } as const;
+
+/** Headers of the OpenAPI description (a file of the build, read by other sites' tools). */
+export const OPENAPI_HEADERS = { ...CORS, "Content-Type": JSON_TYPE, "Cache-Control": CACHE.short } as const;
 
 /** Error bodies, the same bytes as the build's `_api/error/<name>.json` (both come from ERROR_BODIES). */
 export const errorBody = (name: ErrorName) => JSON.stringify(ERROR_BODIES[name]);
@@ -154,6 +176,8 @@ export interface DomainRoutes {
   /** Anchored pattern of a retrieve path without its trailing slash; group 1 is the id. */
   detailNoSlash: string;
   exports: ExportRoute[];
+  /** The domain's OpenAPI description (a file at that path, served with OPENAPI_HEADERS). */
+  openapi: string;
   /** The 404 page of the domain's HTML catalogue (served when the file exists). */
   notFoundPage: string;
   /**
@@ -191,6 +215,8 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
       file: exportFile(kind),
       contentDisposition: `attachment; filename="${safeFileName(info.exports[kind] ?? `${kind}.xlsx`)}"`,
     })),
+    // Where src/api/openapi.ts writes it.
+    openapi: `${info.base_path}/api/v1/openapi.json`,
     notFoundPage: `${info.base_path}/404.html`,
     languageNotFound: (info.languages ?? []).map((folder) => ({ prefix: `${info.base_path}/${folder}/`, page: `${info.base_path}/${folder}/404.html` })),
     discovery: [
@@ -218,6 +244,8 @@ export interface HostRoutes {
   domain: DomainRoutes | null;
   /** URL path prefixes (ending in `/`) holding processed images: long-lived cache. */
   media: string[];
+  /** Headers of every answer of this host (headers.ts): nosniff, and a domain's policies. */
+  headers: Record<string, string>;
 }
 
 /**
@@ -226,7 +254,10 @@ export interface HostRoutes {
  */
 export function hostTable(info: BuildInfo): HostRoutes[] {
   const hosts = new Map<string, HostRoutes>();
-  for (const domain of info.domains) hosts.set(domain.domain, { host: domain.domain, domain: domainRoutes(domain), media: [] });
+  const mediaUrls = new Map<string, string[]>();
+  for (const domain of info.domains) {
+    hosts.set(domain.domain, { host: domain.domain, domain: domainRoutes(domain), media: [], headers: domainHeaders(domain) });
+  }
   for (const domain of info.domains) {
     const slash = domain.media_folder.indexOf("/");
     const host = slash === -1 ? domain.media_folder : domain.media_folder.slice(0, slash);
@@ -235,9 +266,11 @@ export function hostTable(info: BuildInfo): HostRoutes[] {
       throw new UserError(`${domain.domain}: media_url path ${JSON.stringify(prefix)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`);
     }
     let entry = hosts.get(host);
-    if (entry === undefined) hosts.set(host, (entry = { host, domain: null, media: [] }));
+    if (entry === undefined) hosts.set(host, (entry = { host, domain: null, media: [], headers: { ...NOSNIFF } }));
     if (!entry.media.includes(prefix)) entry.media.push(prefix);
+    mediaUrls.set(host, [...(mediaUrls.get(host) ?? []), domain.media_url]);
   }
+  for (const entry of hosts.values()) if (entry.domain === null) entry.headers = mediaHostHeaders(mediaUrls.get(entry.host)!);
   return [...hosts.values()];
 }
 

@@ -9,6 +9,7 @@ import { isCompressible, mimeType } from "./mime.ts";
 import { resolve, encodePath, type Answer, type Headers } from "./resolve.ts";
 import { API_HEADERS, CACHE, errorBody, JSON_TYPE, notFoundPageFor, type HostRoutes, selectHost } from "./routes.ts";
 import { cachedBytes, compressed, compressStream, pickEncoding, type Encoding } from "./compress.ts";
+import { rangeOf, type RangeOutcome } from "./range.ts";
 import { loadSite, type ServedFile, type Site } from "./site.ts";
 
 /**
@@ -137,6 +138,8 @@ async function handle(sites: SiteCache, req: http.IncomingMessage, res: http.Ser
   if (dev?.handle(req, res)) return;
   const site = await sites.current();
   const host = selectHost(site.table, req.headers.host);
+  // The host's own headers (nosniff, its policies) go on every answer, whatever follows.
+  for (const [name, value] of Object.entries(host.headers)) res.setHeader(name, value);
   const answer = resolve(host, { method: req.method ?? "GET", url: req.url ?? "/" });
   await answerWith(site, host, req, res, answer, dev);
 }
@@ -150,7 +153,7 @@ async function answerWith(site: Site, host: HostRoutes, req: http.IncomingMessag
     case "body":
       return sendBody(req, res, answer.status, answer.headers, answer.body);
     case "redirect":
-      return sendBody(req, res, 301, { Location: answer.location, "Cache-Control": CACHE.short }, "");
+      return sendBody(req, res, 301, { ...answer.headers, Location: answer.location, "Cache-Control": CACHE.short }, "");
     case "not-found":
       return sendNotFound(site, host, req, res, dev);
     case "file": {
@@ -212,13 +215,15 @@ async function sendFile(req: http.IncomingMessage, res: http.ServerResponse, sit
   const encoding: Encoding | null = compressible ? pickEncoding(req.headers["accept-encoding"]) : null;
   // A compressed representation has other bytes, so its validator is weak (as nginx does).
   const etag = encoding === null ? file.etag : `W/${file.etag}`;
-  const out: Headers = { ...headers, ETag: etag };
+  const out: Headers = { ...headers, ETag: etag, "Accept-Ranges": "bytes" };
   if (compressible) out.Vary = out.Vary ? `${out.Vary}, Accept-Encoding` : "Accept-Encoding";
   if (matches(req.headers["if-none-match"], file.etag)) {
     writeHead(res, 304, out);
     res.end();
     return;
   }
+  const range = rangeOf(req.headers.range, req.headers["if-range"] as string | undefined, file.size, file.etag);
+  if (range.kind !== "whole") return sendRange(req, res, site, file, { ...out, ETag: file.etag }, range);
   if (encoding !== null) out["Content-Encoding"] = encoding;
 
   if (file.size <= STREAM_COMPRESSED_ABOVE) {
@@ -238,6 +243,19 @@ async function sendFile(req: http.IncomingMessage, res: http.ServerResponse, sit
     // The client went away mid-transfer: nothing to answer any more.
     res.destroy();
   });
+}
+
+/** A part of the file's uncompressed bytes (206), or 416 when the range holds none of them. */
+async function sendRange(req: http.IncomingMessage, res: http.ServerResponse, site: Site, file: ServedFile, out: Headers, range: Exclude<RangeOutcome, { kind: "whole" }>) {
+  if (range.kind === "unsatisfiable") return sendBody(req, res, 416, { ...out, "Content-Range": range.contentRange }, "");
+  const headers = { ...out, "Content-Range": range.contentRange };
+  if (file.size <= STREAM_COMPRESSED_ABOVE) {
+    const bytes = await cachedBytes(site.compressCache, file);
+    return sendBody(req, res, 206, headers, bytes.subarray(range.start, range.end + 1));
+  }
+  writeHead(res, 206, { ...headers, "Content-Length": String(range.end - range.start + 1) });
+  if (req.method === "HEAD") return void res.end();
+  await pipeline(createReadStream(file.real, { start: range.start, end: range.end }), res).catch(() => res.destroy());
 }
 
 /** If-None-Match with weak comparison (RFC 9110 13.1.2): a list of tags, or `*`. */

@@ -1,6 +1,6 @@
 import { API_PATH } from "../api/layout.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
-import type { DomainSite } from "./model.ts";
+import { plannedWorkPage, type DomainSite } from "./model.ts";
 import { pageDescription } from "./page-meta.ts";
 import { absoluteUrl, FEED_FILE, workDir } from "./urls.ts";
 import { escape } from "./xml.ts";
@@ -44,7 +44,7 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
       text("published", day(listed.window.from)),
       text("updated", day(listed.window.from)),
       ...(work.audiovisual_type !== null ? [`<category term="${work.audiovisual_type}" label="${escape(s.categories[work.audiovisual_type])}"/>`] : []),
-      text("summary", pageDescription({ kind: "work", dir: workDir(work.id, work.slug), site, listed })),
+      text("summary", pageDescription(plannedWorkPage(site, view.domain, listed))),
       `</entry>`,
     );
   }

@@ -1,7 +1,8 @@
 import { pageCount, PAGE_SIZE } from "../api/layout.ts";
-import { AUDIOVISUAL_TYPES, ORDERINGS, type AudiovisualType, type Director, type Ordering } from "../content/schema.ts";
+import { AUDIOVISUAL_TYPES, ORDERINGS, type Audiovisual, type AudiovisualType, type Director, type Domain, type Ordering } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
+import { synopsis, type Biography } from "./biography.ts";
 import { stringsFor, type Strings } from "./i18n.ts";
 import { Look } from "./custom/look.ts";
 import { lookStrings } from "./custom/texts.ts";
@@ -60,7 +61,14 @@ interface Base {
 export type SitePage = Base &
   (
     | { kind: "listing"; ordering: Ordering; page: number; pages: number; count: number; works: ListedWork[] }
-    | { kind: "work"; listed: ListedWork }
+    | {
+        kind: "work";
+        listed: ListedWork;
+        /** What only the work page shows, and so only its key holds (src/site/keys.ts keys a page by its fields). */
+        synopsis: Biography | null;
+        /** Where to watch or borrow it (the domain's `watch_url`), or null. */
+        watch: string | null;
+      }
     | { kind: "director"; director: Director; works: ListedWork[] }
     | { kind: "category"; type: AudiovisualType; page: number; pages: number; count: number; works: ListedWork[] }
     | { kind: "not-found" }
@@ -141,7 +149,7 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
       works,
     }));
   }
-  for (const listed of byName) yield { kind: "work", dir: workDir(listed.work.id, listed.work.slug), site, listed };
+  for (const listed of byName) yield plannedWorkPage(site, view.domain, listed);
 
   const byDirector = new Map<number, ListedWork[]>();
   const byCategory = new Map<AudiovisualType, ListedWork[]>(AUDIOVISUAL_TYPES.map((t) => [t, []]));
@@ -172,6 +180,17 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
   }
   yield { kind: "not-found", dir: null, site };
 }
+
+/** A work's page in one version of a domain's site: its synopsis in the version's language. */
+export function plannedWorkPage(site: DomainSite, domain: Domain, listed: ListedWork): Extract<SitePage, { kind: "work" }> {
+  const { work } = listed;
+  const watch = domain.watch_url === undefined ? null : watchUrl(domain.watch_url, work);
+  return { kind: "work", dir: workDir(work.id, work.slug), site, listed, synopsis: synopsis(work, site.strings.code), watch };
+}
+
+/** A `watch_url` template (checked by src/content/schema.ts) filled in for a work, its values URL-encoded. */
+export const watchUrl = (template: string, work: Pick<Audiovisual, "id" | "slug">): string =>
+  template.replace(/\{(id|slug)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? String(work.id) : work.slug));
 
 function* paginate(works: ListedWork[], make: (slice: ListedWork[], page: number, pages: number) => SitePage): Generator<SitePage> {
   const pages = pageCount(works.length);

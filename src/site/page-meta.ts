@@ -1,5 +1,5 @@
 import type { Director } from "../content/schema.ts";
-import { biography } from "./biography.ts";
+import { biography, type Biography } from "./biography.ts";
 import { languageTag } from "./i18n.ts";
 import type { Variants } from "./images.ts";
 import type { DomainSite, SitePage } from "./model.ts";
@@ -25,6 +25,8 @@ export function pageDescription(page: SitePage): string {
     case "category":
       return s.describeCategory(s.categories[page.type], library, page.count) + pageOf(page.page, page.pages);
     case "work": {
+      const lead = synopsisLead(page);
+      if (lead !== null) return lead;
       const { work, director } = page.listed;
       const parts = [work.year === null ? work.name : `${work.name} (${work.year})`];
       if (director !== null) parts.push(`${s.director}: ${director.name}`);
@@ -53,32 +55,62 @@ export function pageDescription(page: SitePage): string {
  */
 export function biographySentence(director: Director, site: DomainSite): string | null {
   const bio = biography(director, site.strings.code);
-  // Catalan reads right on a Valencian page (its fallback), as Valencian would on a Catalan one.
-  if (bio === null || (bio.lang !== null && languageTag(bio.lang).split("-")[0] !== site.strings.lang.split("-")[0])) return null;
+  if (!readsAs(bio, site)) return null;
   return clip(firstSentence(bio.text, site.strings.lang));
+}
+
+/**
+ * A work page's description from its synopsis: as many of its first sentences as fit, or its
+ * first sentence cut at a word; null when it has no synopsis in the page's language (for the
+ * reason biographySentence gives).
+ */
+export function synopsisLead(page: Extract<SitePage, { kind: "work" }>): string | null {
+  const { synopsis } = page;
+  if (!readsAs(synopsis, page.site)) return null;
+  let lead = "";
+  for (const sentence of sentences(synopsis.text, page.site.strings.lang)) {
+    const longer = lead === "" ? sentence : `${lead} ${sentence}`;
+    if (longer.length > MAX_DESCRIPTION) break;
+    lead = longer;
+  }
+  return lead === "" ? clip(firstSentence(synopsis.text, page.site.strings.lang)) : lead;
+}
+
+/** Whether a text of the content is in the page's language (Catalan reads right on a Valencian page, as Valencian on a Catalan one), or untagged. */
+function readsAs(text: Biography | null, site: DomainSite): text is Biography {
+  return text !== null && (text.lang === null || languageTag(text.lang).split("-")[0] === site.strings.lang.split("-")[0]);
 }
 
 const segmenters = new Map<string, Intl.Segmenter>();
 
 /**
  * The first sentence of a text by the Unicode sentence rules of its language, on one line.
- * ICU's rules as Intl.Segmenter applies them know no abbreviation, and end a sentence at
- * "F. W. Murnau" or "Dr. Mabuse": a segment ending in an initial or a common abbreviation of
- * the catalogue's languages runs on into the next.
  */
 export function firstSentence(text: string, lang: string): string {
+  for (const sentence of sentences(text, lang)) return sentence;
+  return "";
+}
+
+/**
+ * The sentences of a text's first paragraph (blank lines separate them, as on the pages: ICU
+ * would end a sentence at any line break), each on one line. ICU's rules as Intl.Segmenter
+ * applies them know no abbreviation, and end a sentence at "F. W. Murnau" or "Dr. Mabuse": a
+ * segment ending in an initial or a common abbreviation of the catalogue's languages runs on into
+ * the next.
+ */
+function* sentences(text: string, lang: string): Generator<string> {
   let segmenter = segmenters.get(lang);
   if (segmenter === undefined) segmenters.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: "sentence" })));
-  // Within the first paragraph (blank lines separate them, as on the pages): ICU would end a
-  // sentence at any line break.
   const paragraph = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
   let sentence = "";
   for (const { segment } of segmenter.segment(paragraph)) {
     sentence += segment;
     const last = ABBREVIATED.exec(sentence)?.[1];
-    if (last === undefined || !(/^\p{Lu}$/u.test(last) || ABBREVIATIONS.has(last.toLowerCase()))) break;
+    if (last !== undefined && (/^\p{Lu}$/u.test(last) || ABBREVIATIONS.has(last.toLowerCase()))) continue;
+    yield sentence.trim();
+    sentence = "";
   }
-  return sentence.trim();
+  if (sentence.trim() !== "") yield sentence.trim();
 }
 
 /** The word before a sentence's final full stop. */

@@ -2,7 +2,7 @@ import { PAGE_SIZE } from "../api/layout.ts";
 import type { Ordering } from "../content/schema.ts";
 import type { ListedWork } from "../model/listing.ts";
 import type { SitePage } from "./model.ts";
-import { biographySentence, pageImage, pageTrail } from "./page-meta.ts";
+import { biographySentence, pageImage, pageTrail, synopsisLead } from "./page-meta.ts";
 import { absoluteUrl, directorDir, workDir } from "./urls.ts";
 
 /**
@@ -12,7 +12,8 @@ import { absoluteUrl, directorDir, workDir } from "./urls.ts";
  * `ItemPage`, `ProfilePage` or `CollectionPage`) whose `inLanguage` is the language of its
  * interface, with the main node as its `mainEntity`. Only what the CSV says of the works: no
  * `inLanguage` on a Movie (the content has no language of the works), no `dateCreated` without a
- * year.
+ * year. A work's `description` is its synopsis's lead, as in the head; with the domain's
+ * `watch_url`, its `potentialAction` is a `WatchAction` whose target is the work's address there.
  */
 
 type Node = Record<string, unknown>;
@@ -58,6 +59,7 @@ function mainNode(page: SitePage): Node | null {
   switch (page.kind) {
     case "work": {
       const { work, director } = page.listed;
+      const description = synopsisLead(page);
       return {
         "@type": "Movie",
         "@id": `${url(page.dir!)}#work`,
@@ -68,6 +70,9 @@ function mainNode(page: SitePage): Node | null {
         ...(work.year !== null ? { dateCreated: String(work.year) } : {}),
         ...(work.duration !== null ? { duration: `PT${work.duration}M` } : {}),
         ...(work.audiovisual_type !== null ? { genre: site.strings.categories[work.audiovisual_type] } : {}),
+        ...(description !== null ? { description } : {}),
+        // Where the library's platform lends or streams it (the domain's watch_url).
+        ...(page.watch !== null ? { potentialAction: { "@type": "WatchAction", target: { "@type": "EntryPoint", urlTemplate: page.watch } } } : {}),
       };
     }
     case "director": {

@@ -25,8 +25,8 @@ export function codeModule(entry: URL, compiled = COMPILED): URL {
  * The Node options of a thread that runs a script of workerScript: the process's own, without
  * those that load tsx (`tsx src/cli/main.ts` passes them, and threads inherit them). Compiled
  * code needs no loader and the sources' script registers its own, while an inherited loader starts a
- * hooks thread in every thread and routes each of its module loads through it (a tenth to a
- * quarter of a CPU-second per thread).
+ * hooks thread in every thread and routes each of its module loads through it, a cost each
+ * thread would pay at start (docs/performance.md#the-work-that-is-done-cheaper).
  */
 export function threadExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
   const kept: string[] = [];

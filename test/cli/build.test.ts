@@ -63,7 +63,7 @@ describe("catalogue build and validate (CLI)", () => {
     // A copy of the installed command whose recorded code digest can change (node_modules shared).
     const install = path.join(dir, "install");
     await run("mkdir", ["-p", install]);
-    await run("cp", ["-a", path.join(ROOT, "bin"), path.join(ROOT, "lib"), path.join(ROOT, "package.json"), install]);
+    await run("cp", ["-a", path.join(ROOT, "bin"), path.join(ROOT, "lib"), path.join(ROOT, "package.json"), path.join(ROOT, "i18n"), install]);
     await symlink(path.join(ROOT, "node_modules"), path.join(install, "node_modules"));
     const cli = path.join(install, "bin/catalogue.js");
     const args = ["build", "--content", content, "--out", "p", "--date", "2026-11-20", "--no-site"];

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLook } from "../../src/site/custom/look.ts";
 import { checkContent } from "../../src/content/load.ts";
 import { domainView } from "../../src/model/listing.ts";
+import { watchUrl } from "../../src/site/model.ts";
 import { buildFixture, tempDir } from "../helpers/catalogue.ts";
 import { runCli } from "../reliability/helpers.ts";
 
@@ -52,7 +53,32 @@ describe("catalogue init", () => {
       [1, 3],
     ]);
     const summary = await buildFixture(content, path.join(project, "dist"));
-    expect(summary.domains).toEqual(["bibliotecas-norte.example", "library-south.example"]);
+    expect(summary.domains).toEqual(["biblioteques-llevant.example", "library-south.example"]);
+  });
+
+  it("shows a new user the optional columns: a site in two languages, synopses and a link to watch or borrow", async () => {
+    const project = path.join(dir, "features");
+    expect((await runCli(["init", project])).code).toBe(0);
+    const content = path.join(project, "content");
+    const { catalogue } = await checkContent(content);
+    const [catalan, english] = catalogue!.domains;
+    expect(catalan!.languages).toEqual(["es"]);
+    expect(catalan!.names?.es).toBeTruthy();
+    expect(catalan!.watch_url).toMatch(/\{id\}/);
+    expect(english!.watch_url).toBeUndefined();
+    const withSynopses = catalogue!.works.filter((w) => w.synopses !== undefined);
+    expect(withSynopses.length).toBeGreaterThan(0);
+    const work = withSynopses[0]!;
+    const out = path.join(project, "dist");
+    await buildFixture(content, out, { site: true });
+    const page = (prefix: string) => readFile(path.join(out, catalan!.domain, prefix, `audiovisual-detail/${work.id}/${work.slug}/index.html`), "utf8");
+    for (const [prefix, lang] of [["", "ca"], ["es", "es"]] as const) {
+      const html = await page(prefix);
+      expect(html).toContain(`<html lang="${lang}">`);
+      expect(html).toContain(`<p>${work.synopses![lang]!.replace(/'/g, "&#39;")}</p>`);
+      expect(html).toContain(`<p class="watch" data-pagefind-ignore><a href="${watchUrl(catalan!.watch_url!, work)}">`);
+    }
+    expect(await readFile(path.join(out, catalan!.domain, "es/index.html"), "utf8")).toContain(catalan!.names!.es!);
   });
 
   it("adds to an existing .gitignore only the lines it lacks", async () => {

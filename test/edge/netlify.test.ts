@@ -62,6 +62,10 @@ describe("Netlify _redirects and _headers", () => {
     expect(headers).toContain("/api/v1/videos/audiovisuals/*\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n  Cache-Control: public, max-age=300\n");
     expect(headers).toContain(`/api/v1/videos/audiovisuals/export_excel/\n  Content-Disposition: attachment; filename="${d.exports.export_excel}"\n`);
     expect(headers).toContain("/media/*\n  Cache-Control: public, max-age=31536000, immutable\n");
+    // CORS on the API and its description; the host's policies on everything.
+    expect(headers).toContain("/api/v1/videos/audiovisuals/*\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n  Cache-Control: public, max-age=300\n  Access-Control-Allow-Origin: *\n");
+    expect(headers).toContain("/api/v1/openapi.json\n  Access-Control-Allow-Origin: *\n");
+    expect(headers).toMatch(/^\/\*\n  Cache-Control: public, max-age=300\n  X-Content-Type-Options: nosniff\n  Content-Security-Policy: default-src 'none'; script-src 'self' 'wasm-unsafe-eval';.*frame-ancestors 'self'\n  Referrer-Policy: strict-origin-when-cross-origin\n/m);
   });
 
   it("types robots.txt, the sitemap and its parts, and the Atom feed (under the base path, robots.txt at the root)", () => {

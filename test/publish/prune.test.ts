@@ -68,6 +68,32 @@ describe("--prune-media", { timeout: 120_000 }, () => {
     expect(await held("domain-1.example/media/")).toEqual([...before, "domain-1.example/media/uploading-480.jpeg"].sort());
   });
 
+  it("reads again a record caught half written by a shard rewriting it, and stops on one that stays foreign", async () => {
+    // s3rver, like a folder, rewrites an object in place: a read meanwhile may get a part of it.
+    // Only the prune reads the record of domain-1 here (the publish is scoped to domain-2).
+    const cuts = { count: 0 };
+    function halfRead(times: number): Store {
+      const target = racing();
+      const get = target.get.bind(target);
+      cuts.count = 0;
+      return Object.assign(target, {
+        get: async (rel: string) => {
+          const bytes = await get(rel);
+          if (bytes === null || rel !== "_catalogue/records/domain-1.example.tsv" || cuts.count >= times) return bytes;
+          cuts.count++;
+          return bytes.subarray(0, 10);
+        },
+      });
+    }
+    await publish({ dir: editions.before, target: racing() });
+    const once = await publish({ dir: editions.before, target: halfRead(1), domains: ["domain-2.example"], pruneMedia: true, dryRun: true });
+    expect(cuts.count).toBe(1);
+    expect(once.pruned).not.toContain("domain-1.example/media/dropped-480.jpeg");
+    await expect(publish({ dir: editions.before, target: halfRead(Infinity), domains: ["domain-2.example"], pruneMedia: true, dryRun: true })).rejects.toThrow(
+      /--prune-media: s3:\/\/site\/prune: _catalogue\/records\/domain-1\.example\.tsv is not a record of this version of catalogue; nothing was pruned/,
+    );
+  });
+
   it("is refused for an archive", async () => {
     const { openTarget } = await import("../../src/publish/targets.ts");
     const target = await openTarget(`${root.dir}/copy.zip`, { dir: editions.before, env: {} });

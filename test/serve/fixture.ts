@@ -6,7 +6,7 @@ import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts
 /**
  * The catalogue every server is tested on: ~250 generated works in three domains; the second
  * domain lives under a path (https://domain-2.example/cataleg) and keeps its media on another
- * host (https://media.example/covers). HTML pages are placed by hand (the fixture builds with
+ * host (https://media.example/covers); the third is plain http. HTML pages are placed by hand (the fixture builds with
  * --no-site, and the site renderer is another module's business).
  */
 export interface Fixture {
@@ -42,6 +42,8 @@ export async function makeFixture(): Promise<Fixture> {
   // the API is the same as in one language, and each version answers with its own 404 page.
   const lines = csv
     .replace("domain-2.example,Red de bibliotecas 2,,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,https://media.example/covers,")
+    // One domain without TLS: no Strict-Transport-Security there.
+    .replace("domain-3.example,Red de bibliotecas 3,,,", "domain-3.example,Red de bibliotecas 3,http://domain-3.example,,")
     .trimEnd()
     .split("\n")
     .map((line, i) => (i === 0 ? `${line},languages` : line.startsWith("domain-2.example,") ? `${line},es ca` : `${line},`));

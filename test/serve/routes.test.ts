@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
 import { pickEncoding } from "../../src/serve/compress.ts";
+import { rangeOf } from "../../src/serve/range.ts";
 import { configDir, parseListen } from "../../src/serve/listen.ts";
 import { normalizePath, resolve } from "../../src/serve/resolve.ts";
 import { domainRoutes, hostTable, listTarget, queryValue, selectHost } from "../../src/serve/routes.ts";
@@ -82,15 +83,18 @@ describe("paths", () => {
     expect(get("/cat/api/v1/videos/audiovisuals/?page=2")).toMatchObject({ kind: "file", file: "/_api/list/plain/default/2.json", missing: "invalid-page" });
     expect(get("/cat/api/v1/videos/audiovisuals/7/")).toMatchObject({ kind: "file", file: "/_api/detail/7.json", missing: "not-found" });
     expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/")).toMatchObject({ kind: "file", file: "/_api/export/export_up_movies.xlsx" });
-    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toEqual({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/?a=1" });
-    expect(get("/cat/api/v1/videos/audiovisuals/7")).toEqual({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/7/" });
+    // Redirects on API paths are API answers: readable across origins.
+    const cors = { headers: { "Access-Control-Allow-Origin": "*" } };
+    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toMatchObject({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/?a=1", ...cors });
+    expect(get("/cat/api/v1/videos/audiovisuals/7")).toMatchObject({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/7/", ...cors });
+    expect(get("/cat/api/v1/openapi.json")).toMatchObject({ kind: "file", file: "/cat/api/v1/openapi.json", ...cors });
     expect(get("/cat/api/v1/videos/audiovisuals/x/")).toMatchObject({ kind: "body", status: 404, body: '{"detail":"Not found."}' });
     expect(get("/api/v1/videos/audiovisuals/")).toMatchObject({ kind: "static" });
     expect(get("/_api/list/plain/default/1.json")).toEqual({ kind: "not-found" });
     expect(get("/_catalogue")).toEqual({ kind: "not-found" });
     expect(get("/cat/media/x.webp")).toEqual({ kind: "static", path: "/cat/media/x.webp", cache: "public, max-age=31536000, immutable" });
-    expect(get("/cat/", "OPTIONS")).toMatchObject({ kind: "body", status: 200, headers: { Allow: "GET, HEAD, OPTIONS" } });
-    expect(get("/cat/", "PUT")).toMatchObject({ kind: "body", status: 405, body: '{"detail":"Method \\"PUT\\" not allowed."}' });
+    expect(get("/cat/", "OPTIONS")).toMatchObject({ kind: "body", status: 200, headers: { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS" } });
+    expect(get("/cat/", "PUT")).toMatchObject({ kind: "body", status: 405, body: '{"detail":"Method \\"PUT\\" not allowed."}', ...cors });
     expect(get(`/?${"x".repeat(9000)}`)).toEqual({ kind: "too-long" });
   });
 });
@@ -104,6 +108,16 @@ describe("hosts", () => {
       ["c.example", "c.example", []],
       ["m.example", null, ["/covers/"]],
     ]);
+  });
+
+  it("gives each host its headers: a domain's policies (HSTS where https, its media host in img-src), nosniff on a media host", () => {
+    const http = { ...domain("b.example", "/c", "m.example/covers"), base_url: "http://b.example/c", media_url: "https://m.example/covers" };
+    const [a, b, m] = hostTable(info(domain("a.example"), http));
+    expect(a!.headers).toMatchObject({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
+    expect(a!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' data:;/);
+    expect(b!.headers["Strict-Transport-Security"]).toBeUndefined();
+    expect(b!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' data: https:\/\/m\.example;/);
+    expect(m!.headers).toEqual({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
   });
 
   it("selects by Host without case, port or trailing dot; unknown hosts get the first domain", () => {
@@ -140,5 +154,27 @@ describe("command-line values", () => {
     expect(pickEncoding("*")).toBe("br");
     expect(pickEncoding("*;q=0, gzip")).toBe("gzip");
     expect(pickEncoding(undefined)).toBeNull();
+  });
+});
+
+describe("ranges", () => {
+  it("reads one byte range of a file, a suffix, or none; If-Range only with the file's strong ETag", () => {
+    const etag = '"abc"';
+    const of = (range: string | undefined, ifRange?: string, size = 100, tag: string | null = etag) => rangeOf(range, ifRange, size, tag);
+    expect(of(undefined)).toEqual({ kind: "whole" });
+    expect(of("bytes=0-0")).toEqual({ kind: "part", start: 0, end: 0, contentRange: "bytes 0-0/100" });
+    expect(of("bytes=10-")).toMatchObject({ start: 10, end: 99 });
+    expect(of("bytes=90-500")).toMatchObject({ start: 90, end: 99, contentRange: "bytes 90-99/100" });
+    expect(of("bytes=-10")).toMatchObject({ start: 90, end: 99 });
+    expect(of("bytes=-500")).toMatchObject({ start: 0, end: 99 });
+    expect(of("bytes=100-")).toEqual({ kind: "unsatisfiable", contentRange: "bytes */100" });
+    expect(of("bytes=-0")).toEqual({ kind: "unsatisfiable", contentRange: "bytes */100" });
+    expect(of("bytes=0-", undefined, 0)).toEqual({ kind: "unsatisfiable", contentRange: "bytes */0" });
+    // Several ranges, another unit, a reversed or malformed range: the whole file (RFC 9110 14.2).
+    for (const range of ["bytes=0-1,5-6", "items=0-1", "bytes=5-1", "bytes=-", "bytes=a-b", "bytes 0-1"]) expect(of(range), range).toEqual({ kind: "whole" });
+    expect(of("bytes=0-9", etag)).toMatchObject({ kind: "part" });
+    for (const [ifRange, tag] of [['"other"', etag], [`W/${etag}`, etag], [etag, `W/${etag}`], ["Tue, 01 Jan 2030 00:00:00 GMT", etag], [etag, null]] as const) {
+      expect(of("bytes=0-9", ifRange, 100, tag), `${ifRange} vs ${tag}`).toEqual({ kind: "whole" });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { spawn } from "node:child_process";
-import { realpath, rm } from "node:fs/promises";
+import { readFile, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import http from "node:http";
 import net from "node:net";
@@ -169,6 +169,22 @@ describe("catalogue config", () => {
       expect(text).toContain("9090");
       expect(text).not.toMatch(/^\s*(daemon|pid|user)\s/m);
     }
+  });
+
+  it("writes nginx snippets for one host: the maps for the http block, the locations for its server block", async () => {
+    const out = path.join(fx.dir, "snippets");
+    const c = capture();
+    expect(await run(["config", "nginx", "--dir", fx.dist, "--snippets", out, "--domain", "domain-2.example"], c.io)).toBe(0);
+    const http = await readFile(path.join(out, "http.conf"), "utf8");
+    const server = await readFile(path.join(out, "server.conf"), "utf8");
+    expect(http).toMatch(/^map \$args \$catalogue_page_arg \{$/m);
+    expect(http).not.toMatch(/^\s*(server|location|listen|http|events)\b/m);
+    expect(server).toContain(`root '${fx.dist}/domain-2.example';`);
+    expect(server).toContain("location = /cataleg/api/v1/videos/audiovisuals/ {");
+    expect(server).not.toMatch(/^\s*(map|listen|server_name|http|events|server)\b/m);
+    const bad = capture();
+    expect(await run(["config", "nginx", "--dir", fx.dist, "--snippets", out, "--domain", "nowhere.example"], bad.io)).toBe(1);
+    expect(bad.err()).toMatch(/^catalogue config: --domain: no host nowhere\.example in the build/);
   });
 
   it("exits 1 with a message for an unknown server, a bad --listen or a folder without a build", async () => {

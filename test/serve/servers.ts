@@ -3,7 +3,8 @@ import { mkdir, writeFile } from "node:fs/promises";
 import net from "node:net";
 import path from "node:path";
 import { caddyConfig } from "../../src/serve/caddy.ts";
-import { nginxConfig } from "../../src/serve/nginx.ts";
+import { nginxConfig, nginxSnippets } from "../../src/serve/nginx.ts";
+import { hostTable } from "../../src/serve/routes.ts";
 import { startServer } from "../../src/serve/server.ts";
 import type { Fixture } from "./fixture.ts";
 import { requireTool } from "../support/requires.ts";
@@ -22,9 +23,11 @@ export interface Running {
 /**
  * The edge function (src/edge/worker.ts) runs in Node behind a small HTTP adapter playing the
  * CDN ("edge"), and as the Worker of `catalogue config workers` in workerd, its files in static
- * assets ("workerd-assets") or in an R2 bucket filled as publish fills one ("workerd-r2").
+ * assets ("workerd-assets") or in an R2 bucket filled as publish fills one ("workerd-r2"). The
+ * files of `catalogue config cloudfront` run as CloudFront would, over s3rver filled by publish
+ * ("cloudfront", test/cloudfront/harness.ts).
  */
-export type ServerName = "serve" | "nginx" | "caddy" | "edge" | "workerd-assets" | "workerd-r2";
+export type ServerName = "serve" | "nginx" | "caddy" | "edge" | "workerd-assets" | "workerd-r2" | "cloudfront" | "nginx-snippets";
 
 export async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -84,6 +87,45 @@ export async function startNginx(binary: string, fixture: Fixture): Promise<Runn
   return spawnServer(binary, args, process.env, port);
 }
 
+/**
+ * `config nginx --snippets` as a library would use them: a minimal nginx.conf written by hand
+ * for an existing server, including http.conf in its http block and, in a server block of its
+ * own per host, that host's server.conf.
+ */
+export async function startNginxSnippets(binary: string, fixture: Fixture): Promise<Running> {
+  const port = await freePort();
+  const prefix = path.join(fixture.dir, "nginx-snippets");
+  await mkdir(prefix, { recursive: true });
+  const blocks: string[] = [];
+  for (const [index, { host }] of hostTable(fixture.info).entries()) {
+    const snippets = nginxSnippets(fixture.info, fixture.dist, host);
+    await writeFile(path.join(prefix, "http.conf"), snippets.http);
+    await writeFile(path.join(prefix, `${host}.conf`), snippets.server);
+    blocks.push(`  server {\n    listen 127.0.0.1:${port}${index === 0 ? " default_server" : ""};\n    server_name ${host};\n    include ${host}.conf;\n  }`);
+  }
+  const conf = path.join(prefix, "nginx.conf");
+  await writeFile(
+    conf,
+    `# The library's own configuration (hand-written), with the catalogue's snippets included.
+error_log stderr;
+events {
+}
+http {
+  access_log off;
+  client_body_temp_path client_body_temp;
+  proxy_temp_path proxy_temp;
+  fastcgi_temp_path fastcgi_temp;
+  uwsgi_temp_path uwsgi_temp;
+  scgi_temp_path scgi_temp;
+  include http.conf;
+${blocks.join("\n")}
+}
+`,
+  );
+  const args = ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`];
+  return spawnServer(binary, args, process.env, port);
+}
+
 export async function startCaddy(binary: string, fixture: Fixture): Promise<Running> {
   const port = await freePort();
   const home = path.join(fixture.dir, "caddy");
@@ -111,9 +153,10 @@ export async function availableServers(): Promise<{ name: ServerName; binary: st
     // workerd is a binary inside an npm package (@cloudflare/workerd-linux-64): always installed.
     { name: "workerd-assets", binary: null, missing: false },
     { name: "workerd-r2", binary: null, missing: false },
+    { name: "cloudfront", binary: null, missing: false },
   ];
-  for (const name of ["nginx", "caddy"] as const) {
-    const binary = requireTool(name, `${name}'s conformance tests`);
+  for (const name of ["nginx", "caddy", "nginx-snippets"] as const) {
+    const binary = requireTool(name === "nginx-snippets" ? "nginx" : name, `${name}'s conformance tests`);
     result.push({ name, binary, missing: binary === null });
   }
   return result;

@@ -59,6 +59,7 @@ export const UNIT = [
   "test/site/search.test.ts",
   "test/site/seo.test.ts",
   "test/site/text.test.ts",
+  "test/site/watch.test.ts",
   "test/support/requires.test.ts",
   "test/util/memory.test.ts",
 ];
@@ -90,6 +91,7 @@ export const E2E = [
   "test/serve/conformance.test.ts",
   "test/serve/server.test.ts",
   // S3 (s3rver).
+  "test/cloudfront/function.test.ts",
   "test/publish/changes.test.ts",
   "test/publish/deploy.test.ts",
   "test/publish/faults.test.ts",
@@ -112,4 +114,5 @@ export const E2E = [
   "test/i18n/browser.test.ts",
   "test/site/lighthouse.test.ts",
   "test/look/lighthouse.test.ts",
+  "test/serve/csp-browser.test.ts",
 ];

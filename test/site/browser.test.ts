@@ -1,6 +1,6 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { requireTool } from "../support/requires.ts";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,6 +26,7 @@ beforeAll(async () => {
   const temp = await tempDir("catalogue-site-browser-");
   cleanup = temp.cleanup;
   const content = await siteContent(temp.dir);
+  await watchAndSynopses(content);
   const out = path.join(temp.dir, "out");
   await buildSite(content, out);
   const catalogue = await loadCatalogue(content, () => {});
@@ -40,6 +41,17 @@ afterAll(async () => {
   await second?.server.close();
   await cleanup?.();
 });
+
+/** The first domain links its works to a lending platform; every work has a Spanish synopsis. */
+async function watchAndSynopses(content: string) {
+  const append = async (file: string, header: string, cell: (line: string, i: number) => string) => {
+    const lines = (await readFile(path.join(content, file), "utf8")).split("\n");
+    await writeFile(path.join(content, file), lines.map((line, i) => (line === "" ? line : i === 0 ? `${line},${header}` : `${line},${cell(line, i)}`)).join("\n"));
+  };
+  await append("domains.csv", "watch_url", (line) => (line.startsWith("domain-1.example,") ? WATCH : ""));
+  await append("audiovisuals.csv", "synopsis_es", (line) => `Sinopsis de la obra ${line.split(",")[0]}. Una segunda frase la completa.`);
+}
+const WATCH = "https://films.example.org/obra/{id}/{slug}";
 
 async function open(url: string, on = server): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
@@ -122,6 +134,12 @@ run("the HTML catalogue in a browser", () => {
     const json = await page.locator('a[type="application/json"]').getAttribute("href");
     expect(new URL(json!, page.url()).pathname).toBe(`/api/v1/videos/audiovisuals/${listed.work.id}/`);
     expect(await page.locator("time").first().getAttribute("datetime")).toBe(listed.window.from);
+    // The link to watch or borrow: in the first screen, beside the facts; the synopsis below.
+    const watch = page.locator(".facts .watch a");
+    expect(await watch.getAttribute("href")).toBe(WATCH.replace("{id}", String(listed.work.id)).replace("{slug}", listed.work.slug));
+    const box = (await watch.boundingBox())!;
+    expect(box.y + box.height).toBeLessThan(900);
+    expect(await page.locator(".synopsis p").first().textContent()).toBe(`Sinopsis de la obra ${listed.work.id}. Una segunda frase la completa.`);
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.locator(".facts a", { hasText: listed.director!.name }).click();

@@ -139,6 +139,30 @@ describe("an incremental site build", () => {
     expect(await files(path.join(fresh, "out"))).toEqual(after);
   });
 
+  it("after a synopsis is written renders only that work's pages, and rewrites no other file", async () => {
+    const before = await files(out);
+    const catalogue = await loadCatalogue(content, () => {});
+    const views = catalogue.domains.map((d) => domainView(catalogue, d, "2026-11-20"));
+    // A work that is not new anywhere (a new one's feed entry would show its synopsis too).
+    const target = views[0]!.orders.name.find((l) => !views.some((v) => v.orders.name.some((o) => o.work.id === l.work.id && o.isNew)))!.work;
+    const roots = views.filter((v) => v.orders.name.some((l) => l.work.id === target.id)).map((v) => (v.domain.domain === "domain-1.example" ? "domain-1.example/" : "domain-2.example/cataleg/"));
+    const csv = path.join(content, "audiovisuals.csv");
+    const lines = (await readFile(csv, "utf8")).split("\n");
+    // A new column: empty for every other work, so only the target's pages change.
+    const synopsis = "Una sinopsis escrita después, en dos frases. La segunda no cabe en la descripción si la primera es larga.";
+    const edited = lines.map((line, i) => (i === 0 ? `${line},synopsis_es` : line === "" ? line : line.startsWith(`${target.id},`) ? `${line},"${synopsis}"` : `${line},`));
+    await writeFile(csv, edited.join("\n"));
+
+    const build = await rebuild();
+    const after = await files(out);
+    const expected = roots.map((root) => `${root}audiovisual-detail/${target.id}/${target.slug}/index.html`).sort();
+    expect(expected.length).toBeGreaterThan(0);
+    expect(changed(before, after).filter((f) => !f.startsWith("_catalogue/"))).toEqual(expected);
+    expect(build.toRender).toBe(expected.length);
+    expect(build.rendered).toBe(expected.length);
+    for (const page of expected) expect(await readFile(path.join(out, page), "utf8")).toContain(`>${synopsis}</p>`); // marked lang="es" on the English domain
+  });
+
   it("after renaming a new work's title and slug rewrites its feed entry and the sitemap, and equals a full build", async () => {
     const before = await files(out);
     const catalogue = await loadCatalogue(content, () => {});

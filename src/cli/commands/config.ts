@@ -11,10 +11,14 @@ const SERVERS = {
 
 export const configCommand: Command = {
   usage:
-    "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]\n       catalogue config netlify --domain HOST --out FOLDER [--dir DIR]\n       catalogue config workers --out FOLDER [--dir DIR] [--r2 BUCKET[/PREFIX]] [--name NAME]",
+    "catalogue config nginx|caddy [--dir DIR] [--listen ADDR:PORT]\n       catalogue config nginx --snippets FOLDER [--domain HOST] [--dir DIR]\n       catalogue config cloudfront --out FOLDER [--dir DIR]\n       catalogue config netlify --domain HOST --out FOLDER [--dir DIR]\n       catalogue config workers --out FOLDER [--dir DIR] [--r2 BUCKET[/PREFIX]] [--name NAME]",
   help: `  nginx|caddy          print that server's configuration on stdout
   netlify              write Netlify-style _headers and _redirects for one domain into FOLDER
                        (the root of the site that publishes that domain's folder)
+  nginx --snippets     write http.conf (maps, for the http block) and server.conf (locations, for
+                       the server block of HOST, default the first domain) into FOLDER
+  cloudfront           write a CloudFront Function (function.js), its response headers policy
+                       (response-headers-policy.json) and key-value-store.json into FOLDER
   workers              write a Cloudflare Worker into FOLDER: worker.js (the edge function, one
                        ES module) and wrangler.json (routes of every domain and media host; the
                        build folder as static assets, or an R2 bucket with --r2)
@@ -22,7 +26,7 @@ export const configCommand: Command = {
                        so a rebuild is served without a reload
   --listen ADDR:PORT   the address and port to listen on (default: 127.0.0.1:8080)
   --domain HOST        netlify: the domain the rules are for
-  --out FOLDER         netlify, workers: where to write the files
+  --out FOLDER         netlify, workers, cloudfront: where to write the files
   --r2 BUCKET[/PREFIX] workers: read the files from the R2 bucket catalogue publish writes to
                        (--to s3://BUCKET/PREFIX) instead of static assets
   --name NAME          workers: the Worker's name (default: catalogue)
@@ -37,17 +41,20 @@ Examples:
     out: { type: "string" },
     r2: { type: "string" },
     name: { type: "string", default: "catalogue" },
+    snippets: { type: "string" },
   },
   positionals: true,
   async run(values, positionals, io) {
     const [server, ...extra] = positionals;
     if (server === "netlify" && extra.length === 0) return writeNetlify(values, io);
     if (server === "workers" && extra.length === 0) return writeWorkersCommand(values, io);
+    if (server === "cloudfront" && extra.length === 0) return writeCloudFrontCommand(values, io);
+    if (server === "nginx" && extra.length === 0 && values.snippets !== undefined) return writeNginxSnippets(values, io);
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
       const { closest } = await import("../../content/suggest.ts");
-      const meant = server === undefined || extra.length > 0 ? undefined : closest(server, ["nginx", "caddy", "netlify", "workers"]);
+      const meant = server === undefined || extra.length > 0 ? undefined : closest(server, ["nginx", "caddy", "netlify", "workers", "cloudfront"]);
       const got = positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "));
-      throw new UserError(`expected "nginx", "caddy", "netlify" or "workers", got ${got}${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; usage: ${this.usage}`);
+      throw new UserError(`expected "nginx", "caddy", "netlify", "workers" or "cloudfront", got ${got}${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; usage: ${this.usage}`);
     }
     const [{ configDir, parseListen }, { readBuildInfo }, config] = await Promise.all([
       import("../../serve/listen.ts"),
@@ -88,4 +95,32 @@ async function writeWorkersCommand(values: OptionValues, io: CliIO) {
   const written = await writeWorkerFiles({ dir: values.dir as string, out, r2: values.r2 as string | undefined, name: values.name as string });
   for (const warning of written.warnings) io.stderr.write(`warning: ${warning}\n`);
   io.stderr.write(`wrote ${written.files.join(" and ")}\n`);
+}
+
+async function writeNginxSnippets(values: OptionValues, io: CliIO) {
+  const out = values.snippets as string;
+  const [{ configDir }, { readBuildInfo }, { nginxSnippets }, { hostTable }] = await Promise.all([
+    import("../../serve/listen.ts"),
+    import("../../output/build-info.ts"),
+    import("../../serve/nginx.ts"),
+    import("../../serve/routes.ts"),
+  ]);
+  const dir = configDir(values.dir as string);
+  const info = await readBuildInfo(dir);
+  const hosts = hostTable(info).map((h) => h.host);
+  const host = (values.domain as string | undefined) ?? hosts[0]!;
+  if (!hosts.includes(host)) throw new UserError(`--domain: no host ${host} in the build; its hosts are: ${hosts.join(", ")}`);
+  const snippets = nginxSnippets(info, dir, host);
+  await mkdir(out, { recursive: true });
+  await writeFile(path.join(out, "http.conf"), snippets.http);
+  await writeFile(path.join(out, "server.conf"), snippets.server);
+  io.stderr.write(`wrote ${path.join(out, "http.conf")} and ${path.join(out, "server.conf")} for ${host}\n`);
+}
+
+async function writeCloudFrontCommand(values: OptionValues, io: CliIO) {
+  const out = values.out as string | undefined;
+  if (out === undefined) throw new UserError("config cloudfront needs --out FOLDER (where function.js and response-headers-policy.json go)");
+  const { writeCloudFrontFiles } = await import("../../edge/cloudfront-files.ts");
+  const written = await writeCloudFrontFiles({ dir: values.dir as string, out });
+  io.stderr.write(`wrote ${written.join(", ")}\n`);
 }

@@ -12,7 +12,8 @@ export type Work = Extract<SitePage, { kind: "work" }>;
 
 /**
  * One work: the title is the page's only `<h1>`. The part Pagefind indexes (title, director,
- * category) is marked `data-pagefind-body`; the biography is left out of the index.
+ * category) is marked `data-pagefind-body`; the link to watch or borrow it, its synopsis and the
+ * biography are left out of the index (search looks for titles and directors).
  */
 export function workPage(page: Work, ctx: PageContext): string {
   const { site, listed } = page;
@@ -21,8 +22,13 @@ export function workPage(page: Work, ctx: PageContext): string {
   const json = link(ctx.main, apiDetailDir(work.id));
   const bio = director === null ? null : biography(director, s.code);
   const photo = director?.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
+  const watch = page.watch === null ? "" : html`<p class="watch" data-pagefind-ignore><a href="${page.watch}">${s.format("work.watch")}</a></p>\n`;
   const main = html`<article class="work">
-${indexed(page, ctx)}
+${indexed(page, ctx, watch)}
+${page.synopsis !== null ? html`<section class="synopsis" aria-labelledby="synopsis-title">
+<h2 id="synopsis-title">${s.format("work.synopsis")}</h2>
+${paragraphs(page.synopsis.text, page.synopsis.lang, s.lang)}
+</section>` : ""}
 ${director !== null && (bio !== null || photo !== undefined) ? html`<section class="bio" aria-labelledby="bio-title">
 <h2 id="bio-title">${s.about(director.name)}</h2>
 ${photo !== undefined ? picture(photo, { media: ctx.media, alt: s.photo(director.name), sizes: "8rem", lazy: true, className: "photo" }) : ""}
@@ -34,8 +40,11 @@ ${bio !== null ? paragraphs(bio.text, bio.lang, s.lang) : ""}
   return layout(page, ctx, { title: work.name, main, head });
 }
 
-/** The part of the page search indexes: title, cover, director and category (facts ignored). */
-function indexed(page: Work, ctx: PageContext): Html {
+/**
+ * The part of the page search indexes: title, cover, director and category (facts ignored).
+ * `after` ends the facts' column on the page (the link to watch or borrow), not in the index.
+ */
+function indexed(page: Work, ctx: PageContext, after: Html | "" = ""): Html {
   const { site, listed } = page;
   const { work, director, window } = listed;
   const s = site.strings;
@@ -50,7 +59,7 @@ ${director !== null ? html`<dt>${s.director}</dt><dd><a href="${link(ctx.root, d
 ${work.year !== null ? html`<dt>${s.year}</dt><dd>${work.year}</dd>\n` : ""}${work.duration !== null ? html`<dt>${s.duration}</dt><dd>${s.minutes(work.duration)}</dd>\n` : ""}<dt>${s.availableFrom}</dt><dd><time datetime="${window.from}">${formatDay(window.from, s)}</time>${listed.isNew ? html` <span class="badge">${s.isNew}</span>` : ""}</dd>
 <dt>${s.availableUntil}</dt><dd>${window.until === null ? s.noEnd : html`<time datetime="${window.until}">${formatDay(window.until, s)}</time>`}</dd>
 </dl>
-</div>
+${after}</div>
 </div>
 </div>`;
 }

@@ -26,6 +26,22 @@ Monday to Friday, 9:00 to 20:00. Saturdays, 10:00 to 14:00.
 
 Ask at the desk of any library of the network, or watch online with your card number.
 `,
+  "pages/ca/about.md": `---
+# The same page in Catalan: a domain (or a language version) in Catalan shows this one.
+title: Sobre la xarxa
+nav: 1
+description: Horaris, carnet i com agafar en préstec les pel·lícules de les biblioteques de la xarxa.
+---
+Totes les biblioteques de la xarxa presten les pel·lícules d'aquest catàleg amb el teu carnet.
+
+## Horari
+
+De dilluns a divendres, de 9:00 a 20:00. Dissabtes, de 10:00 a 14:00.
+
+## Com agafar en préstec
+
+Pregunta al taulell de qualsevol biblioteca de la xarxa, o mira-les en línia amb el teu número de carnet.
+`,
   "pages/es/about.md": `---
 # The same page in Spanish: a domain (or a language version) in Spanish shows this one.
 title: Sobre la red
@@ -55,8 +71,8 @@ Pregunta en el mostrador de cualquier biblioteca de la red, o míralas en línea
   --accent: #1d4f73;
 }
 `,
-  "i18n/es.json": `{
-  "empty": "Todavía no hay ninguna película disponible en esta biblioteca."
+  "i18n/ca.json": `{
+  "empty": "Encara no hi ha cap pel·lícula disponible en aquesta biblioteca."
 }
 `,
   "_includes/header.liquid.example": `{% comment %}

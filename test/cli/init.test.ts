@@ -34,10 +34,10 @@ describe("catalogue init", () => {
     expect((await readdir(project)).sort()).toEqual([".gitignore", "content", "site"]);
     // The example of the library's own look loads as the build reads it: a page in two languages, a stylesheet, a text.
     const look = loadLook(path.join(project, "site"));
-    expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual(["* about/ About the network", "es about/ Sobre la red"]);
+    expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual(["* about/ About the network", "ca about/ Sobre la xarxa", "es about/ Sobre la red"]);
     expect(look.hasStylesheet).toBe(true);
     expect(look.parts.size).toBe(0);
-    expect(look.texts.get("es")).toEqual({ empty: "Todavía no hay ninguna película disponible en esta biblioteca." });
+    expect(look.texts.get("ca")).toEqual({ empty: "Encara no hi ha cap pel·lícula disponible en aquesta biblioteca." });
     expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe("# written by catalogue build, dev and deploy\n/dist/\n/.dist.versions/\n/.cache/\n");
     const content = path.join(project, "content");
     const check = await checkContent(content);

@@ -140,18 +140,19 @@ run("catalogue dev", () => {
     const text = await readFile(about, "utf8");
     await page.goto(`${url}about/`);
     await writeFile(about, text.replace("Every library of the network", "Each of our libraries"));
-    const spanish = path.join(project, "site/pages/es/about.md");
-    const spanishText = await readFile(spanish, "utf8");
-    await writeFile(spanish, spanishText.replace("Todas las bibliotecas de la red", "Cada una de nuestras bibliotecas"));
-    await pageShows("Cada una de nuestras bibliotecas");
+    // The first domain speaks Catalan: its page is site/pages/ca/about.md.
+    const catalan = path.join(project, "site/pages/ca/about.md");
+    const catalanText = await readFile(catalan, "utf8");
+    await writeFile(catalan, catalanText.replace("Totes les biblioteques de la xarxa", "Cadascuna de les nostres biblioteques"));
+    await pageShows("Cadascuna de les nostres biblioteques");
     const header = path.join(project, "site/_includes/header.liquid");
     await writeFile(header, "<header>\n<a href=\"{{ site.home }}\">{{ site.name }}</a>\n{% for x in nav.pages %}\n</header>\n");
     const overlay = page.locator("#catalogue-dev-problems");
     await expect.poll(() => overlay.textContent(), { timeout: 60_000 }).toMatch(/site\/_includes\/header\.liquid:3: /);
-    expect(await bodyText()).toContain("Cada una de nuestras bibliotecas");
+    expect(await bodyText()).toContain("Cadascuna de les nostres biblioteques");
     await rm(header);
-    await writeFile(spanish, spanishText);
-    await pageShows("Todas las bibliotecas de la red");
+    await writeFile(catalan, catalanText);
+    await pageShows("Totes les biblioteques de la xarxa");
     expect(await overlay.count()).toBe(0);
     await writeFile(about, text);
   }, 180_000);

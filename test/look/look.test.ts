@@ -204,6 +204,21 @@ describe("a Nunjucks header", () => {
   }, 120_000);
 });
 
+describe("a home page override", () => {
+  it("wraps the built-in listing (content | raw) on the home page only, with the listing's data", async () => {
+    await write("_includes/home.liquid", '<p class="welcome">{{ listing.count }} · {{ works[0].title }} · {{ site.name }}</p>\n{{ content | raw }}');
+    await build();
+    const home = await read(`${ONE}index.html`);
+    expect(home).toMatch(/<p class="welcome">\d+ · [^<]+ · Red de bibliotecas 1<\/p>/);
+    // The built-in content stays: the heading, the search box, the cards.
+    expect(home).toContain("<h1>Catálogo</h1>");
+    expect(home).toContain('<form class="search" role="search"');
+    expect(home.match(/<h1[ >]/g)).toHaveLength(1);
+    expect(await read(`${ONE}ordering/-name/index.html`)).not.toContain('class="welcome"');
+    await rm(path.join(site, "_includes/home.liquid"));
+  }, 120_000);
+});
+
 describe("the brand columns", () => {
   it("shows a logo whose file was replaced, on every page of its domain", async () => {
     const { copyFile } = await import("node:fs/promises");

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { UserError } from "../errors.ts";
 import { resolveBuildDate } from "../util/dates.ts";
 import { countLines } from "../output/manifest.ts";
 import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/records.ts";
@@ -38,6 +39,8 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   const digests = path.join(versionsFolder(inputs.outDir), CONTENT_DIGESTS);
   // The site folder by its files' signatures, where it exists (a build without one keeps its fingerprint).
   const look = site ? siteSignature(siteFolder(inputs.contentDir, inputs.siteDir)) : null;
+  // A folder named by --site must be there, even when nothing else changed.
+  if (site && inputs.siteDir !== undefined && look === null) throw new UserError(`--site: ${inputs.siteDir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
   const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1, ...(look !== null ? { look } : {}) }, digests);
   const current = await currentSummary(inputs.outDir, fingerprint);
   if (current !== null) await removeAbandoned(inputs.outDir);

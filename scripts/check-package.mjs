@@ -11,7 +11,7 @@
  *   node scripts/check-package.mjs [--keep]
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -59,6 +59,48 @@ function snapshot(dir) {
     .join("\n");
 }
 
+/**
+ * The library's own look from the installed package (docs/site.md, "Your own look"): init's
+ * example site/ shows; then a logo, the Liquid header, a stylesheet, a Markdown page and a text
+ * override show on every page kind; a broken template stops the build with its FILE:LINE and
+ * leaves the output as it was.
+ */
+function checkOwnLook(bin) {
+  const north = path.join(project, "dist/biblioteques-llevant.example");
+  const read = (rel) => readFileSync(path.join(north, rel), "utf8");
+  check(read("about/index.html").includes("<h1>Sobre la xarxa</h1>") && read("es/about/index.html").includes("<h1>Sobre la red</h1>"), "init's example page is not at /about/ in Catalan and /es/about/ in Spanish");
+  check(read("index.html").includes('href="assets/site.css"') && statSync(path.join(north, "assets/site.css")).isFile(), "init's site.css is not linked or copied");
+  check(read("index.html").includes('<a href="about/">Sobre la xarxa</a>'), "init's example page is not in the navigation");
+  // A logo, the example header (renamed to use it), a text override.
+  const domains = path.join(project, "content/domains.csv");
+  const csv = readFileSync(domains, "utf8").split("\n");
+  csv[0] += ",logo,theme_color";
+  csv[1] += ",covers/nosferatu.jpg,#1d4f73";
+  writeFileSync(domains, csv.join("\n").replace(/\n*$/, "\n").replace(/^(library-south[^\n]*)$/m, "$1,,"));
+  renameSync(path.join(project, "site/_includes/header.liquid.example"), path.join(project, "site/_includes/header.liquid"));
+  writeFileSync(path.join(project, "site/i18n/ca.json"), '{ "skip": "Salta directament al contingut" }\n');
+  run(bin, ["build"], project);
+  const pages = ["index.html", "ordering/-year/index.html", "audiovisual-detail/5/nosferatu/index.html", "director/f-w-murnau/index.html", "category/peliculas/index.html", "404.html", "about/index.html"].filter((rel) => existsSync(path.join(north, rel)));
+  check(pages.length >= 7, `page kinds missing: ${pages.join(", ")}`);
+  for (const rel of pages) {
+    const page = read(rel);
+    check(/<a class="brand" href="[^"]*"><img src="[^"]+" alt="Xarxa de Biblioteques de Llevant"/.test(page), `${rel}: the Liquid header does not show the logo`);
+    check(page.includes("Salta directament al contingut"), `${rel}: the text override is not shown`);
+    check(page.includes("assets/site.css") && page.includes('<meta name="theme-color" content="#1d4f73">'), `${rel}: no site.css or theme colour`);
+    check(/<a href="[^"]*about\/"[^>]*>Sobre la xarxa<\/a>/.test(page), `${rel}: the own page is not in the navigation`);
+  }
+  // A broken template: FILE:LINE, exit 1, the output kept.
+  const header = path.join(project, "site/_includes/header.liquid");
+  const good = readFileSync(header, "utf8");
+  writeFileSync(header, `${good}\n{% if site.logo %}\n`);
+  const before = snapshot(path.join(project, "dist"));
+  const broken = spawnSync(bin, ["build"], { cwd: project, encoding: "utf8" });
+  check(broken.status === 1 && /site\/_includes\/header\.liquid:\d+: /.test(broken.stderr), `a broken template: exit ${broken.status}, ${broken.stderr}`);
+  check(snapshot(path.join(project, "dist")) === before, "a broken template changed the output");
+  writeFileSync(header, good);
+  say("the example site/, a logo, a Liquid header, a stylesheet, a page and a text showed on every page kind; a broken template named its line");
+}
+
 try {
   const packed = JSON.parse(run("npm", ["pack", "--json", "--pack-destination", work], ROOT))[0];
   const tarball = path.join(work, packed.filename);
@@ -96,6 +138,7 @@ try {
   run(bin, ["build"], project);
   check(statSync(path.join(project, "dist/_catalogue/build.json")).isFile(), "no build in the project's dist/");
   check(statSync(path.join(project, ".cache/catalogue")).isDirectory(), "the image cache is not in the project's .cache/");
+  checkOwnLook(bin);
 
   const serve = spawn(bin, ["serve", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "inherit"] });
   try {

@@ -21,6 +21,7 @@ import { writeExports, type SheetWriter } from "../exports/write.ts";
 import { sheetJob } from "../exports/sheet-job.ts";
 import { writeSheet } from "../exports/xlsx.ts";
 import { heapGrowingPercent, limitHeapGrowth } from "../util/memory.ts";
+import { siteFolder } from "./site-folder.ts";
 
 export interface BuildOptions {
   contentDir: string;
@@ -31,6 +32,8 @@ export interface BuildOptions {
   domains?: string[];
   /** Render the HTML catalogue (false: API, exports and server files only). */
   site?: boolean;
+  /** The library's own site folder (default: `site` beside the content folder; absent: nothing overridden). */
+  siteDir?: string;
   /** Where processed images are cached between builds. */
   cacheDir?: string;
   reporter?: Reporter;
@@ -98,6 +101,8 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   if (site) process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
   const siteModule = site ? import("../site/render.ts") : null;
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
+  // The library's site folder is checked before anything is written: its problems stop the build.
+  const look = siteModule === null ? null : (await siteModule).loadLook(siteFolder(options.contentDir, options.siteDir), options.siteDir !== undefined);
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   let renderer: SiteRenderer | null = null;
   const exports = new ExportQueue();
@@ -108,7 +113,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     reporter.stage("processing images");
     const images = await apiImages(catalogue.images.values(), cacheDir);
     if (siteModule !== null) {
-      const input = { catalogue, domains, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart };
+      const input = { catalogue, domains, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart, look: look ?? undefined };
       renderer = await (await siteModule).SiteRenderer.start(tree, input);
     }
 
@@ -116,7 +121,8 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     const previousKeys = await readDomainKeys(tree);
     const previousOrders = await readNameOrders(options.outDir);
     startFromNameOrders(catalogue, previousOrders);
-    const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null]);
+    // The site folder's digest where there is one: a build without it keeps the keys it had.
+    const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null, ...(look?.digest ? [look.digest] : [])]);
     const infos: DomainInfo[] = [];
     const domainKeys: Record<string, string> = {};
     const unchanged: Domain[] = [];
@@ -128,7 +134,9 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       infos.push(info);
       // Each work's inputs digest, recorded by domainInputsKey: the HTML page keys are made of them.
       const workDigests = new Map<ListedWork, string>();
-      const key = (domainKeys[domain.domain] = domainInputsKey(base, view, info, images, workDigests));
+      // A logo's bytes count through its processed file's name (a content hash): its pages show it.
+      const logo = domain.logo === undefined ? base : `${base}\0${images.get(domain.logo)?.file}`;
+      const key = (domainKeys[domain.domain] = domainInputsKey(logo, view, info, images, workDigests));
       await writeMedia(tree, view, images);
       await renderer?.placeImages(view, info);
       if (previousKeys[domain.domain] === key) {

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { UserError } from "../errors.ts";
 import { resolveBuildDate } from "../util/dates.ts";
 import { countLines } from "../output/manifest.ts";
 import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/records.ts";
 import { inputFingerprint } from "./fingerprint.ts";
+import { siteFolder, siteSignature } from "./site-folder.ts";
 import type { TreeSummary } from "../output/tree.ts";
 import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "../output/versions.ts";
 
@@ -14,6 +16,7 @@ export interface BuildInputs {
   date?: string;
   domains?: string[];
   site?: boolean;
+  siteDir?: string;
 }
 
 export interface UpToDate {
@@ -34,7 +37,11 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   const date = resolveBuildDate(inputs.date);
   const site = inputs.site ?? true;
   const digests = path.join(versionsFolder(inputs.outDir), CONTENT_DIGESTS);
-  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1 }, digests);
+  // The site folder by its files' signatures, where it exists (a build without one keeps its fingerprint).
+  const look = site ? siteSignature(siteFolder(inputs.contentDir, inputs.siteDir)) : null;
+  // A folder named by --site must be there, even when nothing else changed.
+  if (site && inputs.siteDir !== undefined && look === null) throw new UserError(`--site: ${inputs.siteDir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
+  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1, ...(look !== null ? { look } : {}) }, digests);
   const current = await currentSummary(inputs.outDir, fingerprint);
   if (current !== null) await removeAbandoned(inputs.outDir);
   return { date, fingerprint, current };

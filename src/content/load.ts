@@ -160,6 +160,7 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     if (d.value.photo !== null) uses.push({ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo, kind: "photo", row: d.value });
   }
   const images = await checkImages(contentDir, root, headers, uses, toDraw, { problems, warnings, missing });
+  await checkLogos(contentDir, root, headers, domains, domainsFile, images, { problems, warnings });
 
   if (problems.length > 0 || domains.length === 0) {
     if (problems.length === 0) problems.push({ file: domainsFile, line: 1, message: "no domain: add at least one row" });
@@ -286,4 +287,31 @@ async function checkImages(
     drawn.add(use.rel);
   }
   return images;
+}
+
+/**
+ * The domains' logos (domains.csv `logo`), processed as covers are. A missing one is a warning, as
+ * a missing cover is, and the site shows the library's name instead (a drawn stand-in of a logo
+ * would stand for nothing).
+ */
+async function checkLogos(
+  contentDir: string,
+  root: string,
+  known: KnownHeaders | undefined,
+  domains: Located<Domain>[],
+  file: string,
+  images: Map<string, ImageSource>,
+  found: { problems: Problem[]; warnings: Problem[] },
+): Promise<void> {
+  const folders = new Map<string, string>();
+  for (const { line, value } of domains) {
+    const rel = value.logo;
+    if (rel === undefined) continue;
+    const result = images.get(rel) ?? (await checkImage(root, rel, known, folders));
+    if (typeof result === "string") found.problems.push({ file, line, column: "logo", message: result });
+    else if ("missing" in result) {
+      found.warnings.push({ file, line, column: "logo", message: `${result.missing} (${path.join(contentDir, rel)}): the library's name is shown instead` });
+      delete value.logo;
+    } else images.set(rel, result);
+  }
 }

@@ -1,6 +1,9 @@
 import { z } from "zod";
+import { brandOf, cssColor } from "./brand.ts";
 import { isRealDate } from "../util/dates.ts";
 import { dateProblem, parseBoolean, parseDate } from "./values.ts";
+
+export type { DomainBrand } from "./brand.ts";
 
 // Defined with the other date rules (the build date is checked with it before any schema loads).
 export { isRealDate };
@@ -188,6 +191,9 @@ export const domainRow = z
     languages: languageList().nullable(),
     ...translatedNames,
     watch_url: urlTemplate().nullable(),
+    logo: imagePath().nullable(),
+    home_url: httpUrl().nullable(),
+    theme_color: cssColor().nullable(),
   })
   .transform((row) => {
     const baseUrl = row.base_url ?? `https://${row.domain}`;
@@ -203,6 +209,7 @@ export const domainRow = z
       ...languagesOf(row),
       // Absent when empty, as the languages: a domain without it is described as before the column.
       ...(row.watch_url !== null ? { watch_url: row.watch_url } : {}),
+      ...brandOf(row),
     };
   });
 

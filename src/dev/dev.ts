@@ -7,6 +7,7 @@ import { startServer, type RunningServer } from "../serve/server.ts";
 import { startPreviewProxy, type PreviewProxy } from "./preview.ts";
 import { ReloadChannel } from "./reload.ts";
 import { watchFolder } from "./watch.ts";
+import { siteFolder } from "../build/site-folder.ts";
 import { setKeepWarm } from "../util/warm.ts";
 
 export interface DevOptions {
@@ -92,9 +93,18 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     await proxy.refresh();
     channel.update({ build: buildId(), problems });
   };
-  const watcher = watchFolder(options.build.contentDir, rebuild, {
-    onError: (error) => say(`stopped watching ${options.build.contentDir}: ${error.message}; restart dev to watch again`),
-  });
+  // The content folder and the library's site folder (where there is one): a save in either rebuilds.
+  const siteDir = siteFolder(options.build.contentDir, options.build.siteDir);
+  const folders = [options.build.contentDir, ...(options.build.site !== false && existsSync(siteDir) ? [siteDir] : [])];
+  // One build at a time, whichever folder a save is in.
+  let building: Promise<void> = Promise.resolve();
+  const serial = (changed: string[]) => (building = building.then(() => rebuild(changed)));
+  const watchers = folders.map((folder) =>
+    watchFolder(folder, (changed) => serial(changed.map((rel) => path.join(folder, rel))), {
+      onError: (error) => say(`stopped watching ${folder}: ${error.message}; restart dev to watch again`),
+    }),
+  );
+  const watcher = { close: () => Promise.all(watchers.map((w) => w.close())) };
   return {
     url: proxy.url,
     async close() {

@@ -22,7 +22,8 @@ import { pagePath, type DomainSite, type SitePage } from "./model.ts";
  * numbers with its ICU data).
  */
 export const SITE_CODE: CodeConcern = {
-  entries: [".eleventy.ts", "src/site/eleventy.ts"],
+  // The library's own pages are made outside the template (src/site/custom/site.ts renders their bodies).
+  entries: [".eleventy.ts", "src/site/eleventy.ts", "src/site/custom/site.ts"],
   assets: ["src/site/assets"],
   engines: () => [`eleventy ${dependencyVersion("@11ty/eleventy")}`, `node ${process.version} icu ${process.versions.icu}`],
 };
@@ -48,9 +49,7 @@ export async function siteVersion(): Promise<string> {
  * of every work, which made keying two domains' pages cost a second.
  */
 export function pageKeys(site: DomainSite, version: string, workDigests: ReadonlyMap<ListedWork, string>): (page: SitePage) => string {
-  const { images, strings: _strings, ...shared } = site;
-  // Sets serialise as "{}": as sorted lists, so that their content is in the key.
-  const siteKey = md5(JSON.stringify({ version, shared: { ...shared, categories: [...shared.categories].sort() } }));
+  const { images, strings: _strings, look: _look, lookKey, brand, nav, ...shared } = site;
   const variants = new Map<string, string>();
   const shown = (rel: string | null | undefined) => {
     if (rel === null || rel === undefined) return "";
@@ -58,6 +57,12 @@ export function pageKeys(site: DomainSite, version: string, workDigests: Readonl
     if (found === undefined) variants.set(rel, (found = md5(JSON.stringify([rel, imageVariants(images.get(rel))]))));
     return found;
   };
+  // The look (its digest), the brand (with the logo's variants) and the own pages' navigation,
+  // only where they are: a site without them keeps the keys it had before they existed.
+  // (Absent from sites made by hand, as tests make them.)
+  const own = { ...(lookKey ? { lookKey } : {}), ...(brand && Object.keys(brand).length > 0 ? { brand, logo: shown(brand.logo) } : {}), ...(nav?.length ? { nav } : {}) };
+  // Sets serialise as "{}": as sorted lists, so that their content is in the key.
+  const siteKey = md5(JSON.stringify({ version, shared: { ...shared, categories: [...shared.categories].sort(), ...own } }));
   const directorKey = (director: Director) => `${directorDigest(director)}${shown(director.photo)}`;
   const works = new Map<ListedWork, string>();
   const workKey = (listed: ListedWork) => {

@@ -4,6 +4,10 @@ import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { synopsis, type Biography } from "./biography.ts";
 import { stringsFor, type Strings } from "./i18n.ts";
+import { Look } from "./custom/look.ts";
+import { lookStrings } from "./custom/texts.ts";
+import { navLinks, type NavLink } from "./custom/pages.ts";
+import type { DomainBrand } from "../content/schema.ts";
 import type { Variants } from "./images.ts";
 import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "./urls.ts";
 import { siteVersions, type SiteVersion } from "./versions.ts";
@@ -36,6 +40,16 @@ export interface DomainSite {
   versions: SiteVersion[];
   /** The locale's version: its site root holds the API the pages link to, for every version. */
   main: { base_url: string; base_path: string };
+  /**
+   * The library's own look (src/site/custom/): out of the keys as an object, in them through
+   * `lookKey`, the digest of what pages show of it ("" without a site folder).
+   */
+  look: Look;
+  lookKey: string;
+  /** The domain's brand columns (absent: none). */
+  brand: DomainBrand;
+  /** The own pages the navigation lists, in order. */
+  nav: NavLink[];
 }
 
 interface Base {
@@ -58,6 +72,7 @@ export type SitePage = Base &
     | { kind: "director"; director: Director; works: ListedWork[] }
     | { kind: "category"; type: AudiovisualType; page: number; pages: number; count: number; works: ListedWork[] }
     | { kind: "not-found" }
+    | { kind: "own"; title: string; description: string | null; file: string; body: string }
   );
 
 /**
@@ -78,19 +93,19 @@ export class SiteData {
 export const pagePath = (page: SitePage) => page.site.folder + (page.dir === null ? NOT_FOUND_FILE : `${page.dir}index.html`);
 
 /** The sites of a domain: its locale's, then one per other language, sharing the images. */
-export function domainSites(view: DomainView, info: DomainInfo, images: Map<string, Variants>): DomainSite[] {
+export function domainSites(view: DomainView, info: DomainInfo, images: Map<string, Variants>, look: Look = Look.NONE): DomainSite[] {
   const versions = siteVersions(view.domain);
   return versions.map((version, i) => {
     const tag = i === 0 ? info.locale : view.domain.languages![i - 1]!;
     const path = version.prefix.slice(0, -1);
     const own = i === 0 ? info : { ...info, name: version.name, base_url: `${info.base_url}/${path}`, base_path: `${info.base_path}/${path}` };
-    return domainSite(view, own, images, { tag, prefix: version.prefix, versions, main: { base_url: info.base_url, base_path: info.base_path } });
+    return domainSite(view, own, images, { tag, prefix: version.prefix, versions, main: { base_url: info.base_url, base_path: info.base_path } }, look);
   });
 }
 
 type Version = Pick<DomainSite, "prefix" | "versions" | "main"> & { tag: string };
 
-export function domainSite(view: DomainView, info: DomainInfo, images: Map<string, Variants>, version?: Version): DomainSite {
+export function domainSite(view: DomainView, info: DomainInfo, images: Map<string, Variants>, version?: Version, look: Look = Look.NONE): DomainSite {
   const folder = `${info.domain}${info.base_path}/`;
   // Media under the same host are linked relatively (they then also load from file://); media on
   // another host can only be reached by their absolute URL.
@@ -100,10 +115,13 @@ export function domainSite(view: DomainView, info: DomainInfo, images: Map<strin
   for (const listed of view.orders.name) if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
   const { count, total_pages, ...shown } = info;
   const defaultOrdering = view.domain.default_ordering;
-  const strings = stringsFor(version?.tag ?? info.locale);
+  const strings = look.dir === null ? stringsFor(version?.tag ?? info.locale) : lookStrings(look, version?.tag ?? info.locale);
   const versions = version?.versions ?? siteVersions(view.domain);
   const main = version?.main ?? { base_url: info.base_url, base_path: info.base_path };
-  return { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories, prefix: version?.prefix ?? "", versions, main };
+  const { logo, home_url, theme_color } = view.domain;
+  const brand: DomainBrand = { ...(logo !== undefined ? { logo } : {}), ...(home_url !== undefined ? { home_url } : {}), ...(theme_color !== undefined ? { theme_color } : {}) };
+  const site: DomainSite = { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories, prefix: version?.prefix ?? "", versions, main, look, lookKey: look.pagesDigest, brand, nav: navLinks(look.pages, strings.code) };
+  return site;
 }
 
 /** `to` seen from `from`, both folders ending in "/" relative to the output folder. */

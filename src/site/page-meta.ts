@@ -43,6 +43,8 @@ export function pageDescription(page: SitePage): string {
     }
     case "not-found":
       return s.notFoundText;
+    case "own":
+      return page.description ?? clip(`${page.title}. ${library}.`);
   }
 }
 
@@ -167,6 +169,13 @@ export interface PageImage {
  */
 export function pageImage(page: SitePage): PageImage | null {
   const { site } = page;
+  // The library's logo stands for the pages that have no image of their own.
+  const own = contentImage(page);
+  return own ?? (site.brand.logo === undefined ? null : largestJpeg(site, site.images.get(site.brand.logo), site.info.name));
+}
+
+function contentImage(page: SitePage): PageImage | null {
+  const { site } = page;
   const s = site.strings;
   const image = (rel: string, alt: string) => largestJpeg(site, site.images.get(rel), alt);
   switch (page.kind) {
@@ -182,6 +191,7 @@ export function pageImage(page: SitePage): PageImage | null {
       return first === undefined ? null : image(first.work.cover, s.cover(first.work.name));
     }
     case "not-found":
+    case "own":
       return null;
   }
 }

@@ -13,6 +13,11 @@ import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PART
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
+import { FAVICON, THEME_CSS, themeStylesheet } from "./custom/brand.ts";
+import type { Look } from "./custom/look.ts";
+import { ownSitePages } from "./custom/site.ts";
+
+export { loadLook } from "./custom/look.ts";
 
 export interface SiteInput {
   catalogue: Catalogue;
@@ -20,6 +25,8 @@ export interface SiteInput {
   reporter: Reporter;
   /** Documents per part of a search index (tests split small catalogues with a small one). */
   searchDocsPerPart?: number;
+  /** The library's own look (its site folder): none by default. */
+  look?: Look;
 }
 
 export interface SiteSummary {
@@ -35,7 +42,7 @@ export interface SiteSummary {
   searchParts: number;
 }
 
-const ASSET_FILES = ["style.css", "search.js"];
+const ASSET_FILES = ["style.css", "search.js", FAVICON];
 
 /**
  * Renders the HTML catalogue into the output, one domain at a time (the build hands each domain
@@ -112,7 +119,7 @@ export class SiteRenderer {
    * model and the API are shared; pages, search index and feed are the version's own.
    */
   private async renderPages(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
-    for (const [i, site] of domainSites(view, info, this.images).entries()) await this.renderSite(site, view, workDigests, i === 0 ? indexingStarted : () => {});
+    for (const [i, site] of domainSites(view, info, this.images, this.input.look).entries()) await this.renderSite(site, view, workDigests, i === 0 ? indexingStarted : () => {});
   }
 
   private async renderSite(site: DomainSite, view: DomainView, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
@@ -121,8 +128,8 @@ export class SiteRenderer {
     if (this.domains === 0) startSearch();
     // Indexing runs at most one site behind: an older site's pages are not held any longer.
     await Promise.all(this.searches.at(-2) ?? []);
-    for (const name of ASSET_FILES) await tree.write(`${site.folder}${ASSETS_DIR}${name}`, await asset(name));
-    const planned = [...sitePages(site, view)];
+    await this.writeAssets(site);
+    const planned = [...sitePages(site, view), ...ownSitePages(site)];
     for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
     const keyOf = pageKeys(site, this.version, workDigests);
     const keyed: string[] = new Array(planned.length);
@@ -176,6 +183,18 @@ export class SiteRenderer {
     this.eleventySeconds += (performance.now() - started) / 1000;
   }
 
+  /**
+   * The package's assets, then the library's (site/assets/: a file of the same name replaces the
+   * package's), and the theme stylesheet of a domain with `theme_color`.
+   */
+  private async writeAssets(site: DomainSite): Promise<void> {
+    const folder = `${site.folder}${ASSETS_DIR}`;
+    const own = new Set(site.look.assets.map((a) => a.name));
+    for (const name of ASSET_FILES) if (!own.has(name)) await this.tree.write(`${folder}${name}`, await asset(name));
+    for (const { name, bytes } of site.look.assets) await this.tree.write(`${folder}${name}`, bytes);
+    if (site.brand.theme_color !== undefined && !own.has(THEME_CSS)) await this.tree.write(`${folder}${THEME_CSS}`, themeStylesheet(site.brand.theme_color));
+  }
+
   /** Indexes a part in the next Pagefind process's lane, then writes its files. */
   private index(site: DomainSite, folder: string, key: string, part: number, parts: number, documents: () => SearchDocument[]): Promise<void> {
     const lane = this.summary.indexedParts++ % 2;
@@ -218,6 +237,7 @@ function domainImageRels(view: DomainView): Set<string> {
     rels.add(work.cover);
     if (director?.show_img && director.photo !== null) rels.add(director.photo);
   }
+  if (view.domain.logo !== undefined) rels.add(view.domain.logo);
   return rels;
 }
 

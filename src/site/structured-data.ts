@@ -39,6 +39,7 @@ const PAGE_TYPE: Record<SitePage["kind"], string> = {
   work: "ItemPage",
   director: "ProfilePage",
   "not-found": "WebPage",
+  own: "WebPage",
 };
 
 /**
@@ -105,6 +106,7 @@ function mainNode(page: SitePage): Node | null {
       };
     }
     case "not-found":
+    case "own":
       return null;
   }
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadLook } from "../../src/site/custom/look.ts";
 import { checkContent } from "../../src/content/load.ts";
 import { domainView } from "../../src/model/listing.ts";
 import { watchUrl } from "../../src/site/model.ts";
@@ -30,7 +31,13 @@ describe("catalogue init", () => {
     expect(result.code).toBe(0);
     expect(result.stderr).toContain(`next:\n  cd ${project}\n  npx catalogue dev `);
     // Nothing but content/ and .gitignore was left in the project (no half-written staging folder).
-    expect((await readdir(project)).sort()).toEqual([".gitignore", "content"]);
+    expect((await readdir(project)).sort()).toEqual([".gitignore", "content", "site"]);
+    // The example of the library's own look loads as the build reads it: a page in two languages, a stylesheet, a text.
+    const look = loadLook(path.join(project, "site"));
+    expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual(["* about/ About the network", "ca about/ Sobre la xarxa", "es about/ Sobre la red"]);
+    expect(look.hasStylesheet).toBe(true);
+    expect(look.parts.size).toBe(0);
+    expect(look.texts.get("ca")).toEqual({ empty: "Encara no hi ha cap pel·lícula disponible en aquesta biblioteca." });
     expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe("# written by catalogue build, dev and deploy\n/dist/\n/.dist.versions/\n/.cache/\n");
     const content = path.join(project, "content");
     const check = await checkContent(content);

@@ -1,7 +1,7 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
 import { spawn, type ChildProcess } from "node:child_process";
 import { requireTool } from "../support/requires.ts";
-import { readdir, readFile, realpath, rename, writeFile } from "node:fs/promises";
+import { readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type Browser, type Page } from "playwright-core";
 import sharp from "sharp";
@@ -133,6 +133,28 @@ run("catalogue dev", () => {
     await edit("1,Viaje a la Luna,", "1,Viaje a la Luna otra vez,");
     await pageShows("Viaje a la Luna otra vez");
     expect(await overlay.count()).toBe(0);
+  }, 180_000);
+
+  it("rebuilds and reloads on a save under site/, and shows a broken template's FILE:LINE over the page", async () => {
+    const about = path.join(project, "site/pages/about.md");
+    const text = await readFile(about, "utf8");
+    await page.goto(`${url}about/`);
+    await writeFile(about, text.replace("Every library of the network", "Each of our libraries"));
+    // The first domain speaks Catalan: its page is site/pages/ca/about.md.
+    const catalan = path.join(project, "site/pages/ca/about.md");
+    const catalanText = await readFile(catalan, "utf8");
+    await writeFile(catalan, catalanText.replace("Totes les biblioteques de la xarxa", "Cadascuna de les nostres biblioteques"));
+    await pageShows("Cadascuna de les nostres biblioteques");
+    const header = path.join(project, "site/_includes/header.liquid");
+    await writeFile(header, "<header>\n<a href=\"{{ site.home }}\">{{ site.name }}</a>\n{% for x in nav.pages %}\n</header>\n");
+    const overlay = page.locator("#catalogue-dev-problems");
+    await expect.poll(() => overlay.textContent(), { timeout: 60_000 }).toMatch(/site\/_includes\/header\.liquid:3: /);
+    expect(await bodyText()).toContain("Cadascuna de les nostres biblioteques");
+    await rm(header);
+    await writeFile(catalan, catalanText);
+    await pageShows("Totes les biblioteques de la xarxa");
+    expect(await overlay.count()).toBe(0);
+    await writeFile(about, text);
   }, 180_000);
 
   it("keeps between rebuilds only what is still true: a replaced cover is read again, and the output is a fresh build's, byte for byte", async () => {

@@ -51,6 +51,7 @@ export const UNIT = [
   "test/i18n/locale.test.ts",
   "test/i18n/texts-keys.test.ts",
   "test/i18n/texts.test.ts",
+  "test/look/look.test.ts",
   "test/site/eleventy.test.ts",
   "test/site/empty.test.ts",
   "test/site/page-meta.test.ts",
@@ -112,5 +113,6 @@ export const E2E = [
   "test/site/browser.test.ts",
   "test/i18n/browser.test.ts",
   "test/site/lighthouse.test.ts",
+  "test/look/lighthouse.test.ts",
   "test/serve/csp-browser.test.ts",
 ];

@@ -3,12 +3,13 @@ import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 
 export const buildCommand: Command = {
-  usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--strict]",
+  usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--site DIR] [--cache DIR] [--strict]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist); replaced atomically
   --date YYYY-MM-DD    the build date (default: SOURCE_DATE_EPOCH, else today in UTC)
   --domain HOST        build only this domain (repeatable); the others keep their output
   --no-site            API, exports and server files only: no HTML catalogue
+  --site DIR           the library's own site folder (default: site beside the content folder)
   --cache DIR          the processed-image cache (default: .cache/catalogue)
 ${strictHelp}
 
@@ -21,6 +22,7 @@ Example:
     domain: { type: "string", multiple: true },
     "no-site": { type: "boolean", default: false },
     cache: { type: "string" },
+    site: { type: "string" },
     ...strictOption,
   },
   async run(values, _positionals, io) {
@@ -33,6 +35,7 @@ Example:
       domains: values.domain as string[] | undefined,
       site: !values["no-site"],
       cacheDir: values.cache as string | undefined,
+      siteDir: values.site as string | undefined,
       reporter,
     };
     // Imported on use: `catalogue --help` should not load the pipeline, and a build with nothing

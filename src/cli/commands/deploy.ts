@@ -7,7 +7,7 @@ import { credentialsHelp, guardHelp, publishOptions, publishRequest, runPublish,
 
 export const deployCommand: Command = {
   usage:
-    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--prune-media] [--strict]",
+    "catalogue deploy --to TARGET [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--site DIR] [--cache DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--prune-media] [--strict]",
   help: `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
   --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist), kept between deploys: a deploy rebuilds
@@ -16,6 +16,7 @@ export const deployCommand: Command = {
   --domain HOST        build and publish only this domain (repeatable): the others keep their output,
                        and on the target their folders and build.json entries (shards of a network)
   --no-site            API, exports and server files only: no HTML catalogue
+  --site DIR           the library's own site folder (default: site beside the content folder)
   --cache DIR          the processed-image cache, and copies of the target's records that spare
                        downloading them (default: .cache/catalogue)
   --endpoint URL       an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000
@@ -35,6 +36,7 @@ Example (the nightly run):
     date: { type: "string" },
     "no-site": { type: "boolean", default: false },
     cache: { type: "string" },
+    site: { type: "string" },
     ...strictOption,
   },
   async run(values, _positionals, io) {
@@ -56,6 +58,7 @@ Example (the nightly run):
       date: values.date as string | undefined,
       domains: request.domains,
       site: !values["no-site"],
+      siteDir: values.site as string | undefined,
       cacheDir,
       reporter,
     }).finally(stopPreparing);

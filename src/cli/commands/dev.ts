@@ -2,12 +2,13 @@ import type { Command } from "../command.ts";
 import { parsePort, stopOnSignal } from "./serve.ts";
 
 export const devCommand: Command = {
-  usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--cache DIR] [--timings]",
+  usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--site DIR] [--cache DIR] [--timings]",
   help: `  --content DIR        the content folder to watch (default: content)
   --out DIR            the output folder (default: dist)
   --port N             the port (default: 8080; 0 picks a free one, printed on start)
   --host ADDR          the address to listen on (default: 127.0.0.1)
   --no-site            API, exports and server files only: no HTML catalogue
+  --site DIR           the library's own site folder (default: site beside the content folder)
   --cache DIR          the processed-image cache (default: .cache/catalogue)
   --timings            after each build, print when each of its stages started (seconds)
                        A save that makes the content invalid prints its problems and shows them
@@ -22,6 +23,7 @@ Example (each domain at http://DOMAIN.localhost:8080/, its links kept on the pre
     host: { type: "string", default: "127.0.0.1" },
     "no-site": { type: "boolean", default: false },
     cache: { type: "string" },
+    site: { type: "string" },
     timings: { type: "boolean", default: false },
   },
   async run(values, _positionals, io) {
@@ -35,6 +37,7 @@ Example (each domain at http://DOMAIN.localhost:8080/, its links kept on the pre
         outDir: values.out as string,
         site: !values["no-site"],
         cacheDir: values.cache as string | undefined,
+        siteDir: values.site as string | undefined,
       },
       port,
       host: values.host as string,

@@ -4,7 +4,9 @@ import type { Command } from "../command.ts";
 export const initCommand: Command = {
   usage: "catalogue init [DIR]",
   help: `  DIR                  the project folder (default: the working directory); init writes
-                       DIR/content (five public-domain works, two domains, drawn covers)
+                       DIR/content (five public-domain works, two domains, drawn covers),
+                       DIR/site (a commented example of the library's own look: a page, a
+                       stylesheet, a text, a header template to rename; kept if it exists)
                        and a .gitignore for dist, .dist.versions and .cache (or adds the lines
                        an existing one lacks), and exits 1 without changing anything if
                        DIR/content exists
@@ -23,10 +25,13 @@ Example:
     const { initContent, writeGitignore } = await import("../../init/init.ts");
     const content = await initContent(project);
     const ignored = await writeGitignore(project);
+    const { initSite } = await import("../../init/example-site.ts");
+    const site = await initSite(project);
     // The commands as they run where the package is installed locally (npx finds its bin there).
     const cd = project === "." ? "" : `cd ${/^[\w./-]+$/.test(project) ? project : JSON.stringify(project)}\n  `;
     io.stderr.write(
       `wrote ${path.relative(".", content) || content}: 5 works, 4 directors, 2 domains` +
+        (site !== null ? `; ${path.relative(".", site) || site}: an example of your own look (see site/pages/about.md)` : "") +
         (ignored.length > 0 ? `; ${path.join(project, ".gitignore")}: ${ignored.join(", ")}\n` : "\n") +
         `next:\n  ${cd}npx catalogue dev      builds, serves on http://127.0.0.1:8080, rebuilds on every save\n` +
         `  npx catalogue build    the build to publish, into dist/\n`,

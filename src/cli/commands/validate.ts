@@ -3,16 +3,20 @@ import type { Command } from "../command.ts";
 import { formatWarning, strictHelp, strictOption } from "../warnings.ts";
 
 export const validateCommand: Command = {
-  usage: "catalogue validate [--content DIR] [--strict]",
+  usage: "catalogue validate [--content DIR] [--site DIR] [--strict]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
+  --site DIR           the library's own site folder (default: site beside the content folder)
 ${strictHelp}
 
 Example:
   npx catalogue validate --content content --strict`,
-  options: { content: { type: "string", default: "content" }, ...strictOption },
+  options: { content: { type: "string", default: "content" }, site: { type: "string" }, ...strictOption },
   async run(values, _positionals, io) {
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
+    // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
+    const { siteFolder, siteFolderProblems } = await import("../../build/site-folder.ts");
+    check.problems.push(...(await siteFolderProblems(siteFolder(values.content as string, values.site as string | undefined), values.site !== undefined)));
     const strict = values.strict as boolean;
     // Strict: the warnings are problems, printed and counted as such.
     const problems = strict ? [...check.problems, ...check.warnings] : check.problems;

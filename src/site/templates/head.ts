@@ -45,6 +45,7 @@ const OG_TYPE: Record<SitePage["kind"], string> = {
   work: "video.movie",
   director: "profile",
   "not-found": "website",
+  own: "website",
 };
 
 /**

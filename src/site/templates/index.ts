@@ -5,6 +5,7 @@ import { pageContext } from "./context.ts";
 import { directorPage } from "./director.ts";
 import { listingPage } from "./listing.ts";
 import { notFoundPage } from "./not-found.ts";
+import { ownPage } from "./own.ts";
 import { workPage } from "./work.ts";
 
 /** Renders one page of the site to its HTML (the Eleventy template's render function), as one flat string. */
@@ -25,5 +26,7 @@ function pageHtml(page: SitePage): string {
       return categoryPage(page, ctx);
     case "not-found":
       return notFoundPage(page, ctx);
+    case "own":
+      return ownPage(page, ctx);
   }
 }

@@ -15,7 +15,7 @@ export function listingPage(page: Listing, ctx: PageContext): string {
   const s = site.strings;
   const defaultOrdering = site.defaultOrdering;
   const dirOf = (n: number) => listingDir(page.ordering, defaultOrdering, n);
-  const main = html`<h1>${site.info.name}</h1>
+  const main = html`<h1>${s.catalogue}</h1>
 <p class="summary">${s.works(page.count)} · ${s.pageOf(page.page, page.pages)}</p>
 <form class="search" role="search" data-search data-none="${s.searchNone}" data-count="${s.searchCount(2).replace("2", "{n}")}" data-count-one="${s.searchCount(1)}" hidden>
 <label for="search-q">${s.searchLabel}</label>

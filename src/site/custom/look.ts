@@ -1,0 +1,162 @@
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { InputError, UserError, type Problem } from "../../errors.ts";
+import { LANGUAGES, type Language } from "../../content/schema.ts";
+import { languageTexts, type Texts } from "../i18n.ts";
+import { Engines, engineOf, type Render } from "./engines.ts";
+import { loadOwnPages, type OwnPage } from "./pages.ts";
+
+/**
+ * A library's own look: the `site/` folder beside the content folder (`--site DIR`), an Eleventy
+ * input folder read once per build. Absent, nothing is overridden and the site is what it was.
+ *
+ *   site/assets/**          copied into every site's assets/ (site.css linked after style.css)
+ *   site/i18n/<lang>.json   interface texts of that language, by the package's keys
+ *   site/_includes/<part>.* header, footer, or a whole page kind's main content (Liquid, Nunjucks)
+ *   site/pages/**           own pages (Markdown, Liquid, Nunjucks, HTML) with front matter
+ */
+
+/** The parts a template in `_includes/` may replace: the frame's header and footer, and each page kind's content. */
+export const PARTS = ["header", "footer", "home", "listing", "work", "director", "category", "not-found"] as const;
+export type Part = (typeof PARTS)[number];
+
+export class Look {
+  constructor(
+    /** The folder as the user named it, or null when there is none. */
+    readonly dir: string | null,
+    /** Files of site/assets/, relative to it, sorted, with their bytes. */
+    readonly assets: { name: string; bytes: Buffer }[],
+    /** Text overrides per language, as written (their keys checked). */
+    readonly texts: ReadonlyMap<Language, Texts>,
+    /** The templates that replace a part. */
+    readonly parts: ReadonlyMap<Part, Render>,
+    readonly pages: OwnPage[],
+    /**
+     * A digest of what pages show of the folder: every file but the assets' bytes (their names
+     * count: whether site.css is linked). Part of every page's key; a new stylesheet rewrites only
+     * itself, since its URL carries no hash.
+     */
+    readonly pagesDigest: string,
+    /** A digest of every byte of the folder: part of the domains' inputs keys. */
+    readonly digest: string,
+  ) {}
+
+  static readonly NONE = new Look(null, [], new Map(), new Map(), [], "", "");
+
+  get hasStylesheet(): boolean {
+    return this.assets.some((a) => a.name === SITE_CSS);
+  }
+}
+
+export const SITE_CSS = "site.css";
+
+/**
+ * Reads and checks a site folder; every problem at once (InputError). A folder that does not
+ * exist is Look.NONE, unless it was named (`--site DIR`): then it is an error.
+ */
+export function loadLook(dir: string, named = false): Look {
+  let files: string[];
+  try {
+    files = listFiles(dir);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" && !named) return Look.NONE;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new UserError(`--site: ${dir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
+    throw error;
+  }
+  const problems: Problem[] = [];
+  const shown = (rel: string) => path.join(dir, rel);
+  const engines = new Engines(path.resolve(dir, "_includes"), (file) => path.relative(process.cwd(), file) || file);
+  const assets: Look["assets"] = [];
+  const texts = new Map<Language, Texts>();
+  const parts = new Map<Part, Render>();
+  const pageFiles: string[] = [];
+  const pagesHash = createHash("md5");
+  const allHash = createHash("md5");
+  for (const rel of files) {
+    const bytes = readFileSync(path.join(dir, rel));
+    allHash.update(`${rel}\0`).update(bytes).update("\0");
+    if (rel.startsWith("assets/")) {
+      assets.push({ name: rel.slice("assets/".length), bytes });
+      pagesHash.update(`${rel}\0`);
+      continue;
+    }
+    pagesHash.update(`${rel}\0`).update(bytes).update("\0");
+    if (rel.startsWith("i18n/")) readTexts(shown(rel), rel.slice("i18n/".length), bytes.toString("utf8"), texts, problems);
+    else if (rel.startsWith("pages/")) pageFiles.push(rel);
+    else if (rel.startsWith("_includes/")) {
+      const name = path.basename(rel).replace(/\.[^.]+$/, "");
+      const engine = engineOf(rel);
+      if (!PARTS.includes(name as Part) || rel.indexOf("/", "_includes/".length) !== -1) continue; // a partial, included by name
+      if (engine === undefined) {
+        problems.push({ file: shown(rel), message: `a ${name} template must be Liquid (.liquid) or Nunjucks (.njk)` });
+        continue;
+      }
+      if (parts.has(name as Part)) {
+        problems.push({ file: shown(rel), message: `a second ${name} template: keep one of ${PARTS.map(String).join(", ")} per name` });
+        continue;
+      }
+      const compiled = engines.compile(engine, path.resolve(dir, rel), bytes.toString("utf8"));
+      if (typeof compiled === "function") parts.set(name as Part, compiled);
+      else problems.push(compiled);
+    }
+  }
+  const pages = loadOwnPages(dir, pageFiles, engines, problems);
+  if (problems.length > 0) throw new InputError(problems);
+  return new Look(dir, assets, texts, parts, pages, pagesHash.digest("hex"), allHash.digest("hex"));
+}
+
+/** Every file under the folder, relative and with "/", sorted (dot files left out: editors' and systems' own). */
+function listFiles(dir: string): string[] {
+  if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`not a folder: ${dir}`), { code: "ENOTDIR" });
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
+    .filter((rel) => !rel.split("/").some((part) => part.startsWith(".")))
+    .sort();
+}
+
+/** One `site/i18n/<lang>.json`: its keys must be the package's, its values strings or plural forms. */
+function readTexts(file: string, name: string, text: string, texts: Map<Language, Texts>, problems: Problem[]) {
+  const lang = name.replace(/\.json$/, "") as Language;
+  if (!name.endsWith(".json") || !LANGUAGES.includes(lang)) {
+    problems.push({ file, message: `no interface language "${name}": name the file after one of ${LANGUAGES.map((l) => `${l}.json`).join(", ")}` });
+    return;
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    const at = /position (\d+)/.exec((error as Error).message);
+    const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
+    problems.push({ file, ...(line !== undefined ? { line } : {}), message: `not valid JSON: ${(error as Error).message}` });
+    return;
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    problems.push({ file, line: 1, message: 'expected an object of texts, like { "skip": "…" }' });
+    return;
+  }
+  const known = languageTexts("es");
+  const own: Texts = {};
+  for (const [key, value] of Object.entries(parsed)) {
+    const line = lineOf(text, key);
+    if (!(key in known)) {
+      problems.push({ file, line, message: `unknown key "${key}": the keys are those of the package's i18n/${lang}.json` });
+      continue;
+    }
+    const plural = value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string") && "other" in value;
+    if (typeof value !== "string" && !plural) {
+      problems.push({ file, line, message: `"${key}": expected a string, or plural forms like { "one": "…", "other": "…" }` });
+      continue;
+    }
+    own[key] = value as Texts[string];
+  }
+  texts.set(lang, own);
+}
+
+/** The line of a key in a JSON text (its first appearance as a key). */
+function lineOf(text: string, key: string): number {
+  const at = text.indexOf(`${JSON.stringify(key)}`);
+  return at === -1 ? 1 : text.slice(0, at).split("\n").length;
+}

@@ -9,7 +9,7 @@ import { apiImages, copyProcessedImage, type ProcessedImage } from "../media/ima
 import { domainView, nameOrders, startFromNameOrders, type DomainView, type ListedWork } from "../model/listing.ts";
 import type { SiteRenderer } from "../site/render.ts";
 import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "../output/build-info.ts";
-import { checkUpToDate, type UpToDate } from "./up-to-date.ts";
+import { checkUpToDate, type BuildInputs, type UpToDate } from "./up-to-date.ts";
 import { INPUTS_PATH } from "../output/records.ts";
 import { readNameOrders, writeNameOrders } from "./name-orders.ts";
 import { programDigest } from "../program.ts";
@@ -23,17 +23,7 @@ import { writeSheet } from "../exports/xlsx.ts";
 import { heapGrowingPercent, limitHeapGrowth } from "../util/memory.ts";
 import { siteFolder } from "./site-folder.ts";
 
-export interface BuildOptions {
-  contentDir: string;
-  outDir: string;
-  /** YYYY-MM-DD; else SOURCE_DATE_EPOCH, else today (UTC). */
-  date?: string;
-  /** Build only these domains; the others keep their previous output. */
-  domains?: string[];
-  /** Render the HTML catalogue (false: API, exports and server files only). */
-  site?: boolean;
-  /** The library's own site folder (default: `site` beside the content folder; absent: nothing overridden). */
-  siteDir?: string;
+export interface BuildOptions extends BuildInputs {
   /** Where processed images are cached between builds. */
   cacheDir?: string;
   reporter?: Reporter;

@@ -13,9 +13,13 @@ import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from ".
 export interface BuildInputs {
   contentDir: string;
   outDir: string;
+  /** YYYY-MM-DD; else SOURCE_DATE_EPOCH, else today (UTC). */
   date?: string;
+  /** Build only these domains; the others keep their previous output. */
   domains?: string[];
+  /** Render the HTML catalogue (false: API, exports and server files only). */
   site?: boolean;
+  /** The library's own site folder (default: `site` beside the content folder; absent: nothing overridden). */
   siteDir?: string;
 }
 

@@ -41,7 +41,7 @@ export function policyWithImagesFrom(mediaOrigins: readonly string[]): string {
     "default-src 'none'",
     "script-src 'self' 'wasm-unsafe-eval'",
     "style-src 'self'",
-    // data: for the pages' empty icon (`<link rel="icon" href="data:,">`, which spares a request).
+    // data: for the offline archive's root page, whose icon is `data:,` (no request from file://); the site's pages link a real favicon.
     ["img-src 'self' data:", ...mediaOrigins].join(" "),
     "font-src 'self'",
     "connect-src 'self'",

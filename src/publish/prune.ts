@@ -125,15 +125,29 @@ async function leasedDomains(store: Store, catalogue: ReadonlyMap<string, Listed
   const live = (l: Listed) => !Number.isFinite(since) || since - l.modified <= ttl;
   const leases = [...catalogue].filter(([rel, l]) => rel.startsWith(LEASES_FOLDER) && live(l));
   await mapLimit(leases, 8, async ([rel]) => {
-    try {
-      const body = JSON.parse((await store.get(rel))?.toString() ?? "{}") as { scope?: unknown };
-      const scope = Array.isArray(body.scope) ? body.scope : ["*"];
-      for (const name of scope) if (typeof name === "string" && name !== PRUNE_SCOPE) busy.add(name);
-    } catch {
-      busy.add("*"); // unreadable: assume the worst
-    }
+    for (const name of await leaseScope(store, rel)) if (name !== PRUNE_SCOPE) busy.add(name);
   });
   return busy;
+}
+
+/**
+ * What a listed lease holds: nothing once released (a shard finishing while the prune lists);
+ * a lease caught half written (a renewal, in a store that writes in place) is read again; one that
+ * stays unreadable is taken for a whole publish.
+ */
+async function leaseScope(store: Store, rel: string): Promise<string[]> {
+  for (let attempt = 1; ; attempt++) {
+    const bytes = await store.get(rel);
+    if (bytes === null) return [];
+    try {
+      const body = JSON.parse(bytes.toString()) as { scope?: unknown };
+      if (Array.isArray(body.scope)) return body.scope.filter((name): name is string => typeof name === "string");
+    } catch {
+      // read again below
+    }
+    if (attempt === RECORD_READS) return ["*"];
+    await delay(RECORD_REREAD_MS * attempt);
+  }
 }
 
 /** The distinct media folders the descriptions name (one inside another is listed with it). */

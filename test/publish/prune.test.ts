@@ -1,7 +1,8 @@
-import { ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from "@aws-sdk/client-s3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
+import { decodeRecord, encodeRecord } from "../../src/publish/records.ts";
 import { S3Target } from "../../src/publish/s3.ts";
 import type { Store } from "../../src/publish/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
@@ -92,6 +93,33 @@ describe("--prune-media", { timeout: 120_000 }, () => {
     await expect(publish({ dir: editions.before, target: halfRead(Infinity), domains: ["domain-2.example"], pruneMedia: true, dryRun: true })).rejects.toThrow(
       /--prune-media: s3:\/\/site\/prune: _catalogue\/records\/domain-1\.example\.tsv is not a record of this version of catalogue; nothing was pruned/,
     );
+  });
+
+  it("frees the media a domain nobody publishes left pending, though a shard's lease is released while the prune reads it", async () => {
+    await publish({ dir: editions.before, target: racing() });
+    // domain-1's record as a scoped publish leaves it when an image it dropped is in a folder
+    // another domain uses: pending, the record `updating`.
+    const recordKey = "prune/_catalogue/records/domain-1.example.tsv";
+    const stored = await client.send(new GetObjectCommand({ Bucket: "site", Key: recordKey }));
+    const record = decodeRecord(await stored.Body!.transformToString())!;
+    const dropped = "domain-1.example/media/left-pending-480.jpeg";
+    await put(dropped);
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: recordKey, Body: encodeRecord({ ...record, state: "updating", pending: new Set([dropped]) }) }));
+    // A shard's lease, listed by the prune and gone when it reads it (that shard just finished).
+    const released = "_catalogue/leases/zz-released.json";
+    await client.send(new PutObjectCommand({ Bucket: "site", Key: `prune/${released}`, Body: JSON.stringify({ scope: ["domain-3.example"] }) }));
+    await sleep(1100);
+    const target = racing();
+    const get = target.get.bind(target);
+    const finishing = Object.assign(target, { get: async (rel: string) => (rel === released ? null : get(rel)) });
+    try {
+      const pruned = await publish({ dir: editions.before, target: finishing, domains: ["domain-2.example"], pruneMedia: true });
+      expect(pruned.pruned).toContain(dropped);
+      const fixed = decodeRecord(await (await client.send(new GetObjectCommand({ Bucket: "site", Key: recordKey }))).Body!.transformToString())!;
+      expect({ state: fixed.state, pending: [...fixed.pending] }).toEqual({ state: "complete", pending: [] });
+    } finally {
+      await client.send(new DeleteObjectCommand({ Bucket: "site", Key: `prune/${released}` }));
+    }
   });
 
   it("is refused for an archive", async () => {

@@ -24,11 +24,11 @@ import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { startS3rver } from "../test/publish/s3rver.ts";
 import { reportRows } from "./bench/rows.ts";
+import { alternatedBuilds, buildChild as buildSite, cpu, fresh, type Child } from "./bench/site-builds.ts";
 import { generateCatalogue } from "./generate.ts";
 
 const exec = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 const CLI = path.join(ROOT, "bin/catalogue.js");
 const DATE = "2026-11-20";
 
@@ -70,48 +70,15 @@ await writeFile(
   ].join("\n") + "\n",
 );
 
-interface Child {
-  seconds: number;
-  maxRssMB: number;
-  childrenPeakMB: number;
-  userSeconds: number;
-  systemSeconds: number;
-  files: number;
-  written: number;
-}
-
-/** One build in its own process (the compiled program), the image cache shared in dir/.cache. */
-async function buildChild(content: string, out: string): Promise<Child> {
-  const { stdout } = await exec(TSX, [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, DATE, "--site"], {
-    cwd: dir,
-    env: { ...process.env, BENCH_COMPILED: "1" },
-    maxBuffer: 1 << 26,
-  });
-  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Child;
-}
-async function fresh(out: string) {
-  await rm(out, { recursive: true, force: true });
-  await rm(path.join(path.dirname(out), `.${path.basename(out)}.versions`), { recursive: true, force: true });
-}
-const cpu = (c: Child) => c.userSeconds + c.systemSeconds;
+const buildChild = (content: string, out: string) => buildSite(dir, content, out, DATE);
 
 log("warm-up build (fills the image cache)");
 await buildChild(one, path.join(dir, "warm-up"));
 await fresh(path.join(dir, "warm-up"));
 
-const fulls: { one: Child; three: Child }[] = [];
-for (let i = 0; i < runs; i++) {
-  // Alternated, the order swapped every other run: both meet the same neighbours.
-  const order = i % 2 === 0 ? (["one", "three"] as const) : (["three", "one"] as const);
-  const pair = {} as { one: Child; three: Child };
-  for (const which of order) {
-    const out = path.join(dir, `out-${which}`);
-    await fresh(out);
-    pair[which] = await buildChild(which === "one" ? one : three, out);
-    log(`full build, ${which === "one" ? "1 language" : "3 languages"}: ${pair[which].seconds.toFixed(1)} s, ${pair[which].files} files, max RSS ${Math.round(pair[which].maxRssMB)} MB (+ Pagefind ${Math.round(pair[which].childrenPeakMB)} MB)`);
-  }
-  fulls.push(pair);
-}
+const fulls = await alternatedBuilds(dir, DATE, runs, { one, three }, (which, child) =>
+  log(`full build, ${which === "one" ? "1 language" : "3 languages"}: ${child.seconds.toFixed(1)} s, ${child.files} files, max RSS ${Math.round(child.maxRssMB)} MB (+ Pagefind ${Math.round(child.childrenPeakMB)} MB)`),
+);
 const full1 = median(fulls.map((p) => p.one.seconds));
 const full3 = median(fulls.map((p) => p.three.seconds));
 const ratio = median(fulls.map((p) => p.three.seconds / p.one.seconds));

@@ -12,7 +12,9 @@
  * and of 20,000 works × 30 domains, site builds of 20,000 × 3 and 100,000 × 1: time per domain
  * and peak memory; about a quarter of an hour), site (scripts/bench-site.ts), languages
  * (scripts/bench-languages.ts: the site with every domain in 3 languages against 1, a rename
- * rebuilt and deployed to s3rver; not in the default list, like publish), exports (scripts/bench-exports.ts), load
+ * rebuilt and deployed to s3rver; not in the default list, like publish), look
+ * (scripts/bench-look.ts: the site with a Liquid header and footer against the built-in ones;
+ * not in the default list), exports (scripts/bench-exports.ts), load
  * (scripts/bench-load.ts: serve, nginx, the Worker in workerd, json-server), publish (scripts/bench-publish.ts; slow:
  * the first upload of ~70,000 files to s3rver takes minutes), lighthouse (scripts/bench-lighthouse.ts:
  * Lighthouse's scores of the sample site's pages, performance included; a few minutes), dev
@@ -91,6 +93,7 @@ try {
   for (const [script, label] of [
     ["scripts/bench-site.ts", "site"],
     ["scripts/bench-languages.ts", "languages"],
+    ["scripts/bench-look.ts", "look"],
     ["scripts/bench-exports.ts", "exports"],
     ["scripts/bench-load.ts", "load"],
     ["scripts/bench-publish.ts", "publish"],
@@ -100,7 +103,7 @@ try {
     if (!sections.has(label)) continue;
     console.error(`running ${script}…`);
     await new Promise<void>((resolve, reject) => {
-      const args = label === "site" || label === "lighthouse" || label === "languages" ? ["--runs", String(runs)] : label === "dev" ? ["--edits", String(Math.max(runs, 5))] : [];
+      const args = label === "site" || label === "lighthouse" || label === "languages" || label === "look" ? ["--runs", String(runs)] : label === "dev" ? ["--edits", String(Math.max(runs, 5))] : [];
       const child = spawn(TSX, [path.join(ROOT, script), ...args], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, TMPDIR: work, BENCH_ROWS_FILE: rowsFile } });
       // A failed section is reported, and the others still run and print their figures.
       child.on("exit", (code) => {

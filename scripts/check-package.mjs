@@ -79,7 +79,10 @@ function checkOwnLook(bin) {
   writeFileSync(domains, csv.join("\n").replace(/\n*$/, "\n").replace(/^(library-south[^\n]*)$/m, "$1,,"));
   renameSync(path.join(project, "site/_includes/header.liquid.example"), path.join(project, "site/_includes/header.liquid"));
   writeFileSync(path.join(project, "site/i18n/ca.json"), '{ "skip": "Salta directament al contingut" }\n');
+  renameSync(path.join(project, "site/content-security.json.example"), path.join(project, "site/content-security.json"));
   run(bin, ["build"], project);
+  const info = JSON.parse(readFileSync(path.join(project, "dist/_catalogue/build.json"), "utf8"));
+  check(info.domains.every((d) => d.content_security?.["frame-src"]?.[0] === "https://www.youtube-nocookie.com"), "init's content-security.json did not reach build.json");
   const pages = ["index.html", "ordering/-year/index.html", "audiovisual-detail/5/nosferatu/index.html", "director/f-w-murnau/index.html", "category/peliculas/index.html", "404.html", "about/index.html"].filter((rel) => existsSync(path.join(north, rel)));
   check(pages.length >= 7, `page kinds missing: ${pages.join(", ")}`);
   for (const rel of pages) {
@@ -98,7 +101,7 @@ function checkOwnLook(bin) {
   check(broken.status === 1 && /site\/_includes\/header\.liquid:\d+: /.test(broken.stderr), `a broken template: exit ${broken.status}, ${broken.stderr}`);
   check(snapshot(path.join(project, "dist")) === before, "a broken template changed the output");
   writeFileSync(header, good);
-  say("the example site/, a logo, a Liquid header, a stylesheet, a page and a text showed on every page kind; a broken template named its line");
+  say("the example site/, a logo, a Liquid header, a stylesheet, a page, a text and the policy setting showed on every page kind; a broken template named its line");
 }
 
 try {
@@ -157,6 +160,8 @@ try {
     check(api.status === 200 && body.count === 2 && body.results[0].name === "El maquinista de La General", `the API answered ${api.status} ${api.body.slice(0, 200)}`);
     const home = await fetch(url);
     check(home.status === 200 && (await home.text()).includes("Nosferatu"), "the HTML catalogue's first page lacks the starter's works");
+    const policy = home.headers.get("content-security-policy") ?? "";
+    check(policy.includes("; frame-src https://www.youtube-nocookie.com") && policy.includes("script-src 'self' 'wasm-unsafe-eval' https://stats.example.org"), `serve's policy lacks the library's sources: ${policy}`);
     say(`serve answered the API and the HTML catalogue on ${url}`);
   } finally {
     serve.kill("SIGINT");

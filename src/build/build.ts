@@ -21,7 +21,7 @@ import { writeExports, type SheetWriter } from "../exports/write.ts";
 import { sheetJob } from "../exports/sheet-job.ts";
 import { writeSheet } from "../exports/xlsx.ts";
 import { heapGrowingPercent, limitHeapGrowth } from "../util/memory.ts";
-import { siteFolder } from "./site-folder.ts";
+import { policySettingOf, siteFolder } from "./site-folder.ts";
 
 export interface BuildOptions extends BuildInputs {
   /** Where processed images are cached between builds. */
@@ -92,7 +92,12 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   const siteModule = site ? import("../site/render.ts") : null;
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   // The library's site folder is checked before anything is written: its problems stop the build.
-  const look = siteModule === null ? null : (await siteModule).loadLook(siteFolder(options.contentDir, options.siteDir), options.siteDir !== undefined);
+  const siteDir = siteFolder(options.contentDir, options.siteDir);
+  const look = siteModule === null ? null : (await siteModule).loadLook(siteDir, options.siteDir !== undefined);
+  // The pages' added policy sources: read with the site or without, the servers' headers come from build.json.
+  const contentSecurity = look?.contentSecurity ?? policySettingOf(siteDir);
+  // Nothing the library's files load is blocked silently.
+  for (const warning of look?.blockedOn(domains) ?? []) reporter.warning(warning);
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   let renderer: SiteRenderer | null = null;
   const exports = new ExportQueue();
@@ -120,7 +125,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     // made, so memory is bounded by the largest domain, not by their number.
     for (const domain of domains) {
       const view = domainView(catalogue, domain, date);
-      const info = domainInfo(view, site);
+      const info = domainInfo(view, site, contentSecurity);
       infos.push(info);
       // Each work's inputs digest, recorded by domainInputsKey: the HTML page keys are made of them.
       const workDigests = new Map<ListedWork, string>();

@@ -7,6 +7,7 @@ import type { ProcessedImage } from "../media/images.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import type { FileData, FileSink } from "../output/sink.ts";
+import type { PolicySources } from "../site/policy.ts";
 import { md5 } from "../util/hash.ts";
 
 /** API files serialised between two turns of the event loop. */
@@ -15,7 +16,7 @@ const FILES_PER_TURN = 1000;
 export const exportFileName = (domain: string, kind: string, date: string) => `${kind}-${domain}-${date}.xlsx`;
 
 /** What `_catalogue/build.json` says of one domain. */
-export function domainInfo(view: DomainView, site: boolean): DomainInfo {
+export function domainInfo(view: DomainView, site: boolean, contentSecurity?: PolicySources): DomainInfo {
   const { domain } = view;
   const count = view.orders.name.length;
   return {
@@ -32,6 +33,7 @@ export function domainInfo(view: DomainView, site: boolean): DomainInfo {
     exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, view.date)])),
     site,
     ...(domain.languages !== undefined ? { languages: domain.languages.map(siteLanguage) } : {}),
+    ...(contentSecurity !== undefined ? { content_security: contentSecurity as Record<string, string[]> } : {}),
   };
 }
 

@@ -1,6 +1,8 @@
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError, type Problem } from "../errors.ts";
+import type { PolicyDomain } from "../site/custom/blocked.ts";
+import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../site/policy.ts";
 
 /**
  * Where a build finds the library's own site folder (src/site/custom/look.ts): `--site DIR`, else
@@ -10,18 +12,26 @@ import { InputError, type Problem } from "../errors.ts";
 export const siteFolder = (contentDir: string, siteDir?: string): string => siteDir ?? path.join(path.dirname(contentDir), "site");
 
 /**
- * The problems of the site folder as the build would find them (its templates compiled, its
- * pages and texts checked): none when it is fine or absent. Loads the template engines.
+ * The site folder checked as the build would (its templates compiled, its pages, texts and
+ * policy setting checked): its problems, and as warnings what the pages' policy would block on
+ * these domains. Nothing when it is fine or absent. Loads the template engines.
  */
-export async function siteFolderProblems(dir: string, named = false): Promise<Problem[]> {
+export async function checkSiteFolder(dir: string, named: boolean, domains: readonly PolicyDomain[]): Promise<{ problems: Problem[]; warnings: Problem[] }> {
   const { loadLook } = await import("../site/custom/look.ts");
   try {
-    loadLook(dir, named);
-    return [];
+    return { problems: [], warnings: loadLook(dir, named).blockedOn(domains) };
   } catch (error) {
-    if (error instanceof InputError) return error.problems;
+    if (error instanceof InputError) return { problems: error.problems, warnings: [] };
     throw error;
   }
+}
+
+/** A build without the site reads only the folder's policy setting (src/site/policy.ts). */
+export function policySettingOf(dir: string): PolicySources | undefined {
+  const problems: Problem[] = [];
+  const sources = readPolicySetting(dir, problems);
+  if (problems.length > 0) throw new InputError(problems);
+  return sources;
 }
 
 /**
@@ -44,4 +54,33 @@ export function siteSignature(dir: string): string[] | null {
       return `${path.relative(dir, file).split(path.sep).join("/")}\0${info.size}\0${info.mtimeMs}\0${info.ino}`;
     })
     .sort();
+}
+
+/**
+ * The setting of a site folder (`site/content-security.json`), or none when it has no such file.
+ * Read by every build, with the site or without (`--no-site`): it goes into build.json, from which
+ * every server sends the host's headers.
+ */
+export function readPolicySetting(siteDir: string, problems: Problem[]): PolicySources | undefined {
+  const file = path.join(siteDir, POLICY_FILE);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+  const sources = parsePolicySetting(file, text, problems);
+  return Object.keys(sources).length > 0 ? sources : undefined;
+}
+
+/** The setting file's signature (size, mtime, inode), null when there is none: the no-change check's part of it. */
+export function policySignature(siteDir: string): string | null {
+  try {
+    const info = statSync(path.join(siteDir, POLICY_FILE));
+    return `${info.size}\0${info.mtimeMs}\0${info.ino}`;
+  } catch {
+    return null;
+  }
 }

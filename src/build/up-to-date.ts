@@ -5,7 +5,7 @@ import { resolveBuildDate } from "../util/dates.ts";
 import { countLines } from "../output/manifest.ts";
 import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/records.ts";
 import { inputFingerprint } from "./fingerprint.ts";
-import { siteFolder, siteSignature } from "./site-folder.ts";
+import { policySignature, siteFolder, siteSignature } from "./site-folder.ts";
 import type { TreeSummary } from "../output/tree.ts";
 import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "../output/versions.ts";
 
@@ -42,10 +42,13 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   const site = inputs.site ?? true;
   const digests = path.join(versionsFolder(inputs.outDir), CONTENT_DIGESTS);
   // The site folder by its files' signatures, where it exists (a build without one keeps its fingerprint).
-  const look = site ? siteSignature(siteFolder(inputs.contentDir, inputs.siteDir)) : null;
+  const siteDir = siteFolder(inputs.contentDir, inputs.siteDir);
+  const look = site ? siteSignature(siteDir) : null;
+  // Without the site, its policy setting still goes into build.json.
+  const policy = site ? null : policySignature(siteDir);
   // A folder named by --site must be there, even when nothing else changed.
   if (site && inputs.siteDir !== undefined && look === null) throw new UserError(`--site: ${inputs.siteDir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
-  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1, ...(look !== null ? { look } : {}) }, digests);
+  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1, ...(look !== null ? { look } : {}), ...(policy !== null ? { policy } : {}) }, digests);
   const current = await currentSummary(inputs.outDir, fingerprint);
   if (current !== null) await removeAbandoned(inputs.outDir);
   return { date, fingerprint, current };

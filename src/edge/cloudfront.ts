@@ -1,5 +1,5 @@
 import type { BuildInfo } from "../output/build-info.ts";
-import { HSTS, NOSNIFF, policyWithImagesFrom, REFERRER_POLICY } from "../serve/headers.ts";
+import { HSTS, NOSNIFF, REFERRER_POLICY, sharedContentSecurityPolicy } from "../serve/headers.ts";
 import {
   ALLOW,
   API_HEADERS,
@@ -28,16 +28,12 @@ export const FUNCTION_MAX_BYTES = 10_240;
 
 /**
  * The one policy of a distribution serving every domain of the build: a response headers
- * policy cannot depend on the host, so `img-src` names every domain's media origin, and HSTS is
+ * policy cannot depend on the host, so `img-src` names every domain's media origin, the
+ * library's sources are those of every domain (one site folder, or shards' several), and HSTS is
  * sent only when every domain's base URL is https (docs/serving.md#cloudfront).
  */
 export function distributionPolicy(info: BuildInfo): Record<string, string> {
-  const media = new Set<string>();
-  for (const domain of info.domains) {
-    const origin = new URL(domain.media_url).origin;
-    if (origin !== new URL(domain.base_url).origin) media.add(origin);
-  }
-  const csp = policyWithImagesFrom([...media].sort());
+  const csp = sharedContentSecurityPolicy(info.domains);
   const https = info.domains.every((d) => d.base_url.startsWith("https:"));
   return {
     ...NOSNIFF,

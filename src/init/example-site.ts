@@ -75,6 +75,14 @@ Pregunta en el mostrador de cualquier biblioteca de la red, o míralas en línea
   "empty": "Encara no hi ha cap pel·lícula disponible en aquesta biblioteca."
 }
 `,
+  // JSON has no comments: the sources a library adds to its pages' policy, inert until renamed
+  // to content-security.json (docs/site.md, "Content security policy").
+  "content-security.json.example": `{
+  "frame-src": ["https://www.youtube-nocookie.com"],
+  "script-src": ["https://stats.example.org"],
+  "connect-src": ["https://stats.example.org"]
+}
+`,
   "_includes/header.liquid.example": `{% comment %}
   Rename this file to header.liquid to replace the header of every page (footer.liquid the
   footer; home, listing, work, director, category, not-found a page kind's content). Liquid or

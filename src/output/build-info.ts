@@ -35,6 +35,8 @@ export const domainInfo = z.object({
   site: z.boolean(),
   /** The folders of its site's other language versions (`es`, `va`, …: src/site/versions.ts); absent for one language. */
   languages: z.array(z.string()).optional(),
+  /** Sources the library adds to its pages' Content-Security-Policy (`site/content-security.json`, src/site/policy.ts); absent when none. */
+  content_security: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type DomainInfo = z.infer<typeof domainInfo>;
 

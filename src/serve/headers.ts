@@ -1,4 +1,5 @@
 import type { DomainInfo } from "../output/build-info.ts";
+import { mergeSources, pagePolicy } from "../site/policy.ts";
 
 /**
  * The security headers of docs/interface.md#routing, as data: what every answer of a host
@@ -22,35 +23,23 @@ export const HSTS = "max-age=31536000";
 const originOf = (url: string) => new URL(url).origin;
 
 /**
- * The Content-Security-Policy of a domain's pages. Everything the site loads is its own (its
- * stylesheet, search.js, Pagefind's bundle and WebAssembly, dev's reload script and event
- * stream), except the covers when `media_url` is on another host. No inline script, no `eval`:
- * `'wasm-unsafe-eval'` lets Pagefind compile its WebAssembly and nothing else; JSON-LD is data,
- * which a policy does not govern. Nothing is allowed by default, so a new kind of resource must be
- * named here.
+ * The Content-Security-Policy of a domain's pages (src/site/policy.ts): the covers' origin when
+ * `media_url` is on another host, and the sources the library's `site/content-security.json` adds.
  */
 export function contentSecurityPolicy(domain: DomainInfo): string {
   const site = originOf(domain.base_url);
   const media = originOf(domain.media_url);
-  return policyWithImagesFrom(media === site ? [] : [media]);
+  return pagePolicy(media === site ? [] : [media], domain.content_security);
 }
 
-/** The pages' policy, with covers also taken from these other origins. */
-export function policyWithImagesFrom(mediaOrigins: readonly string[]): string {
-  return [
-    "default-src 'none'",
-    "script-src 'self' 'wasm-unsafe-eval'",
-    "style-src 'self'",
-    // data: for the offline archive's root page, whose icon is `data:,` (no request from file://); the site's pages link a real favicon.
-    ["img-src 'self' data:", ...mediaOrigins].join(" "),
-    "font-src 'self'",
-    "connect-src 'self'",
-    "manifest-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    "form-action 'self'",
-    "frame-ancestors 'self'",
-  ].join("; ");
+/**
+ * One policy for the pages of several domains (a CloudFront response headers policy cannot
+ * depend on the host): every domain's media origin, and every domain's added sources.
+ */
+export function sharedContentSecurityPolicy(domains: readonly DomainInfo[]): string {
+  const media = new Set<string>();
+  for (const domain of domains) if (originOf(domain.media_url) !== originOf(domain.base_url)) media.add(originOf(domain.media_url));
+  return pagePolicy([...media].sort(), mergeSources(domains.map((d) => d.content_security)));
 }
 
 /**

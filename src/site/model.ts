@@ -21,7 +21,7 @@ import { siteVersions, type SiteVersion } from "./versions.ts";
  */
 export interface DomainSite {
   /** The domain's build description without its counts (listing pages carry their own). */
-  info: Omit<DomainInfo, "count" | "total_pages">;
+  info: Omit<DomainInfo, "count" | "total_pages" | "content_security">;
   defaultOrdering: Ordering;
   strings: Strings;
   /** The digest of `strings` (src/site/i18n.ts): the pages' keys take the texts through it. */
@@ -113,7 +113,8 @@ export function domainSite(view: DomainView, info: DomainInfo, images: Map<strin
   const media = sameHost ? { relative: relativeFolder(folder, `${info.media_folder}/`) } : { absolute: `${info.media_url}/` };
   const categories = new Set<AudiovisualType>();
   for (const listed of view.orders.name) if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
-  const { count, total_pages, ...shown } = info;
+  // What the pages show of it: not the counts (each page has its own), nor the policy (a header).
+  const { count, total_pages, content_security: _policy, ...shown } = info;
   const defaultOrdering = view.domain.default_ordering;
   const strings = look.dir === null ? stringsFor(version?.tag ?? info.locale) : lookStrings(look, version?.tag ?? info.locale);
   const versions = version?.versions ?? siteVersions(view.domain);

@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -28,6 +30,9 @@ let dist: string;
 let server: RunningServer;
 let dev: RunningServer;
 let browser: Browser;
+/** The video host the own pages embed (any host ending in video.example). */
+let video: Server;
+const buildWarnings: string[] = [];
 
 /** What went wrong in any page: policy violations, console errors, script errors, failed loads. */
 const problems: string[] = [];
@@ -44,8 +49,16 @@ beforeAll(async () => {
       .replace("domain-1.example,Red de bibliotecas 1,,", "domain-1.example,Red de bibliotecas 1,http://domain-1.example,http://media.example/covers")
       .replace("domain-2.example,Red de bibliotecas 2,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,"),
   );
+  // The library's own pages embed a video player: one host allowed in site/content-security.json, one not.
+  const site = path.join(temp.dir, "site");
+  await mkdir(path.join(site, "pages"), { recursive: true });
+  await writeFile(path.join(site, "content-security.json"), '{\n  "frame-src": ["http://video.example"]\n}\n');
+  await writeFile(path.join(site, "pages", "tour.md"), '---\ntitle: Tour\n---\n<iframe src="http://video.example/embed/1" title="Tour"></iframe>\n');
+  await writeFile(path.join(site, "pages", "elsewhere.md"), '---\ntitle: Elsewhere\n---\nA video:\n<iframe src="http://other-video.example/embed/2" title="Elsewhere"></iframe>\n');
+  video = createServer((_request, response) => response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>Player</title><p>Playing</p>\n"));
+  await new Promise<void>((resolve) => video.listen(0, "127.0.0.1", resolve));
   dist = path.join(temp.dir, "dist");
-  await buildFixture(content, dist, { site: true });
+  await buildFixture(content, dist, { site: true, reporter: { stage: () => {}, warning: (w) => buildWarnings.push(`${path.relative(temp.dir, w.file)}:${w.line}: ${w.message}`) } });
   server = await startServer({ dir: dist, port: 0, host: "127.0.0.1" });
   const channel = new ReloadChannel({ build: "1", problems: ["content/audiovisuals.csv:3: 2: name is empty"] });
   dev = await startServer({ dir: dist, port: 0, host: "127.0.0.1", dev: channel });
@@ -59,7 +72,7 @@ beforeAll(async () => {
       "--disable-component-update",
       "--no-first-run",
       // Every *.example host is the server under test; the dev server answers on dev.example.
-      `--host-resolver-rules=MAP dev.example 127.0.0.1:${new URL(dev.url).port}, MAP *.example 127.0.0.1:${new URL(server.url).port}`,
+      `--host-resolver-rules=MAP dev.example 127.0.0.1:${new URL(dev.url).port}, MAP *video.example 127.0.0.1:${(video.address() as AddressInfo).port}, MAP *.example 127.0.0.1:${new URL(server.url).port}`,
     ],
   });
 }, 240_000);
@@ -68,6 +81,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
   await dev?.close();
+  video?.close();
   await temp?.cleanup();
 });
 
@@ -189,6 +203,24 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
     found.push(...(await violations(page)));
     expect(found).toEqual([]);
     await page.close();
+  });
+
+  it("runs what the library allowed in site/content-security.json, and what it did not is blocked and was warned of", async () => {
+    const page = await open("http://domain-1.example/tour/");
+    await expect.poll(() => page.frames().some((f) => f.url() === "http://video.example/embed/1")).toBe(true);
+    await expect.poll(() => page.frames().find((f) => f.url() === "http://video.example/embed/1")?.locator("p").textContent()).toBe("Playing");
+    expect(await violations(page)).toEqual([]);
+    await page.close();
+
+    // Not allowed: the build said so, with the line and the fix, and the browser blocks it.
+    expect(buildWarnings).toEqual([
+      `site/pages/elsewhere.md:5: <iframe src="http://other-video.example/embed/2"> is blocked by the pages' Content-Security-Policy: add "http://other-video.example" to "frame-src" in ${path.join(temp.dir, "site", "content-security.json")}`,
+    ]);
+    const blocked = await browser.newPage();
+    await blocked.addInitScript({ content: `document.addEventListener("securitypolicyviolation", (e) => (window.violations ??= []).push(e.effectiveDirective + " " + e.blockedURI));` });
+    await blocked.goto("http://domain-1.example/elsewhere/");
+    await expect.poll(() => blocked.evaluate("window.violations ?? []")).toEqual(["frame-src http://other-video.example"]); // a cross-origin URL is reported by its origin
+    await blocked.close();
   });
 
   it("saw no console error, script error or failed request", () => {

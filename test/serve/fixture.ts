@@ -2,6 +2,7 @@ import { chmod, mkdir, readFile, readdir, realpath, writeFile } from "node:fs/pr
 import path from "node:path";
 import { readBuildInfo, type BuildInfo } from "../../src/output/build-info.ts";
 import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { LIBRARY_SOURCES } from "./header-checks.ts";
 
 /**
  * The catalogue every server is tested on: ~250 generated works in three domains; the second
@@ -48,6 +49,9 @@ export async function makeFixture(): Promise<Fixture> {
     .split("\n")
     .map((line, i) => (i === 0 ? `${line},languages` : line.startsWith("domain-2.example,") ? `${line},es ca` : `${line},`));
   await writeFile(domainsCsv, lines.join("\n") + "\n");
+  // The library's additions to its pages' policy: every server sends them (read without the site too).
+  await mkdir(path.join(dir, "site"));
+  await writeFile(path.join(dir, "site", "content-security.json"), JSON.stringify(LIBRARY_SOURCES, null, 2) + "\n");
   const dist = path.join(dir, "dist");
   await buildFixture(content, dist);
   await placeHtml(dist);

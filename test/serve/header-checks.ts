@@ -14,6 +14,9 @@ export type Get = (host: string, target: string, headers?: Record<string, string
 
 const API = "/api/v1/videos/audiovisuals/";
 
+/** What the fixture's `site/content-security.json` adds to the pages' policy (fixture.ts). */
+export const LIBRARY_SOURCES: Record<string, string[]> = { "frame-src": ["https://video.example"], "script-src": ["https://stats.example"] };
+
 /** A policy's directives: name → sources (lower-cased names, sources as written). */
 export function parsePolicy(header: string): Map<string, string[]> {
   const directives = new Map<string, string[]>();
@@ -30,7 +33,7 @@ export function parsePolicy(header: string): Map<string, string[]> {
  * site is https) would hold against a page's answer; empty when it would pass them all with the
  * best result that needs no TLS.
  */
-export function observatoryProblems(reply: Reply, https: boolean): string[] {
+export function observatoryProblems(reply: Reply, https: boolean, librarySources: Record<string, string[]> = {}): string[] {
   const problems: string[] = [];
   const header = (name: string) => reply.headers[name] as string | undefined;
   if (header("x-content-type-options") !== "nosniff") problems.push(`x-content-type-options ${header("x-content-type-options")}`);
@@ -45,9 +48,9 @@ export function observatoryProblems(reply: Reply, https: boolean): string[] {
       const unsafe = sources(name).filter((s) => /^('unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|data:|https?:|\*)$/i.test(s));
       if (unsafe.length > 0) problems.push(`${name} allows ${unsafe.join(" ")}`);
     }
-    // The one allowance beyond 'self': Pagefind's WebAssembly.
+    // The allowances beyond 'self': Pagefind's WebAssembly, and the hosts the library named.
     const scripts = sources("script-src").filter((s) => s !== "'self'");
-    if (scripts.join(" ") !== "'wasm-unsafe-eval'") problems.push(`script-src extras ${scripts.join(" ")}`);
+    if (scripts.join(" ") !== ["'wasm-unsafe-eval'", ...(librarySources["script-src"] ?? [])].join(" ")) problems.push(`script-src extras ${scripts.join(" ")}`);
     if ((policy.get("object-src") ?? []).join(" ") !== "'none'") problems.push(`object-src ${policy.get("object-src")}`);
     for (const name of ["frame-ancestors", "base-uri", "form-action"]) {
       const value = (policy.get(name) ?? []).join(" ");
@@ -149,7 +152,7 @@ export function headerChecks(server: () => { name: string; get: Get; fx: Fixture
         // Documented (docs/serving.md#cloudfront): one policy per distribution, so HSTS only when every domain is https.
         const https = name === "cloudfront" ? fx.info.domains.every((d) => d.base_url.startsWith("https:")) : fx.info.domains.find((d) => d.domain === host)!.base_url.startsWith("https:");
         const reply = await get(host, target);
-        const p = observatoryProblems(reply, https);
+        const p = observatoryProblems(reply, https, LIBRARY_SOURCES);
         if (p.length > 0) problems.push(`${host}${target} (${reply.status}): ${p.join("; ")}`);
       }
       expect(problems).toEqual([]);
@@ -159,6 +162,12 @@ export function headerChecks(server: () => { name: string; get: Get; fx: Fixture
       const own = parsePolicy(String((await get("domain-1.example", "/")).headers["content-security-policy"])).get("img-src");
       // CloudFront's one policy names every domain's media host.
       expect(own).toEqual(name === "cloudfront" ? ["'self'", "data:", "https://media.example"] : ["'self'", "data:"]);
+      // The sources of the fixture's site/content-security.json, on every domain's pages.
+      for (const [host, target] of [["domain-1.example", "/"], ["domain-2.example", "/cataleg/es/"], ["domain-3.example", "/missing"]] as const) {
+        const sent = parsePolicy(String((await get(host, target)).headers["content-security-policy"]));
+        expect(sent.get("frame-src"), `${host}${target}`).toEqual(LIBRARY_SOURCES["frame-src"]);
+        expect(sent.get("script-src"), `${host}${target}`).toEqual(["'self'", "'wasm-unsafe-eval'", ...LIBRARY_SOURCES["script-src"]!]);
+      }
     });
   });
 

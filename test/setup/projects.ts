@@ -52,6 +52,7 @@ export const UNIT = [
   "test/i18n/texts-keys.test.ts",
   "test/i18n/texts.test.ts",
   "test/look/look.test.ts",
+  "test/look/policy.test.ts",
   "test/site/eleventy.test.ts",
   "test/site/empty.test.ts",
   "test/site/page-meta.test.ts",

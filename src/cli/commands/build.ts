@@ -26,7 +26,7 @@ Example:
     ...strictOption,
   },
   async run(values, _positionals, io) {
-    if (values.strict) await refuseWarnings(values.content as string);
+    if (values.strict) await refuseWarnings(values.content as string, values.site as string | undefined, !values["no-site"]);
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatWarning(w)}\n`));
     const options = {
       contentDir: values.content as string,

@@ -43,7 +43,7 @@ Example (the nightly run):
     const out = values.out as string;
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
-    if (values.strict) await refuseWarnings(values.content as string);
+    if (values.strict) await refuseWarnings(values.content as string, values.site as string | undefined, !values["no-site"]);
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatWarning(w)}\n`));
     // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
     const { target } = request;

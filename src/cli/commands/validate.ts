@@ -15,8 +15,10 @@ Example:
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
     // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
-    const { siteFolder, siteFolderProblems } = await import("../../build/site-folder.ts");
-    check.problems.push(...(await siteFolderProblems(siteFolder(values.content as string, values.site as string | undefined), values.site !== undefined)));
+    const { siteFolder, checkSiteFolder } = await import("../../build/site-folder.ts");
+    const site = await checkSiteFolder(siteFolder(values.content as string, values.site as string | undefined), values.site !== undefined, check.catalogue?.domains ?? []);
+    check.problems.push(...site.problems);
+    check.warnings.push(...site.warnings);
     const strict = values.strict as boolean;
     // Strict: the warnings are problems, printed and counted as such.
     const problems = strict ? [...check.problems, ...check.warnings] : check.problems;

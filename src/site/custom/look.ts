@@ -6,6 +6,8 @@ import { LANGUAGES, type Language } from "../../content/schema.ts";
 import { languageTexts, type Texts } from "../i18n.ts";
 import { Engines, engineOf, type Render } from "./engines.ts";
 import { loadOwnPages, type OwnPage } from "./pages.ts";
+import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../policy.ts";
+import { blockedReferences, referencesIn, type PolicyDomain, type Reference } from "./blocked.ts";
 
 /**
  * A library's own look: the `site/` folder beside the content folder (`--site DIR`), an Eleventy
@@ -15,6 +17,7 @@ import { loadOwnPages, type OwnPage } from "./pages.ts";
  *   site/i18n/<lang>.json   interface texts of that language, by the package's keys
  *   site/_includes/<part>.* header, footer, or a whole page kind's main content (Liquid, Nunjucks)
  *   site/pages/**           own pages (Markdown, Liquid, Nunjucks, HTML) with front matter
+ *   site/content-security.json  sources added to the pages' Content-Security-Policy (../policy.ts)
  */
 
 /** The parts a template in `_includes/` may replace: the frame's header and footer, and each page kind's content. */
@@ -40,9 +43,19 @@ export class Look {
     readonly pagesDigest: string,
     /** A digest of every byte of the folder: part of the domains' inputs keys. */
     readonly digest: string,
+    /** What its templates, pages and stylesheets load, to be checked against the pages' policy (blocked.ts). */
+    readonly references: readonly Reference[] = [],
+    /** Sources the library adds to the pages' Content-Security-Policy (`content-security.json`). */
+    readonly contentSecurity?: PolicySources,
   ) {}
 
   static readonly NONE = new Look(null, [], new Map(), new Map(), [], "", "");
+
+  /** What the pages' policy would block of what the folder's files load, on these domains' pages: warnings. */
+  blockedOn(domains: readonly PolicyDomain[]): Problem[] {
+    if (this.dir === null || this.references.length === 0) return [];
+    return blockedReferences(this.references, domains, this.contentSecurity ?? {}, path.join(this.dir, POLICY_FILE));
+  }
 
   get hasStylesheet(): boolean {
     return this.assets.some((a) => a.name === SITE_CSS);
@@ -50,6 +63,9 @@ export class Look {
 }
 
 export const SITE_CSS = "site.css";
+
+/** The files whose references the pages' policy governs: templates, own pages, stylesheets. */
+const LOADING = /^(_includes\/.*\.(liquid|njk|html)|pages\/.*\.(md|liquid|njk|html)|assets\/.*\.css)$/;
 
 /**
  * Reads and checks a site folder; every problem at once (InputError). A folder that does not
@@ -72,14 +88,22 @@ export function loadLook(dir: string, named = false): Look {
   const texts = new Map<Language, Texts>();
   const parts = new Map<Part, Render>();
   const pageFiles: string[] = [];
+  let contentSecurity: PolicySources | undefined;
+  const references: Reference[] = [];
   const pagesHash = createHash("md5");
   const allHash = createHash("md5");
   for (const rel of files) {
     const bytes = readFileSync(path.join(dir, rel));
     allHash.update(`${rel}\0`).update(bytes).update("\0");
+    if (LOADING.test(rel)) references.push(...referencesIn(shown(rel), bytes.toString("utf8")));
     if (rel.startsWith("assets/")) {
       assets.push({ name: rel.slice("assets/".length), bytes });
       pagesHash.update(`${rel}\0`);
+      continue;
+    }
+    // The policy is a header, not in any page: the domains' keys carry it (build.json).
+    if (rel === POLICY_FILE) {
+      contentSecurity = parsePolicySetting(shown(rel), bytes.toString("utf8"), problems);
       continue;
     }
     pagesHash.update(`${rel}\0`).update(bytes).update("\0");
@@ -104,7 +128,8 @@ export function loadLook(dir: string, named = false): Look {
   }
   const pages = loadOwnPages(dir, pageFiles, engines, problems);
   if (problems.length > 0) throw new InputError(problems);
-  return new Look(dir, assets, texts, parts, pages, pagesHash.digest("hex"), allHash.digest("hex"));
+  const added = contentSecurity !== undefined && Object.keys(contentSecurity).length > 0 ? contentSecurity : undefined;
+  return new Look(dir, assets, texts, parts, pages, pagesHash.digest("hex"), allHash.digest("hex"), references, added);
 }
 
 /** Every file under the folder, relative and with "/", sorted (dot files left out: editors' and systems' own). */

@@ -99,12 +99,29 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   // One build at a time, whichever folder a save is in.
   let building: Promise<void> = Promise.resolve();
   const serial = (changed: string[]) => (building = building.then(() => rebuild(changed)));
-  const watchers = folders.map((folder) =>
+  const watch = (folder: string) =>
     watchFolder(folder, (changed) => serial(changed.map((rel) => path.join(folder, rel))), {
       onError: (error) => say(`stopped watching ${folder}: ${error.message}; restart dev to watch again`),
-    }),
-  );
-  const watcher = { close: () => Promise.all(watchers.map((w) => w.close())) };
+    });
+  const watchers = folders.map(watch);
+  // A site folder made while dev runs (the library starts its own look): watched, and built, from then on.
+  const waitingForSite =
+    options.build.site !== false && !folders.includes(siteDir)
+      ? setInterval(() => {
+          if (!existsSync(siteDir)) return;
+          clearInterval(waitingForSite);
+          say(`watching ${siteDir}`);
+          watchers.push(watch(siteDir));
+          void serial([siteDir]);
+        }, SITE_POLL_MS)
+      : undefined;
+  waitingForSite?.unref();
+  const watcher = {
+    close: () => {
+      clearInterval(waitingForSite);
+      return Promise.all(watchers.map((w) => w.close()));
+    },
+  };
   return {
     url: proxy.url,
     async close() {
@@ -116,6 +133,9 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     },
   };
 }
+
+/** How often dev looks for a site folder that did not exist when it started. */
+const SITE_POLL_MS = 1000;
 
 function describe(summary: BuildSummary, seconds: number): string {
   if (summary.skipped) return `built: nothing changed (${seconds.toFixed(2)} s)`;

@@ -109,6 +109,7 @@ export const E2E = [
   "test/publish/targets.test.ts",
   // Chromium.
   "test/dev/dev.test.ts",
+  "test/dev/site-later.test.ts",
   "test/publish/offline-browser.test.ts",
   "test/reliability/xss.test.ts",
   "test/site/browser.test.ts",

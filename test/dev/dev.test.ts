@@ -1,5 +1,5 @@
 import { CHROMIUM, launchChromium } from "../helpers/chromium.ts";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { requireTool } from "../support/requires.ts";
 import { readdir, readFile, realpath, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -8,6 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, tempDir } from "../helpers/catalogue.ts";
 import { cli } from "../reliability/helpers.ts";
+import { startDev } from "./start.ts";
 
 /**
  * `catalogue dev` as a user runs it: the real command (bin/catalogue.js, or the installed
@@ -24,7 +25,7 @@ let project: string;
 let csv: string;
 let original: string;
 let dev: ChildProcess;
-let stderr = "";
+let stderr: () => string;
 let url: string;
 let browser: Browser;
 let page: Page;
@@ -36,17 +37,10 @@ beforeAll(async () => {
   csv = path.join(project, "content/audiovisuals.csv");
   original = await readFile(csv, "utf8");
   // A fixed date: the last test builds the same content with `catalogue build` and compares.
-  dev = spawn(process.execPath, [BIN, "dev", "--port", "0", "--timings"], { cwd: project, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH } });
-  dev.stderr!.on("data", (chunk) => (stderr += chunk));
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    dev.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const found = /on (http:\/\/\S+), watching/.exec(out);
-      if (found) resolve(found[1]!);
-    });
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)));
-  });
+  const started = await startDev(BIN, project, ["--timings"], { ...process.env, SOURCE_DATE_EPOCH: EPOCH });
+  dev = started.process;
+  url = started.url;
+  stderr = started.stderr;
   browser = await launchChromium();
   page = await browser.newPage();
 }, 180_000);
@@ -117,14 +111,14 @@ run("catalogue dev", () => {
   it("prints a bad save's FILE:LINE problems and shows them in the page, keeps the last good build, and recovers", async () => {
     // Several saves in a burst (within milliseconds, as an editor's are: started together, so that
     // a busy test process does not space them beyond the watcher's quiet time): one rebuild.
-    const rebuilds = () => stderr.split("\n").filter((line) => line.includes("; rebuilding")).length;
+    const rebuilds = () => stderr().split("\n").filter((line) => line.includes("; rebuilding")).length;
     const before = rebuilds();
     const bad = () => edit("1,Viaje a la Luna,viaje-a-la-luna,cortometrajes,1,1902", "1,Viaje a la Luna (copia restaurada),viaje-a-la-luna,cortometrajes,1,19x2");
     await Promise.all([bad(), bad(), bad()]);
     const problem = 'content/audiovisuals.csv:2: year: expected an integer between 1870 and 2100, got "19x2"';
     const overlay = page.locator("#catalogue-dev-problems");
     await expect.poll(() => overlay.textContent(), { timeout: 60_000 }).toContain(problem);
-    expect(stderr).toContain(problem);
+    expect(stderr()).toContain(problem);
     expect(rebuilds()).toBe(before + 1);
     // The page under the message is the last good build, and so is what the server answers.
     expect(await bodyText()).toContain("Viaje a la Luna (copia restaurada)");
@@ -159,18 +153,18 @@ run("catalogue dev", () => {
 
   it("keeps between rebuilds only what is still true: a replaced cover is read again, and the output is a fresh build's, byte for byte", async () => {
     // dev keeps image headers and cache records, and Pagefind's processes, from one rebuild to the next.
-    const builds = () => stderr.split("\n").filter((line) => line.startsWith("built ")).length;
+    const builds = () => stderr().split("\n").filter((line) => line.startsWith("built ")).length;
     const before = builds();
     // A cover that is no image any more, then another image, at the same path.
     const covers = path.join(project, "content/covers");
     const [first] = (await readdir(covers)).sort();
     // Not an image: a warning, and the work builds with a drawn cover.
     await writeFile(path.join(covers, first!), "not an image");
-    await expect.poll(() => stderr, { timeout: 60_000 }).toContain(`warning: cover: not a readable image: "covers/${first}"`);
+    await expect.poll(() => stderr(), { timeout: 60_000 }).toContain(`warning: cover: not a readable image: "covers/${first}"`);
     await writeFile(path.join(covers, first!), await sharp({ create: { width: 300, height: 420, channels: 3, background: "#335577" } }).jpeg().toBuffer());
     await expect.poll(builds, { timeout: 60_000 }).toBe(before + 2);
     // The timings dev prints with --timings: each stage of the build, then "done".
-    expect(stderr).toMatch(/^timings: 0\.\d\d reading content \|.* \| \d+\.\d\d done$/m);
+    expect(stderr()).toMatch(/^timings: 0\.\d\d reading content \|.* \| \d+\.\d\d done$/m);
 
     // The same program as dev's (the installed package's under check-package): the inputs record names it.
     const fresh = await cli(["build", "--out", "fresh", "--cache", "fresh-cache"], { cwd: project, env: { ...process.env, SOURCE_DATE_EPOCH: EPOCH }, bin: BIN });

@@ -1,9 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { CLI, tempDir } from "../helpers/catalogue.ts";
 import { cli } from "../reliability/helpers.ts";
+import { startDev } from "./start.ts";
 
 /**
  * `catalogue dev` started in a project without a site folder: the library makes `site/` while dev
@@ -13,7 +14,7 @@ import { cli } from "../reliability/helpers.ts";
 let cleanup: () => Promise<void>;
 let project: string;
 let dev: ChildProcess;
-let stderr = "";
+let stderr: () => string;
 let url: string;
 
 beforeAll(async () => {
@@ -21,17 +22,10 @@ beforeAll(async () => {
   const init = await cli(["init"], { cwd: project });
   expect(init.code, init.stderr).toBe(0);
   await rm(path.join(project, "site"), { recursive: true });
-  dev = spawn(process.execPath, [CLI, "dev", "--port", "0"], { cwd: project, stdio: ["ignore", "pipe", "pipe"] });
-  dev.stderr!.on("data", (chunk) => (stderr += chunk));
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    dev.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const found = /on (http:\/\/\S+), watching/.exec(out);
-      if (found) resolve(found[1]!);
-    });
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)));
-  });
+  const started = await startDev(CLI, project);
+  dev = started.process;
+  url = started.url;
+  stderr = started.stderr;
 }, 180_000);
 afterAll(async () => {
   if (dev?.exitCode === null) dev.kill("SIGKILL");
@@ -47,7 +41,7 @@ it("watches and builds a site folder made while it runs", { timeout: 120_000 }, 
   await mkdir(path.join(project, "site/pages"), { recursive: true });
   await writeFile(path.join(project, "site/pages/hours.md"), "---\ntitle: Horari\n---\nDe dilluns a divendres.\n");
   await expect.poll(page, { timeout: 60_000, interval: 300 }).toContain("<h1>Horari</h1>");
-  expect(stderr).toContain(`watching ${path.join("site")}`);
+  expect(stderr()).toContain(`watching ${path.join("site")}`);
   // Watched from then on: a save in it rebuilds again.
   await writeFile(path.join(project, "site/pages/hours.md"), "---\ntitle: Horari d'obertura\n---\nDe dilluns a divendres.\n");
   await expect.poll(page, { timeout: 60_000, interval: 300 }).toContain("<h1>Horari d&#39;obertura</h1>");

@@ -95,7 +95,7 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   const siteDir = siteFolder(options.contentDir, options.siteDir);
   const look = siteModule === null ? null : (await siteModule).loadLook(siteDir, options.siteDir !== undefined);
   // The pages' added policy sources: read with the site or without, the servers' headers come from build.json.
-  const contentSecurity = look?.contentSecurity ?? policySettingOf(siteDir);
+  const contentSecurity = look !== null ? look.contentSecurity : policySettingOf(siteDir);
   // Nothing the library's files load is blocked silently.
   for (const warning of look?.blockedOn(domains) ?? []) reporter.warning(warning);
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });

@@ -26,11 +26,7 @@ const originOf = (url: string) => new URL(url).origin;
  * The Content-Security-Policy of a domain's pages (src/site/policy.ts): the covers' origin when
  * `media_url` is on another host, and the sources the library's `site/content-security.json` adds.
  */
-export function contentSecurityPolicy(domain: DomainInfo): string {
-  const site = originOf(domain.base_url);
-  const media = originOf(domain.media_url);
-  return pagePolicy(media === site ? [] : [media], domain.content_security);
-}
+export const contentSecurityPolicy = (domain: DomainInfo): string => sharedContentSecurityPolicy([domain]);
 
 /**
  * One policy for the pages of several domains (a CloudFront response headers policy cannot

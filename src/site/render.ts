@@ -9,7 +9,7 @@ import { renderPages } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSites, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
-import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, startSearch, writeIndex, type SearchDocument } from "./search.ts";
+import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, SEARCH_LANES, startSearch, writeIndex, type SearchDocument } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
@@ -59,7 +59,7 @@ export class SiteRenderer {
    * The two Pagefind processes' queues: each part is indexed after the previous one of its lane,
    * so that its documents are rendered just before (not all domains' documents at once).
    */
-  private readonly lanes: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+  private readonly lanes: Promise<unknown>[] = Array.from({ length: SEARCH_LANES }, () => Promise.resolve());
   /** Each domain's index parts, indexed and written (a domain's pages are rendered meanwhile). */
   private readonly searches: Promise<void>[][] = [];
   // The first failure of an index: it stops the rendering (at its next page) rather than after it.
@@ -197,11 +197,11 @@ export class SiteRenderer {
 
   /** Indexes a part in the next Pagefind process's lane, then writes its files. */
   private index(site: DomainSite, folder: string, key: string, part: number, parts: number, documents: () => SearchDocument[]): Promise<void> {
-    const lane = this.summary.indexedParts++ % 2;
+    const lane = this.summary.indexedParts++ % SEARCH_LANES;
     const done = this.lanes[lane]!.then(async () => {
       // A failed part stops the others too: the build fails.
       if (this.searchFailure !== null) return;
-      const files = await buildIndex(site, documents(), parts, lane === 1);
+      const files = await buildIndex(site, documents(), parts, lane);
       this.summary.searchFiles += await writeIndex(this.tree, folder, files, key, part > 0);
     });
     this.lanes[lane] = done.catch(() => {});

@@ -1,8 +1,8 @@
 import type * as pagefind from "pagefind";
 
 /**
- * Indexing one part of a search index with a Pagefind module (its process): what the main thread
- * and the second Pagefind process's thread (search-worker.ts) both run (search.ts decides which).
+ * Indexing one part of a search index with a Pagefind module (its process): what each search
+ * worker thread (search-worker.ts) runs, on the requests of search.ts.
  */
 
 // Indexing requests in flight per index: enough to keep the Pagefind process busy.

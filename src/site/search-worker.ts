@@ -7,7 +7,7 @@ import { indexDocuments, type IndexOptions, type SearchDocument } from "./search
  * Builds search indexes with this thread's own Pagefind process (see buildIndex), one request
  * after another, until told to close.
  */
-/** What the main thread (indexInWorker in src/site/search.ts) asks. */
+/** What the main thread (buildIndex in src/site/search.ts) asks. */
 export type SearchRequest = { id: number; options: IndexOptions; documents: SearchDocument[] } | { id: number; warm: true };
 
 let queue = Promise.resolve();

@@ -3,13 +3,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { arch } from "node:os";
 import path from "node:path";
-import * as pagefind from "pagefind";
 import type { FileEntry, OutputTree } from "../output/tree.ts";
 import { RequestWorker } from "../workers/request.ts";
 import { dependencyManifest } from "../program.ts";
 import { threadExecArgv, workerScript } from "../workers/script.ts";
 import { keepWarm } from "../util/warm.ts";
-import { indexDocuments, UNUSED, type IndexFile, type IndexOptions, type SearchDocument } from "./search-index.ts";
+import { UNUSED, type IndexFile, type IndexOptions, type SearchDocument } from "./search-index.ts";
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
 import { SEARCH_DIR } from "./urls.ts";
@@ -118,35 +117,27 @@ function previousIndexFiles(tree: OutputTree): Map<string, [string, FileEntry][]
   return byFolder;
 }
 
+/** Pagefind processes, each run from a worker thread of its own: two parts are indexed side by side. */
+export const SEARCH_LANES = 2;
+
 /**
- * Indexes the documents; returns the index files in path order, without the unused ones.
- * One Pagefind process indexes on one core, so every other part is indexed by a second process,
- * run from a worker thread (src/site/search-worker.ts): two parts are indexed side by side.
- * Each process indexes one part after another.
+ * Indexes the documents in Pagefind process `lane` (0 or 1); returns the index files in path
+ * order, without the unused ones. One Pagefind process indexes on one core, and each process
+ * indexes one part after another. Both are run from worker threads (src/site/search-worker.ts):
+ * a process run from this thread would be sent its documents and read only when this thread's
+ * event loop turns, which it seldom does while Eleventy renders, so its indexing would stall
+ * until the site's pages were rendered, and the next site would wait for it.
  */
-export function buildIndex(site: DomainSite, documents: SearchDocument[], parts: number, second = false): Promise<IndexFile[]> {
-  if (second) return indexInWorker(options(site, parts), documents);
-  const done = mainQueue.then(() => indexDocuments(pagefind, options(site, parts), documents));
-  mainQueue = done.then(
-    () => {},
-    () => {},
-  );
-  return done;
+export async function buildIndex(site: DomainSite, documents: SearchDocument[], parts: number, lane = 0): Promise<IndexFile[]> {
+  return (await searchWorker(lane).request({ options: options(site, parts), documents })).files;
 }
 
-let mainQueue = Promise.resolve();
+/** The worker threads with the Pagefind processes, each started on first use. */
+const lanes: (RequestWorker<SearchRequest, { files: IndexFile[] }> | null)[] = Array.from({ length: SEARCH_LANES }, () => null);
 
-/** The worker thread with the second Pagefind process, started on first use. */
-let second: RequestWorker<SearchRequest, { files: IndexFile[] }> | null = null;
-
-const secondWorker = () =>
+const searchWorker = (lane: number) =>
   // The compiled module, or from the sources its tsx script (src/workers/script.ts), as the writer threads run.
-  (second ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), "the search index worker", { execArgv: threadExecArgv() }));
-
-/** Indexes in a worker thread, which has a Pagefind module, and so a Pagefind process, of its own. */
-async function indexInWorker(indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
-  return (await secondWorker().request({ options: indexOptions, documents })).files;
-}
+  (lanes[lane] ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), `the search index worker ${lane + 1}`, { execArgv: threadExecArgv() }));
 
 /**
  * Starts both Pagefind processes now, before the first part is indexed. Starting a process
@@ -156,17 +147,10 @@ async function indexInWorker(indexOptions: IndexOptions, documents: SearchDocume
  * index, which fails with it.
  */
 export function startSearch(): void {
-  const started = mainQueue.then(async () => {
-    const { index } = await pagefind.createIndex({});
-    await index?.deleteIndex();
-  });
-  mainQueue = started.then(
-    () => {},
-    () => {},
-  );
-  secondWorker()
-    .request({ warm: true })
-    .catch(() => {});
+  for (let lane = 0; lane < SEARCH_LANES; lane++)
+    searchWorker(lane)
+      .request({ warm: true })
+      .catch(() => {});
 }
 
 /**
@@ -189,13 +173,10 @@ export async function closeSearch(): Promise<void> {
 
 /** Stops the Pagefind processes (they would otherwise keep Node alive); harmless when none runs. */
 export async function stopSearch(): Promise<void> {
-  const running = second;
-  second = null;
-  if (running !== null) {
-    running.post({ close: true });
-    await running.exited;
-  }
-  await pagefind.close();
+  const running = lanes.filter((worker) => worker !== null);
+  lanes.fill(null);
+  for (const worker of running) worker.post({ close: true });
+  await Promise.all(running.map((worker) => worker.exited));
 }
 
 let version: string | undefined;

@@ -9,8 +9,8 @@ const documents: SearchDocument[] = ["Camino lluvia", "Carta del tren", "Título
   content: `<!doctype html><html lang="es"><body><div data-pagefind-body><h1>${title.replace(/[&<]/g, (c) => (c === "&" ? "&amp;" : "&lt;"))}</h1></div></body></html>`,
 }));
 
-/** Both processes' index of the documents: the main one's and the worker thread's. */
-const bothIndexes = () => Promise.all([buildIndex(site, documents, 1, false), buildIndex(site, documents, 1, true)]);
+/** Both processes' index of the documents. */
+const bothIndexes = () => Promise.all([buildIndex(site, documents, 1, 0), buildIndex(site, documents, 1, 1)]);
 const listing = (files: IndexFile[]) => files.map((f) => [f.path, Buffer.from(f.content).toString("base64")]);
 
 afterEach(() => stopSearch());

@@ -5,9 +5,10 @@ import { renderPage } from "./src/site/templates/index.ts";
 /**
  * Eleventy configuration of the HTML catalogue (src/site/eleventy.ts passes it as configPath).
  *
- * The site has a single template, paginated one page per item over the global data
- * `catalogue.pages` that the build adds: every page of every domain, already planned from the
- * model (src/site/model.ts), so nothing reads the CSVs again. The template is a virtual
+ * The site has a single template, paginated one item per page over the global data
+ * `catalogue.entries` that the build adds: every page of a domain, already planned from the model
+ * (src/site/model.ts), so nothing reads the CSVs again, each in the language versions of the
+ * domain's site that need rendering (see renderPages in src/site/eleventy.ts). The template is a virtual
  * `11ty.js` template whose render function is a TypeScript template literal
  * (src/site/templates/), the fastest engine Eleventy has: tens of thousands of pages per build.
  */
@@ -22,11 +23,15 @@ export default function (eleventyConfig: EleventyConfig) {
   eleventyConfig.addTemplate(
     "catalogue.11ty.js",
     {
-      render(data: { sitePage: SitePage; catalogue: SiteData }) {
+      async render(data: { versions: SitePage[]; catalogue: SiteData }) {
         const run = data.catalogue;
         if (run.failure !== null) return "";
         try {
-          return renderPage(data.sitePage);
+          // Eleventy gives a page one output: the page's other language versions are handed to
+          // the output from here, the first one through Eleventy's transform (src/site/eleventy.ts).
+          const [first, ...others] = data.versions;
+          for (const page of others) await run.output(pagePath(page), renderPage(page));
+          return renderPage(first!);
         } catch (error) {
           // Kept for the runner to rethrow as it is (see SiteData).
           run.failure = error;
@@ -35,8 +40,8 @@ export default function (eleventyConfig: EleventyConfig) {
       },
     },
     {
-      pagination: { data: "catalogue.pages", size: 1, alias: "sitePage" },
-      permalink: (data: { sitePage: SitePage }) => pagePath(data.sitePage),
+      pagination: { data: "catalogue.entries", size: 1, alias: "versions" },
+      permalink: (data: { versions: SitePage[] }) => pagePath(data.versions[0]!),
       // No page lists other pages through Eleventy's collections: skip building them.
       eleventyExcludeFromCollections: true,
     },

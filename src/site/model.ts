@@ -86,7 +86,12 @@ export class SiteData {
    * megabytes for a large catalogue. Once set, the remaining pages are skipped.
    */
   failure: unknown = null;
-  constructor(readonly pages: SitePage[]) {}
+  constructor(
+    /** Eleventy's pages: each is one page of a domain in the versions to render (src/site/eleventy.ts). */
+    readonly entries: SitePage[][],
+    /** Hands a rendered page to the output, by its path relative to the output folder. */
+    readonly output: (rel: string, html: string) => Promise<void>,
+  ) {}
 }
 
 /** The output path of a page (relative to the output folder). */

@@ -5,7 +5,7 @@ import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { type OutputTree } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
-import { renderPages } from "./eleventy.ts";
+import { renderPages, versionEntries } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSites, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
@@ -52,7 +52,7 @@ const ASSET_FILES = ["style.css", "search.js", FAVICON];
  */
 export class SiteRenderer {
   private readonly summary: SiteSummary = { pages: 0, rendered: 0, searchFiles: 0, indexed: 0, indexedParts: 0, searchParts: 0 };
-  private domains = 0;
+  private sites = 0;
   /** Seconds spent in Eleventy runs (the benchmark reports pages per second of Eleventy alone). */
   private eleventySeconds = 0;
   /**
@@ -115,27 +115,47 @@ export class SiteRenderer {
   }
 
   /**
-   * Each language version of the domain's site in turn (src/site/versions.ts): the images, the
-   * model and the API are shared; pages, search index and feed are the version's own.
+   * The language versions of the domain's site (src/site/versions.ts): the images, the model and
+   * the API are shared; pages, search index and feed are each version's own. Each version is
+   * planned and keyed, and its search index started, in turn; then the pages that changed are
+   * rendered, every version of a page in the same Eleventy page (src/site/eleventy.ts).
    */
   private async renderPages(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
-    for (const [i, site] of domainSites(view, info, this.images, this.input.look).entries()) await this.renderSite(site, view, workDigests, i === 0 ? indexingStarted : () => {});
+    // The first domain to render: Pagefind's processes start while its pages are planned.
+    if (this.sites === 0) startSearch();
+    // Indexing runs at most one domain behind: an older domain's pages are not held any longer.
+    await Promise.all(this.searches.at(-2) ?? []);
+    const searches: Promise<void>[] = [];
+    this.searches.push(searches);
+    const versions: SitePage[][] = [];
+    const keys = new Map<string, string>();
+    for (const [i, site] of domainSites(view, info, this.images, this.input.look).entries()) {
+      versions.push(await this.planSite(site, view, workDigests, searches, keys));
+      if (i === 0) indexingStarted();
+    }
+    const started = performance.now();
+    this.summary.rendered += await renderPages(versionEntries(versions), async (rel, html) => {
+      if (this.searchFailure !== null) throw this.searchFailure;
+      await this.tree.write(rel, html, keys.get(rel));
+    });
+    this.eleventySeconds += (performance.now() - started) / 1000;
   }
 
-  private async renderSite(site: DomainSite, view: DomainView, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
+  /**
+   * Plans and keys one version's pages, writes its assets and discovery files, and starts its
+   * changed search index parts (added to `searches`). Returns its pages to render, their keys
+   * added to `keys` by output path; the others are kept from the previous build.
+   */
+  private async planSite(site: DomainSite, view: DomainView, workDigests: ReadonlyMap<ListedWork, string>, searches: Promise<void>[], keys: Map<string, string>): Promise<SitePage[]> {
     const { tree, summary } = this;
-    // The first site to render: Pagefind's processes start while its pages are planned.
-    if (this.domains === 0) startSearch();
-    // Indexing runs at most one site behind: an older site's pages are not held any longer.
-    await Promise.all(this.searches.at(-2) ?? []);
     await this.writeAssets(site);
     const planned = [...sitePages(site, view), ...ownSitePages(site)];
     for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
     const keyOf = pageKeys(site, this.version, workDigests);
     const keyed: string[] = new Array(planned.length);
     summary.pages += planned.length;
-    this.domains++;
-    // Pagefind needs this thread to send it the documents: the loops below let it run now and then.
+    this.sites++;
+    // Pagefind's documents are sent from this thread: the loops below let it run now and then.
     let steps = 0;
     const breathe = () => new Promise(setImmediate);
     // The work pages are keyed first, and the parts whose pages changed start indexing before the
@@ -149,8 +169,6 @@ export class SiteRenderer {
       works[partOf(page.listed.work.id, parts)]!.push({ page, key: keyed[p] });
       if (++steps % 500 === 0) await breathe();
     }
-    const searches: Promise<void>[] = [];
-    this.searches.push(searches);
     const indexedBefore = summary.indexedParts;
     for (const [part, partWorks] of works.entries()) {
       const folder = partFolder(site, part);
@@ -161,11 +179,9 @@ export class SiteRenderer {
     }
     if (summary.indexedParts > indexedBefore) summary.indexed++;
     summary.searchParts += parts;
-    indexingStarted();
     await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
 
     const toRender: SitePage[] = [];
-    const keys = new Map<string, string>();
     for (const [p, page] of planned.entries()) {
       const rel = pagePath(page);
       const key = keyed[p] ?? keyOf(page);
@@ -175,12 +191,7 @@ export class SiteRenderer {
       }
       if (++steps % 500 === 0) await breathe();
     }
-    const started = performance.now();
-    summary.rendered += await renderPages(toRender, async (rel, html) => {
-      if (this.searchFailure !== null) throw this.searchFailure;
-      await tree.write(rel, html, keys.get(rel));
-    });
-    this.eleventySeconds += (performance.now() - started) / 1000;
+    return toRender;
   }
 
   /**
@@ -219,7 +230,7 @@ export class SiteRenderer {
     }
     const { pages, rendered, indexed, indexedParts, searchParts } = this.summary;
     this.input.reporter.stage(`rendered ${rendered} of ${pages} HTML pages (Eleventy ${this.eleventySeconds.toFixed(2)} s)`);
-    this.input.reporter.stage(`built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.domains} site(s): one per domain and language)`);
+    this.input.reporter.stage(`built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.sites} site(s): one per domain and language)`);
     return this.summary;
   }
 

@@ -44,7 +44,7 @@ type PageSink = (rel: string, html: string) => Promise<void>;
  * Each entry is one page of a domain in one or more language versions of its site
  * (`versionEntries`), and is one page for Eleventy, which renders every version in turn. A page's
  * versions differ only in their texts and links: rendering them together spares Eleventy's work
- * for each page of the site (its template instance, data and output path, about a third of a
+ * for each page of the site (its template instance, data and output path, about a quarter of a
  * page's time) for every language after the first.
  */
 export async function renderPages(entries: SitePage[][], sink: PageSink, perRun = PAGES_PER_RUN): Promise<number> {

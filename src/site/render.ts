@@ -155,7 +155,8 @@ export class SiteRenderer {
     const keyed: string[] = new Array(planned.length);
     summary.pages += planned.length;
     this.sites++;
-    // Pagefind's documents are sent from this thread: the loops below let it run now and then.
+    // A part's search documents are rendered on this thread when a Pagefind process takes the part:
+    // the loops below let that happen now and then.
     let steps = 0;
     const breathe = () => new Promise(setImmediate);
     // The work pages are keyed first, and the parts whose pages changed start indexing before the

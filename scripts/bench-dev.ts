@@ -21,6 +21,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { launchChromium } from "../test/helpers/chromium.ts";
+import { devUrl } from "../test/dev/start.ts";
 import { reportRows } from "./bench/rows.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -54,17 +55,10 @@ dev.stderr!.on("data", (chunk: Buffer) => {
 const browser = await launchChromium();
 try {
   const started = performance.now();
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    dev.stdout!.on("data", (chunk) => {
-      out += chunk;
-      const found = /on (http:\/\/\S+), watching/.exec(out);
-      if (found) resolve(found[1]!);
-    });
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${lines.map((l) => l.text).join("\n")}`)));
-  });
+  const url = await devUrl(dev, () => lines.map((l) => l.text).join("\n"));
   console.error(`dev serving after ${seconds(performance.now() - started)} (first build)`);
-  const page = await browser.newPage();
+  // The pages forbid evaluating strings (their Content-Security-Policy); the bench polls them by evaluating one.
+  const page = await browser.newPage({ bypassCSP: true });
   // Its page in the first domain (the one served at the root).
   await page.goto(`${url}audiovisual-detail/${first[1]}/${first[3]}/`);
   if (!(await page.locator("body").innerText()).includes(first[2]!)) throw new Error(`the page at ${page.url()} does not show ${first[2]}`);

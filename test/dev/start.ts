@@ -13,14 +13,19 @@ export async function startDev(bin: string, cwd: string, args: string[] = [], en
   const dev = spawn(process.execPath, [bin, "dev", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], env });
   let stderr = "";
   dev.stderr!.on("data", (chunk) => (stderr += chunk));
-  const url = await new Promise<string>((resolve, reject) => {
+  const url = await devUrl(dev, () => stderr);
+  return { process: dev, url, stderr: () => stderr };
+}
+
+/** The address a started `catalogue dev` says it serves at (its first build done); fails with `printed()` if it exits first. */
+export function devUrl(dev: ChildProcess, printed: () => string): Promise<string> {
+  return new Promise((resolve, reject) => {
     let out = "";
     dev.stdout!.on("data", (chunk) => {
       out += chunk;
       const found = /on (http:\/\/\S+), watching/.exec(out);
       if (found) resolve(found[1]!);
     });
-    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${stderr}`)));
+    dev.once("exit", (code) => reject(new Error(`dev exited with ${code}: ${printed()}`)));
   });
-  return { process: dev, url, stderr: () => stderr };
 }

@@ -1,5 +1,5 @@
 import type http from "node:http";
-import type { DevHooks } from "../serve/server.ts";
+import type { DevHooks } from "../serve/respond.ts";
 
 /** dev's own URLs: under a prefix no build uses (a URL segment starting with `_` is reserved for the output). */
 const PREFIX = "/__catalogue/dev/";

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FILES, isRealDate } from "../../src/content/schema.ts";
+import { FILES } from "../../src/content/files.ts";
+import { isRealDate } from "../../src/content/schema.ts";
 
 /** The former isRealDate, through Date.UTC: the reference for the written-out one. */
 function isRealDateByDate(text: string): boolean {

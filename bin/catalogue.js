@@ -13,7 +13,9 @@
 const args = process.argv.slice(2);
 if (args.length === 1 && ["--help", "-h", "help"].includes(args[0])) {
   try {
-    process.stdout.write(require("node:fs").readFileSync(require("node:path").join(__dirname, "../lib/help.txt")));
+    process.stdout.write(
+      require("node:fs").readFileSync(require("node:path").join(__dirname, "../lib/help.txt")),
+    );
     return;
   } catch {
     // No help.txt (a compilation that stopped half-way): the program prints it.

@@ -25,13 +25,18 @@ import { devUrl } from "../test/dev/start.ts";
 import { reportRows } from "./bench/rows.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-const { values } = parseArgs({ options: { edits: { type: "string", default: "7" }, keep: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: { edits: { type: "string", default: "7" }, keep: { type: "boolean", default: false } },
+});
 const edits = Number(values.edits);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 await new Promise<void>((resolve, reject) =>
-  spawn(process.execPath, [path.join(ROOT, "scripts/compile.mjs")], { stdio: "inherit" }).on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`compile: exit ${code}`)))),
+  spawn(process.execPath, [path.join(ROOT, "scripts/compile.mjs")], { stdio: "inherit" }).on(
+    "exit",
+    (code) => (code === 0 ? resolve() : reject(new Error(`compile: exit ${code}`))),
+  ),
 );
 const dir = await mkdtemp(path.join(tmpdir(), "catalogue-bench-dev-"));
 await cp(path.join(ROOT, "content"), path.join(dir, "content"), { recursive: true });
@@ -43,7 +48,11 @@ const rename = (name: string) => original.replace(first[0], `\n${first[1]},${nam
 
 /** dev's stderr lines, each with the time it arrived. */
 const lines: { at: number; text: string }[] = [];
-const dev = spawn(process.execPath, [path.join(ROOT, "bin/catalogue.js"), "dev", "--port", "0", "--timings"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+const dev = spawn(
+  process.execPath,
+  [path.join(ROOT, "bin/catalogue.js"), "dev", "--port", "0", "--timings"],
+  { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
+);
 let pending = "";
 dev.stderr!.on("data", (chunk: Buffer) => {
   const at = performance.now();
@@ -61,16 +70,27 @@ try {
   const page = await browser.newPage({ bypassCSP: true });
   // Its page in the first domain (the one served at the root).
   await page.goto(`${url}audiovisual-detail/${first[1]}/${first[3]}/`);
-  if (!(await page.locator("body").innerText()).includes(first[2]!)) throw new Error(`the page at ${page.url()} does not show ${first[2]}`);
+  if (!(await page.locator("body").innerText()).includes(first[2]!))
+    throw new Error(`the page at ${page.url()} does not show ${first[2]}`);
 
-  const results: { total: number; seen: number; detect: number; build: number; reload: number; stages: string }[] = [];
+  const results: {
+    total: number;
+    seen: number;
+    detect: number;
+    build: number;
+    reload: number;
+    stages: string;
+  }[] = [];
   for (let i = 1; i <= edits; i++) {
     const name = `${first[2]} (edición ${i})`;
     const from = lines.length;
     const saved = performance.now();
     const savedEpoch = Date.now();
     await writeFile(csv, rename(name));
-    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(name)})`, null, { timeout: 60_000, polling: 10 });
+    await page.waitForFunction(`document.body.innerText.includes(${JSON.stringify(name)})`, null, {
+      timeout: 60_000,
+      polling: 10,
+    });
     const seen = performance.now();
     // When the reloaded page was first painted, by the page's clock (the same machine's).
     const painted = await page.evaluate<number>(`(() => {
@@ -86,21 +106,51 @@ try {
         if (found) return found;
         await new Promise((r) => setTimeout(r, 20));
       }
-      throw new Error(`dev printed no line matching ${pattern}: ${lines.slice(from).map((l) => l.text).join("\n")}`);
+      throw new Error(
+        `dev printed no line matching ${pattern}: ${lines
+          .slice(from)
+          .map((l) => l.text)
+          .join("\n")}`,
+      );
     };
     const rebuilding = await line(/; rebuilding$/);
     const built = await line(/^built /);
     const stages = (await line(/^timings: /)).text.slice("timings: ".length);
-    const result = { total: visible - saved, seen: seen - saved, detect: rebuilding.at - saved, build: built.at - rebuilding.at, reload: visible - built.at, stages };
+    const result = {
+      total: visible - saved,
+      seen: seen - saved,
+      detect: rebuilding.at - saved,
+      build: built.at - rebuilding.at,
+      reload: visible - built.at,
+      stages,
+    };
     results.push(result);
-    console.error(`edit ${i}: ${seconds(result.total)} (detect ${seconds(result.detect)}, build ${seconds(result.build)}, reload ${seconds(result.reload)}; the driver saw it at ${seconds(result.seen)}); ${stages}`);
+    console.error(
+      `edit ${i}: ${seconds(result.total)} (detect ${seconds(result.detect)}, build ${seconds(result.build)}, reload ${seconds(result.reload)}; the driver saw it at ${seconds(result.seen)}); ${stages}`,
+    );
     // dev settles (the page's channel reconnects) before the next save.
     await new Promise((r) => setTimeout(r, 500));
   }
-  const mid = (key: "total" | "seen" | "detect" | "build" | "reload") => median(results.map((r) => r[key]));
+  const mid = (key: "total" | "seen" | "detect" | "build" | "reload") =>
+    median(results.map((r) => r[key]));
   const split = `detect ${seconds(mid("detect"))}, build ${seconds(mid("build"))}, reload ${seconds(mid("reload"))}; the driver saw it at ${seconds(mid("seen"))}`;
-  console.log(JSON.stringify({ edits, seconds: mid("total") / 1000, seen: mid("seen") / 1000, detect: mid("detect") / 1000, build: mid("build") / 1000, reload: mid("reload") / 1000 }));
-  await reportRows([{ measure: `catalogue dev: a title edited in the sample catalogue, painted in the open page (median of ${edits})`, ours: `${seconds(mid("total"))} (${split})`, target: "<= 2 s" }]);
+  console.log(
+    JSON.stringify({
+      edits,
+      seconds: mid("total") / 1000,
+      seen: mid("seen") / 1000,
+      detect: mid("detect") / 1000,
+      build: mid("build") / 1000,
+      reload: mid("reload") / 1000,
+    }),
+  );
+  await reportRows([
+    {
+      measure: `catalogue dev: a title edited in the sample catalogue, painted in the open page (median of ${edits})`,
+      ours: `${seconds(mid("total"))} (${split})`,
+      target: "<= 2 s",
+    },
+  ]);
 } finally {
   await browser.close();
   if (dev.exitCode === null) {

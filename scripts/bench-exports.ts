@@ -18,7 +18,12 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { EXPORT_KINDS, exportPath } from "../src/api/layout.ts";
 import type { Catalogue, Window } from "../src/content/load.ts";
-import { AUDIOVISUAL_TYPES, type Audiovisual, type Director, type Domain } from "../src/content/schema.ts";
+import {
+  AUDIOVISUAL_TYPES,
+  type Audiovisual,
+  type Director,
+  type Domain,
+} from "../src/content/schema.ts";
 import { writeExports } from "../src/exports/write.ts";
 import { dateOfDay, dayNumber } from "../src/util/dates.ts";
 import { domainView, type ListedWork } from "../src/model/listing.ts";
@@ -31,7 +36,12 @@ import { random } from "./generate.ts";
 const DATE = "2026-11-20";
 const MB = 1024 * 1024;
 
-const { values } = parseArgs({ options: { rows: { type: "string", default: "100000" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    rows: { type: "string", default: "100000" },
+    json: { type: "boolean", default: false },
+  },
+});
 const rows = Number(values.rows);
 if (!Number.isInteger(rows) || rows < 1) {
   console.error("usage: tsx scripts/bench-exports.ts [--rows N] [--json]");
@@ -53,13 +63,36 @@ const domain: Domain = {
 function catalogue(): Catalogue {
   const rand = random(7);
   const today = dayNumber(DATE);
-  const words = ["amanecer", "río", "ciudad", "sombra", "tren", "luna", "mar", "noche", "jardín", "Ébano", "ópera", "faro"];
+  const words = [
+    "amanecer",
+    "río",
+    "ciudad",
+    "sombra",
+    "tren",
+    "luna",
+    "mar",
+    "noche",
+    "jardín",
+    "Ébano",
+    "ópera",
+    "faro",
+  ];
   const directors = new Map<number, Director>();
   for (let id = 1; id <= Math.ceil(rows / 10); id++) {
     directors.set(id, {
-      id, name: `Directora ${words[id % words.length]} ${id}`, slug: `directora-${id}`, photo: null, show_img: false,
-      description: null, description_es: null, description_en: null, description_ca: null, description_gl: null,
-      description_eu: null, description_va: null, description_fr: null,
+      id,
+      name: `Directora ${words[id % words.length]} ${id}`,
+      slug: `directora-${id}`,
+      photo: null,
+      show_img: false,
+      description: null,
+      description_es: null,
+      description_en: null,
+      description_ca: null,
+      description_gl: null,
+      description_eu: null,
+      description_va: null,
+      description_fr: null,
     });
   }
   const works: Audiovisual[] = [];
@@ -68,15 +101,28 @@ function catalogue(): Catalogue {
   for (let id = 1; id <= total; id++) {
     const name = `${words[Math.floor(rand() * words.length)]} ${words[Math.floor(rand() * words.length)]} ${id}`;
     works.push({
-      id, name, slug: `obra-${id}`, audiovisual_type: AUDIOVISUAL_TYPES[id % AUDIOVISUAL_TYPES.length]!,
-      director_id: 1 + (id % directors.size), year: 1895 + (id % 130), duration: 5 + (id % 170), cover: "covers/c.png", status_global: 1,
+      id,
+      name,
+      slug: `obra-${id}`,
+      audiovisual_type: AUDIOVISUAL_TYPES[id % AUDIOVISUAL_TYPES.length]!,
+      director_id: 1 + (id % directors.size),
+      year: 1895 + (id % 130),
+      duration: 5 + (id % 170),
+      cover: "covers/c.png",
+      status_global: 1,
     });
     const listed = id <= rows;
     const from = listed && id % 10 === 0 ? today - (id % 30) : today - 40 - (id % 3000);
     const until = listed ? null : today - 1 - (id % 30);
     windows.set(id, { from: dateOfDay(from), until: until === null ? null : dateOfDay(until) });
   }
-  return { domains: [domain], directors, works, windows: new Map([[domain.domain, windows]]), images: new Map() };
+  return {
+    domains: [domain],
+    directors,
+    works,
+    windows: new Map([[domain.domain, windows]]),
+    images: new Map(),
+  };
 }
 
 const dir = await mkdtemp(path.join(tmpdir(), "catalogue-bench-exports-"));
@@ -105,15 +151,27 @@ try {
   const againSeconds = (performance.now() - againStarted) / 1000;
   const reused = [...again.entries.values()].filter((entry) => !entry.fresh).length;
   await again.commit();
-  const sizes = await Promise.all(EXPORT_KINDS.map((kind) => stat(path.join(dir, "out", exportPath(domain.domain, kind))).then((s) => s.size)));
+  const sizes = await Promise.all(
+    EXPORT_KINDS.map((kind) =>
+      stat(path.join(dir, "out", exportPath(domain.domain, kind))).then((s) => s.size),
+    ),
+  );
   const result = {
-    rows: { export_excel: view.orders.name.length, export_up_movies: view.ups.length, export_down_movies: view.downs.length },
+    rows: {
+      export_excel: view.orders.name.length,
+      export_up_movies: view.ups.length,
+      export_down_movies: view.downs.length,
+    },
     seconds: Number(seconds.toFixed(2)),
     // CPU time (user + system, all threads): steadier than wall time on a busy machine.
     cpuSeconds: Number(((cpu.user + cpu.system) / 1e6).toFixed(2)),
     peakRssMB: Math.round((process.resourceUsage().maxRSS * 1024) / MB),
     rssBeforeExportsMB: Math.round(rssBefore / MB),
-    again: { seconds: Number(againSeconds.toFixed(2)), cpuSeconds: Number(((againCpu.user + againCpu.system) / 1e6).toFixed(2)), reused },
+    again: {
+      seconds: Number(againSeconds.toFixed(2)),
+      cpuSeconds: Number(((againCpu.user + againCpu.system) / 1e6).toFixed(2)),
+      reused,
+    },
     bytes: Object.fromEntries(EXPORT_KINDS.map((kind, i) => [kind, sizes[i]!])),
   };
   await reportRows([

@@ -24,7 +24,13 @@ import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { startS3rver } from "../test/publish/s3rver.ts";
 import { reportRows } from "./bench/rows.ts";
-import { alternatedBuilds, buildChild as buildSite, cpu, fresh, type Child } from "./bench/site-builds.ts";
+import {
+  alternatedBuilds,
+  buildChild as buildSite,
+  cpu,
+  fresh,
+  type Child,
+} from "./bench/site-builds.ts";
 import { generateCatalogue } from "./generate.ts";
 
 const exec = promisify(execFile);
@@ -45,7 +51,10 @@ const runs = Number(values.runs);
 const skipped = new Set(values.skip!.split(",").filter(Boolean));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 100) / 100;
-const log = (message: string) => console.error(`[${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)}] ${message}`);
+const log = (message: string) =>
+  console.error(
+    `[${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)}] ${message}`,
+  );
 
 const dir = await mkdtemp(path.join(tmpdir(), "catalogue-bench-languages-"));
 const one = path.join(dir, "content-1");
@@ -77,7 +86,9 @@ await buildChild(one, path.join(dir, "warm-up"));
 await fresh(path.join(dir, "warm-up"));
 
 const fulls = await alternatedBuilds(dir, DATE, runs, { one, three }, (which, child) =>
-  log(`full build, ${which === "one" ? "1 language" : "3 languages"}: ${child.seconds.toFixed(1)} s, ${child.files} files, max RSS ${Math.round(child.maxRssMB)} MB (+ Pagefind ${Math.round(child.childrenPeakMB)} MB)`),
+  log(
+    `full build, ${which === "one" ? "1 language" : "3 languages"}: ${child.seconds.toFixed(1)} s, ${child.files} files, max RSS ${Math.round(child.maxRssMB)} MB (+ Pagefind ${Math.round(child.childrenPeakMB)} MB)`,
+  ),
 );
 const full1 = median(fulls.map((p) => p.one.seconds));
 const full3 = median(fulls.map((p) => p.three.seconds));
@@ -92,7 +103,8 @@ await fresh(path.join(dir, "out-one"));
 const csv = path.join(three, "audiovisuals.csv");
 const original = await readFile(csv, "utf8");
 const renamed = original.replace(/\n1,([^,\n]+),/, "\n1,$1 (restaurada),");
-if (renamed === original) throw new Error("no work with id 1 on the first data row of audiovisuals.csv");
+if (renamed === original)
+  throw new Error("no work with id 1 on the first data row of audiovisuals.csv");
 let renames = 0;
 const rename = () => writeFile(csv, ++renames % 2 === 1 ? renamed : original);
 
@@ -100,7 +112,9 @@ const rebuilds: Child[] = [];
 for (let i = 0; i < runs; i++) {
   await rename();
   rebuilds.push(await buildChild(three, path.join(dir, "out-three")));
-  log(`rename rebuild, 3 languages: ${rebuilds.at(-1)!.seconds.toFixed(1)} s, ${rebuilds.at(-1)!.written} files written`);
+  log(
+    `rename rebuild, 3 languages: ${rebuilds.at(-1)!.seconds.toFixed(1)} s, ${rebuilds.at(-1)!.written} files written`,
+  );
 }
 const rebuild = median(rebuilds.map((c) => c.seconds));
 const rebuildCpu = median(rebuilds.map(cpu));
@@ -131,8 +145,30 @@ if (!skipped.has("deploy")) {
   const env = { ...process.env, ...s3.env, AWS_EC2_METADATA_DISABLED: "true" };
   const deploy = async () => {
     const started = performance.now();
-    const { stderr } = await exec(process.execPath, [CLI, "deploy", "--content", three, "--out", path.join(dir, "out-three"), "--date", DATE, "--cache", path.join(dir, ".cache/catalogue"), "--to", "s3://bench/site", "--endpoint", s3.endpoint], { env, cwd: dir, maxBuffer: 1 << 28 });
-    return { seconds: (performance.now() - started) / 1000, line: stderr.trim().split("\n").at(-1) ?? "" };
+    const { stderr } = await exec(
+      process.execPath,
+      [
+        CLI,
+        "deploy",
+        "--content",
+        three,
+        "--out",
+        path.join(dir, "out-three"),
+        "--date",
+        DATE,
+        "--cache",
+        path.join(dir, ".cache/catalogue"),
+        "--to",
+        "s3://bench/site",
+        "--endpoint",
+        s3.endpoint,
+      ],
+      { env, cwd: dir, maxBuffer: 1 << 28 },
+    );
+    return {
+      seconds: (performance.now() - started) / 1000,
+      line: stderr.trim().split("\n").at(-1) ?? "",
+    };
   };
   try {
     log("first deploy, 3 languages");
@@ -145,8 +181,18 @@ if (!skipped.has("deploy")) {
       log(`rename deployed: ${deploys.at(-1)!.seconds.toFixed(1)} s: ${deploys.at(-1)!.line}`);
     }
     rows.push(
-      { measure: "first deploy, site in 3 languages, to s3rver on 127.0.0.1", ours: `${round(first.seconds)} s`, ratio: "", target: "" },
-      { measure: "one-work rename deployed end to end (build and publish), site in 3 languages", ours: `${round(median(deploys.map((d) => d.seconds)))} s`, ratio: "", target: "<= 12 s" },
+      {
+        measure: "first deploy, site in 3 languages, to s3rver on 127.0.0.1",
+        ours: `${round(first.seconds)} s`,
+        ratio: "",
+        target: "",
+      },
+      {
+        measure: "one-work rename deployed end to end (build and publish), site in 3 languages",
+        ours: `${round(median(deploys.map((d) => d.seconds)))} s`,
+        ratio: "",
+        target: "<= 12 s",
+      },
     );
   } finally {
     await s3.stop();
@@ -154,10 +200,28 @@ if (!skipped.has("deploy")) {
 }
 await writeFile(csv, original);
 
-console.log(`${values.works} works × ${values.domains} domains, medians of ${runs}, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
-console.log(JSON.stringify({ full1, full3, ratio, cpuRatio, rss3, pagefind3, rebuild, rebuildShare: rebuild / full3, runs: fulls, rebuilds }));
+console.log(
+  `${values.works} works × ${values.domains} domains, medians of ${runs}, load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+console.log(
+  JSON.stringify({
+    full1,
+    full3,
+    ratio,
+    cpuRatio,
+    rss3,
+    pagefind3,
+    rebuild,
+    rebuildShare: rebuild / full3,
+    runs: fulls,
+    rebuilds,
+  }),
+);
 console.log("| measure | catalogue | ratio | target |\n|---|---|---|---|");
-for (const row of rows) console.log(`| ${row.measure} | ${row.ours} | ${row.ratio ?? ""} | ${row.target ?? ""} |`);
+for (const row of rows)
+  console.log(`| ${row.measure} | ${row.ours} | ${row.ratio ?? ""} | ${row.target ?? ""} |`);
 await reportRows(rows);
 if (!values.keep) await rm(dir, { recursive: true, force: true });
 else console.error(`kept ${dir}`);

@@ -24,10 +24,16 @@ import { freePort } from "../test/serve/servers.ts";
 import { auditedPages, launchBrowser, type Audit } from "../test/site/lighthouse.ts";
 import { reportRows } from "./bench/rows.ts";
 
-const { values } = parseArgs({ options: { runs: { type: "string", default: "3" }, keep: { type: "string" } } });
+const { values } = parseArgs({
+  options: { runs: { type: "string", default: "3" }, keep: { type: "string" } },
+});
 const runs = Number(values.runs);
 const ROOT = path.resolve(import.meta.dirname, "..");
-const dir = values.keep ?? (await mkdtemp(path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "catalogue-bench-lighthouse-")));
+const dir =
+  values.keep ??
+  (await mkdtemp(
+    path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "catalogue-bench-lighthouse-"),
+  ));
 const content = path.join(dir, "content");
 const out = path.join(dir, "out");
 const port = await freePort();
@@ -40,7 +46,13 @@ for (const file of ["domains.csv", "availability.csv"]) {
   // carry: the Catalan domain keeps its media on its own host here.
   await writeFile(csv, text.replace(",https://media.biblioteques-llevant.localhost/covers,", ",,"));
 }
-await build({ contentDir: content, outDir: out, date: "2026-11-20", cacheDir: path.join(dir, "cache"), site: true });
+await build({
+  contentDir: content,
+  outDir: out,
+  date: "2026-11-20",
+  cacheDir: path.join(dir, "cache"),
+  site: true,
+});
 const server = await startServer({ dir: out, port, host: "127.0.0.1" });
 
 const catalogue = await loadCatalogue(content, () => {});
@@ -49,16 +61,30 @@ for (const domain of catalogue.domains) {
   const view = domainView(catalogue, domain, "2026-11-20");
   const site = `http://${domain.domain}:${port}${new URL(domain.base_url).pathname.replace(/\/$/, "")}/`;
   const label = `${domain.domain.split(".")[0]} (${domain.locale})`;
-  for (const { kind, url } of auditedPages(site, view)) pages.push({ name: `${label} ${kind}`, url });
+  for (const { kind, url } of auditedPages(site, view))
+    pages.push({ name: `${label} ${kind}`, url });
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const browser = await launchBrowser();
-const results: Record<string, { performance: number; lcpMs: number; tbtMs: number; seo: number; accessibility: number; bestPractices: number }> = {};
+const results: Record<
+  string,
+  {
+    performance: number;
+    lcpMs: number;
+    tbtMs: number;
+    seo: number;
+    accessibility: number;
+    bestPractices: number;
+  }
+> = {};
 try {
   for (const page of pages) {
     const samples: Audit[] = [];
-    for (let i = 0; i < runs; i++) samples.push(await browser.audit(page.url, ["performance", "seo", "accessibility", "best-practices"]));
+    for (let i = 0; i < runs; i++)
+      samples.push(
+        await browser.audit(page.url, ["performance", "seo", "accessibility", "best-practices"]),
+      );
     const score = (id: string) => Math.round(median(samples.map((s) => s.scores[id] ?? 0)) * 100);
     results[page.name] = {
       performance: score("performance"),

@@ -34,7 +34,12 @@ interface LoadResult {
   timeouts: number;
   non2xx: number;
 }
-type Autocannon = (options: { url: string; connections: number; duration: number; headers: Record<string, string> }) => Promise<LoadResult>;
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => Promise<LoadResult>;
 // autocannon ships no types; this is the part of its API used here.
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
@@ -96,16 +101,28 @@ try {
     const content = path.join(work, "content");
     await generateCatalogue(content, { works: Number(values.works), domains: 2 });
     dir = path.join(work, "dist");
-    const summary = await build({ contentDir: content, outDir: dir, date: "2026-11-20", site: false, cacheDir: path.join(work, ".cache") });
-    console.log(`built ${summary.files} files (${values.works} works, 2 domains) in ${summary.seconds.toFixed(1)} s`);
+    const summary = await build({
+      contentDir: content,
+      outDir: dir,
+      date: "2026-11-20",
+      site: false,
+      cacheDir: path.join(work, ".cache"),
+    });
+    console.log(
+      `built ${summary.files} files (${values.works} works, 2 domains) in ${summary.seconds.toFixed(1)} s`,
+    );
   }
   dir = path.resolve(dir);
   const info = await readBuildInfo(dir);
   const domain = info.domains[0]!;
   const target = `${domain.base_path}/api/v1/videos/audiovisuals/?format=api&ordering=-year&page=${Math.min(2, domain.total_pages)}`;
-  console.log(`load: ${connections} connections, ${seconds} s per server, GET ${target} (Host: ${domain.domain})\n`);
+  console.log(
+    `load: ${connections} connections, ${seconds} s per server, GET ${target} (Host: ${domain.domain})\n`,
+  );
 
-  const rows: string[][] = [["server", "req/s", "p99 ms", "avg ms", "requests", "errors", "timeouts", "non-2xx", "RSS MiB"]];
+  const rows: string[][] = [
+    ["server", "req/s", "p99 ms", "avg ms", "requests", "errors", "timeouts", "non-2xx", "RSS MiB"],
+  ];
   for (const name of servers) {
     let port = await freePort();
     let child: ChildProcess | null = null;
@@ -115,38 +132,85 @@ try {
       workers.push((worker = await startWorkerd(dir, name === "workerd" ? "assets" : "r2")));
       port = worker.port;
     } else if (name === "serve") {
-      child = spawn(process.execPath, [path.join(ROOT, "bin/catalogue.js"), "serve", "--dir", dir, "--port", String(port)], { stdio: "ignore" });
+      child = spawn(
+        process.execPath,
+        [path.join(ROOT, "bin/catalogue.js"), "serve", "--dir", dir, "--port", String(port)],
+        { stdio: "ignore" },
+      );
     } else if (name === "nginx") {
       const prefix = path.join(work, "nginx");
       await mkdir(prefix, { recursive: true });
       const conf = path.join(prefix, "nginx.conf");
       // The access log goes to /dev/null like serve's (stdout ignored): both pay for writing it.
       await writeFile(conf, nginxConfig(info, dir, { address: "127.0.0.1", port }));
-      child = spawn("nginx", ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`], { stdio: "ignore" });
+      child = spawn(
+        "nginx",
+        ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`],
+        { stdio: "ignore" },
+      );
     } else if (name === "json-server") {
       // The same listed works as the API's elements, in one collection.
       const elements: unknown[] = [];
       for (let page = 1; page <= domain.total_pages; page++) {
-        const body = JSON.parse(await readFile(path.join(dir, domain.domain, "_api/list/plain/name", `${page}.json`), "utf8"));
-        for (const element of body.results) elements.push({ ...element, year: (JSON.parse(await readFile(path.join(dir, domain.domain, "_api/detail", `${element.id}.json`), "utf8")) as { year: number | null }).year });
+        const body = JSON.parse(
+          await readFile(
+            path.join(dir, domain.domain, "_api/list/plain/name", `${page}.json`),
+            "utf8",
+          ),
+        );
+        for (const element of body.results)
+          elements.push({
+            ...element,
+            year: (
+              JSON.parse(
+                await readFile(
+                  path.join(dir, domain.domain, "_api/detail", `${element.id}.json`),
+                  "utf8",
+                ),
+              ) as { year: number | null }
+            ).year,
+          });
       }
       const db = path.join(work, "db.json");
       await writeFile(db, JSON.stringify({ audiovisuals: elements }));
-      child = spawn(path.join(ROOT, "node_modules/.bin/json-server"), ["--port", String(port), "--host", "127.0.0.1", "--quiet", db], { stdio: "ignore" });
-    } else throw new Error(`--servers: unknown server ${name} (serve, nginx, workerd, workerd-r2, json-server)`);
+      child = spawn(
+        path.join(ROOT, "node_modules/.bin/json-server"),
+        ["--port", String(port), "--host", "127.0.0.1", "--quiet", db],
+        { stdio: "ignore" },
+      );
+    } else
+      throw new Error(
+        `--servers: unknown server ${name} (serve, nginx, workerd, workerd-r2, json-server)`,
+      );
     if (child !== null) {
       children.push(child);
       await waitFor(port, child);
     }
-    const requestPath = name === "json-server" ? `/audiovisuals?_sort=year&_order=desc&_page=${Math.min(2, domain.total_pages)}&_limit=20` : target;
+    const requestPath =
+      name === "json-server"
+        ? `/audiovisuals?_sort=year&_order=desc&_page=${Math.min(2, domain.total_pages)}&_limit=20`
+        : target;
     // Warm up (first-request compilation, file caches), then measure.
-    await autocannon({ url: `http://127.0.0.1:${port}${requestPath}`, connections: 4, duration: 1, headers: { host: domain.domain } });
+    await autocannon({
+      url: `http://127.0.0.1:${port}${requestPath}`,
+      connections: 4,
+      duration: 1,
+      headers: { host: domain.domain },
+    });
     const rssBefore = name === "serve" ? await rssMiB(child!.pid!) : NaN;
     const samples: number[] = [];
-    const sampler = setInterval(() => {
-      if (name === "serve") void rssMiB(child!.pid!).then((m) => samples.push(m));
-    }, Math.max(1000, (seconds * 1000) / 12));
-    const result = await autocannon({ url: `http://127.0.0.1:${port}${requestPath}`, connections, duration: seconds, headers: { host: domain.domain } });
+    const sampler = setInterval(
+      () => {
+        if (name === "serve") void rssMiB(child!.pid!).then((m) => samples.push(m));
+      },
+      Math.max(1000, (seconds * 1000) / 12),
+    );
+    const result = await autocannon({
+      url: `http://127.0.0.1:${port}${requestPath}`,
+      connections,
+      duration: seconds,
+      headers: { host: domain.domain },
+    });
     clearInterval(sampler);
     const rssAfter = name === "serve" ? await rssMiB(child!.pid!) : NaN;
     rows.push([
@@ -160,7 +224,8 @@ try {
       String(result.non2xx),
       name === "serve" ? `${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)}` : "-",
     ]);
-    if (name === "serve") console.log(`serve RSS during the run (MiB): ${samples.map((m) => m.toFixed(0)).join(" ")}`);
+    if (name === "serve")
+      console.log(`serve RSS during the run (MiB): ${samples.map((m) => m.toFixed(0)).join(" ")}`);
     if (child !== null) await stop(child);
     if (worker !== null) {
       await worker.stop();

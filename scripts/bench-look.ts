@@ -30,7 +30,10 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 100) / 100;
-const log = (message: string) => console.error(`[${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)}] ${message}`);
+const log = (message: string) =>
+  console.error(
+    `[${new Date().toISOString().slice(11, 19)} load ${loadavg()[0]!.toFixed(1)}] ${message}`,
+  );
 
 /** A header and footer as a library writes them, from docs/site.md's data. */
 const HEADER = `<header class="own-header">
@@ -68,7 +71,9 @@ await buildChild(builtIn, path.join(dir, "warm-up"));
 await fresh(path.join(dir, "warm-up"));
 
 const pairs = await alternatedBuilds(dir, DATE, runs, { builtIn, own }, (which, child) =>
-  log(`full site build, ${which === "own" ? "Liquid header and footer" : "built-in templates"}: ${child.seconds.toFixed(1)} s, CPU ${cpu(child).toFixed(1)} s, ${child.files} files`),
+  log(
+    `full site build, ${which === "own" ? "Liquid header and footer" : "built-in templates"}: ${child.seconds.toFixed(1)} s, CPU ${cpu(child).toFixed(1)} s, ${child.files} files`,
+  ),
 );
 
 const ratio = median(pairs.map((p) => p.own.seconds / p.builtIn.seconds));
@@ -81,10 +86,15 @@ const rows = [
     target: "<= 1.5x",
   },
 ];
-console.log(`${values.works} works × ${values.domains} domains, medians of ${runs}, load average at the end ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+console.log(
+  `${values.works} works × ${values.domains} domains, medians of ${runs}, load average at the end ${loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
 console.log(JSON.stringify({ ratio, cpuRatio, pairs }));
 console.log("| measure | catalogue | ratio | target |\n|---|---|---|---|");
-for (const row of rows) console.log(`| ${row.measure} | ${row.ours} | ${row.ratio} | ${row.target} |`);
+for (const row of rows)
+  console.log(`| ${row.measure} | ${row.ours} | ${row.ratio} | ${row.target} |`);
 await reportRows(rows);
 if (!values.keep) await rm(dir, { recursive: true, force: true });
 else console.error(`kept ${dir}`);

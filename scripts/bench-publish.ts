@@ -44,7 +44,9 @@ const { values } = parseArgs({
 const skipped = new Set(values.skip!.split(",").filter(Boolean));
 const wantedPeers = new Set(values.peers!.split(","));
 const runs = Number(values.runs);
-const base = values.root ?? path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "catalogue-bench-publish");
+const base =
+  values.root ??
+  path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "catalogue-bench-publish");
 const root = path.resolve(base);
 const content = path.join(root, "content");
 const DATE = new Date("2026-11-20T00:00:00Z");
@@ -53,7 +55,8 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** A peer tool, or why it is missing (the bench says so and goes on). */
 function tool(name: string, args: string[]): string | null {
-  for (const candidate of [`/usr/bin/${name}`, name]) if (spawnSync(candidate, args).status === 0) return candidate;
+  for (const candidate of [`/usr/bin/${name}`, name])
+    if (spawnSync(candidate, args).status === 0) return candidate;
   return null;
 }
 const AWS = wantedPeers.has("aws") ? tool("aws", ["--version"]) : null;
@@ -65,7 +68,12 @@ console.error(`generating ${values.works} works in ${values.domains} domains in 
 await generateCatalogue(content, { works: Number(values.works), domains: Number(values.domains) });
 const s3 = await startS3rver(["bench"]);
 const proxy: FaultProxy = await startFaultProxy(s3.endpoint, 1, {}, false);
-const env = { ...process.env, ...s3.env, AWS_EC2_METADATA_DISABLED: "true", AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true" };
+const env = {
+  ...process.env,
+  ...s3.env,
+  AWS_EC2_METADATA_DISABLED: "true",
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+};
 
 interface Timed {
   seconds: number;
@@ -74,39 +82,96 @@ interface Timed {
 }
 
 /** Runs a command, timing it end to end and counting its requests at the proxy. */
-async function timed(command: string, args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Timed> {
+async function timed(
+  command: string,
+  args: string[],
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Timed> {
   const before = proxy.forwarded;
   const started = performance.now();
   const childEnv: NodeJS.ProcessEnv = { ...env, ...extraEnv };
   // rclone's S3 client refuses a custom CA bundle on plain HTTP (some machines set AWS_CA_BUNDLE).
   if (command === RCLONE) delete childEnv.AWS_CA_BUNDLE;
   const { stderr } = await exec(command, args, { env: childEnv, maxBuffer: 1 << 28, cwd: root });
-  return { seconds: (performance.now() - started) / 1000, requests: proxy.forwarded - before, line: stderr.trim().split("\n").at(-1) ?? "" };
+  return {
+    seconds: (performance.now() - started) / 1000,
+    requests: proxy.forwarded - before,
+    line: stderr.trim().split("\n").at(-1) ?? "",
+  };
 }
 
 const out = (name: string) => path.join(root, name);
 const deploy = (name: string, date: string, extra: string[] = []) =>
-  timed(process.execPath, [CLI, "deploy", "--content", content, "--out", out(name), "--date", date, "--cache", path.join(root, "cache"), "--to", `s3://bench/${name}`, "--endpoint", proxy.endpoint, ...extra]);
-const publish = (name: string, dir: string) => timed(process.execPath, [CLI, "publish", "--dir", dir, "--to", `s3://bench/${name}`, "--endpoint", proxy.endpoint]);
+  timed(process.execPath, [
+    CLI,
+    "deploy",
+    "--content",
+    content,
+    "--out",
+    out(name),
+    "--date",
+    date,
+    "--cache",
+    path.join(root, "cache"),
+    "--to",
+    `s3://bench/${name}`,
+    "--endpoint",
+    proxy.endpoint,
+    ...extra,
+  ]);
+const publish = (name: string, dir: string) =>
+  timed(process.execPath, [
+    CLI,
+    "publish",
+    "--dir",
+    dir,
+    "--to",
+    `s3://bench/${name}`,
+    "--endpoint",
+    proxy.endpoint,
+  ]);
 const awsSync = (dir: string, prefix: string) =>
-  timed(AWS!, ["s3", "sync", `${dir}/`, `s3://bench/${prefix}`, "--delete", "--endpoint-url", proxy.endpoint, "--only-show-errors"], { AWS_REQUEST_CHECKSUM_CALCULATION: "when_required" });
+  timed(
+    AWS!,
+    [
+      "s3",
+      "sync",
+      `${dir}/`,
+      `s3://bench/${prefix}`,
+      "--delete",
+      "--endpoint-url",
+      proxy.endpoint,
+      "--only-show-errors",
+    ],
+    { AWS_REQUEST_CHECKSUM_CALCULATION: "when_required" },
+  );
 const rcloneSync = (dir: string, prefix: string) =>
-  timed(RCLONE!, ["sync", "--checksum", "--s3-no-check-bucket", `${dir}/`, `bench:bench/${prefix}`], {
-    RCLONE_CONFIG_BENCH_TYPE: "s3",
-    RCLONE_CONFIG_BENCH_PROVIDER: "Other",
-    RCLONE_CONFIG_BENCH_ENDPOINT: proxy.endpoint,
-    RCLONE_CONFIG_BENCH_ACCESS_KEY_ID: "S3RVER",
-    RCLONE_CONFIG_BENCH_SECRET_ACCESS_KEY: "S3RVER",
-    RCLONE_CONFIG_BENCH_FORCE_PATH_STYLE: "true",
-  });
+  timed(
+    RCLONE!,
+    ["sync", "--checksum", "--s3-no-check-bucket", `${dir}/`, `bench:bench/${prefix}`],
+    {
+      RCLONE_CONFIG_BENCH_TYPE: "s3",
+      RCLONE_CONFIG_BENCH_PROVIDER: "Other",
+      RCLONE_CONFIG_BENCH_ENDPOINT: proxy.endpoint,
+      RCLONE_CONFIG_BENCH_ACCESS_KEY_ID: "S3RVER",
+      RCLONE_CONFIG_BENCH_SECRET_ACCESS_KEY: "S3RVER",
+      RCLONE_CONFIG_BENCH_FORCE_PATH_STYLE: "true",
+    },
+  );
 
 const csv = path.join(content, "audiovisuals.csv");
 const original = await readFile(csv, "utf8");
 // Work 1 gets a title that moves it to the end of name order, or one that keeps its place; every
 // other run puts it back (the same pages change each time).
 const renames = {
-  moved: { text: original.replace(/\n1,[^,]+,/, "\n1,Zzz título renombrado,"), label: "moved to the end of the name order" },
-  inPlace: { text: original.replace(/\n1,([^,]+),/, "\n1,$1 (restaurada),"), label: "keeping its place in name order" },
+  moved: {
+    text: original.replace(/\n1,[^,]+,/, "\n1,Zzz título renombrado,"),
+    label: "moved to the end of the name order",
+  },
+  inPlace: {
+    text: original.replace(/\n1,([^,]+),/, "\n1,$1 (restaurada),"),
+    label: "keeping its place in name order",
+  },
 };
 let renamed = 0;
 let kind: keyof typeof renames = "moved";
@@ -116,12 +181,21 @@ const rows: BenchRow[] = [];
 /** Each row as soon as it is measured (a long run that fails later still shows them). */
 const report = (row: BenchRow) => {
   rows.push(row);
-  console.error(`ROW | ${row.measure} | ${row.ours} | ${row.peer ?? ""} | ${row.ratio ?? ""} | ${row.target ?? ""} |`);
+  console.error(
+    `ROW | ${row.measure} | ${row.ours} | ${row.peer ?? ""} | ${row.ratio ?? ""} | ${row.target ?? ""} |`,
+  );
 };
 const fmt = (t: Timed) => `${t.seconds.toFixed(2)} s, ${t.requests} requests`;
-const med = (ts: Timed[]) => ({ seconds: median(ts.map((t) => t.seconds)), requests: median(ts.map((t) => t.requests)), line: ts[0]!.line });
+const med = (ts: Timed[]) => ({
+  seconds: median(ts.map((t) => t.seconds)),
+  requests: median(ts.map((t) => t.requests)),
+  line: ts[0]!.line,
+});
 const peers = (label: string, aws: Timed | null, rclone: Timed | null) =>
-  [aws ? `aws s3 sync ${fmt(aws)}` : "aws: missing", rclone ? `rclone ${fmt(rclone)}` : "rclone: missing"].join("; ") + (label ? ` (${label})` : "");
+  [
+    aws ? `aws s3 sync ${fmt(aws)}` : "aws: missing",
+    rclone ? `rclone ${fmt(rclone)}` : "rclone: missing",
+  ].join("; ") + (label ? ` (${label})` : "");
 
 try {
   if (!skipped.has("api")) {
@@ -138,21 +212,31 @@ try {
     const firstPublish = skipped.has("first") ? null : await publish("cat-publish", built);
     const awsFirst = AWS && firstPublish ? await awsSync(built, "aws") : null;
     const rcloneFirst = RCLONE && firstPublish ? await rcloneSync(built, "rclone") : null;
-    if (firstPublish) report({
-      measure: "first publish, --no-site (publish of the build)",
-      ours: fmt(firstPublish),
-      peer: peers("", awsFirst, rcloneFirst),
-      ratio: awsFirst ? `${(awsFirst.seconds / firstPublish.seconds).toFixed(2)}x faster than aws` : "",
-      target: ">= 2x faster than aws s3 sync",
-    });
+    if (firstPublish)
+      report({
+        measure: "first publish, --no-site (publish of the build)",
+        ours: fmt(firstPublish),
+        peer: peers("", awsFirst, rcloneFirst),
+        ratio: awsFirst
+          ? `${(awsFirst.seconds / firstPublish.seconds).toFixed(2)}x faster than aws`
+          : "",
+        target: ">= 2x faster than aws s3 sync",
+      });
 
     console.error("no change…");
     const noChange = med(await repeat(() => deploy("cat", day(0), ["--no-site"])));
     const awsNoChange = AWS ? med(await repeat(() => awsSync(built, "aws"))) : null;
     const rcloneNoChange = RCLONE ? med(await repeat(() => rcloneSync(built, "rclone"))) : null;
-    report({ measure: "no-change deploy --no-site, end to end", ours: fmt(noChange), peer: peers("sync alone", awsNoChange, rcloneNoChange), target: `<= 1.5 s, <= ${2 + Number(values.domains)} requests` });
+    report({
+      measure: "no-change deploy --no-site, end to end",
+      ours: fmt(noChange),
+      peer: peers("sync alone", awsNoChange, rcloneNoChange),
+      target: `<= 1.5 s, <= ${2 + Number(values.domains)} requests`,
+    });
 
-    for (kind of (["inPlace", "moved"] as const).filter((k) => !(k === "moved" && skipped.has("moved")))) {
+    for (kind of (["inPlace", "moved"] as const).filter(
+      (k) => !(k === "moved" && skipped.has("moved")),
+    )) {
       console.error(`one work renamed, ${renames[kind].label}…`);
       const renamedRuns: Timed[] = [];
       const awsRenamed: Timed[] = [];
@@ -167,7 +251,11 @@ try {
       report({
         measure: `one work renamed (${renames[kind].label}), deploy --no-site, end to end (build and publish)`,
         ours: `${fmt(r)}; ${/: (\d+) uploaded/.exec(r.line)?.[1] ?? "?"} files uploaded`,
-        peer: peers("sync alone, after our build", AWS ? med(awsRenamed) : null, RCLONE ? med(rcloneRenamed) : null),
+        peer: peers(
+          "sync alone, after our build",
+          AWS ? med(awsRenamed) : null,
+          RCLONE ? med(rcloneRenamed) : null,
+        ),
         target: "<= 5 s",
       });
       console.error(`  ${renamedRuns.at(-1)!.line}`);
@@ -193,8 +281,14 @@ try {
       report({
         measure: "next-day deploy --no-site (date + 1, default guard), end to end",
         ours: fmt(n),
-        peer: peers("sync alone, after our build", AWS ? med(awsNext) : null, RCLONE ? med(rcloneNext) : null),
-        ratio: AWS ? `${(med(awsNext).seconds / n.seconds).toFixed(2)}x faster than aws (which builds nothing)` : "",
+        peer: peers(
+          "sync alone, after our build",
+          AWS ? med(awsNext) : null,
+          RCLONE ? med(rcloneNext) : null,
+        ),
+        ratio: AWS
+          ? `${(med(awsNext).seconds / n.seconds).toFixed(2)}x faster than aws (which builds nothing)`
+          : "",
         target: "succeeds; faster than aws s3 sync",
       });
       console.error(`  ${nextDays.at(-1)!.line}`);
@@ -218,13 +312,34 @@ try {
     for (let i = 0; i < runs; i++) {
       await rm(out("site-full"), { recursive: true, force: true });
       await rm(path.join(root, ".site-full.versions"), { recursive: true, force: true });
-      fulls.push(await timed(process.execPath, [CLI, "build", "--content", content, "--out", out("site-full"), "--date", day(0), "--cache", path.join(root, "cache")]));
+      fulls.push(
+        await timed(process.execPath, [
+          CLI,
+          "build",
+          "--content",
+          content,
+          "--out",
+          out("site-full"),
+          "--date",
+          day(0),
+          "--cache",
+          path.join(root, "cache"),
+        ]),
+      );
     }
     const full = med(fulls);
     const s = med(siteRenames);
-    const buildPart = median(siteRenames.map((t) => Number(/in ([\d.]+) s(?: \(inputs unchanged\))?$/.exec(t.line)?.[1] ?? NaN)));
+    const buildPart = median(
+      siteRenames.map((t) =>
+        Number(/in ([\d.]+) s(?: \(inputs unchanged\))?$/.exec(t.line)?.[1] ?? NaN),
+      ),
+    );
     report({ measure: "first deploy with the site", ours: fmt(siteFirst) });
-    report({ measure: "no-change deploy with the site, end to end", ours: fmt(siteNoChange), target: "<= 1.5 s" });
+    report({
+      measure: "no-change deploy with the site, end to end",
+      ours: fmt(siteNoChange),
+      target: "<= 1.5 s",
+    });
     report({
       measure: `one work renamed (${renames.inPlace.label}), deploy with the site, end to end`,
       ours: `${fmt(s)}; build part ${buildPart.toFixed(2)} s`,
@@ -246,8 +361,13 @@ async function repeat(fn: () => Promise<Timed>): Promise<Timed[]> {
   return results;
 }
 
-console.log(`${values.works} works, ${values.domains} domains, s3rver on 127.0.0.1 behind a counting proxy, medians of ${runs}`);
+console.log(
+  `${values.works} works, ${values.domains} domains, s3rver on 127.0.0.1 behind a counting proxy, medians of ${runs}`,
+);
 console.log("| measure | catalogue | peers | ratio | target |\n|---|---|---|---|---|");
-for (const row of rows) console.log(`| ${row.measure} | ${row.ours} | ${row.peer ?? ""} | ${row.ratio ?? ""} | ${row.target ?? ""} |`);
+for (const row of rows)
+  console.log(
+    `| ${row.measure} | ${row.ours} | ${row.peer ?? ""} | ${row.ratio ?? ""} | ${row.target ?? ""} |`,
+  );
 await reportRows(rows);
 await rm(root, { recursive: true, force: true });

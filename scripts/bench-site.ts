@@ -35,7 +35,12 @@ import { reportRows } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";
 
 const { values } = parseArgs({
-  options: { works: { type: "string", default: "20000" }, domains: { type: "string", default: "3" }, runs: { type: "string", default: "3" }, keep: { type: "string" } },
+  options: {
+    works: { type: "string", default: "20000" },
+    domains: { type: "string", default: "3" },
+    runs: { type: "string", default: "3" },
+    keep: { type: "string" },
+  },
 });
 const works = Number(values.works);
 const domains = Number(values.domains);
@@ -66,14 +71,17 @@ async function timedBuild(outDir = out) {
   // Stages are found by the start of their name (some end with counts).
   const stage = (prefix: string) => {
     const found = stages.find((s) => s.name.startsWith(prefix));
-    if (found === undefined) throw new Error(`no stage "${prefix}…" in ${stages.map((s) => s.name).join(", ")}`);
+    if (found === undefined)
+      throw new Error(`no stage "${prefix}…" in ${stages.map((s) => s.name).join(", ")}`);
     return found;
   };
   const seconds = (from: string, to: string) => stage(to).at - stage(from).at;
   const { user, system } = process.cpuUsage(cpuBefore);
   // This process and its threads (writers, the search worker), not the Pagefind processes.
   const cpu = (user + system) / 1e6;
-  const [, rendered, , eleventy] = /^rendered (\d+) of (\d+) HTML pages \(Eleventy ([\d.]+) s\)$/.exec(stage("rendered ").name)!.map(Number);
+  const [, rendered, , eleventy] = /^rendered (\d+) of (\d+) HTML pages \(Eleventy ([\d.]+) s\)$/
+    .exec(stage("rendered ").name)!
+    .map(Number);
   return { summary, stage, seconds, cpu, rendered: rendered!, eleventy: eleventy! };
 }
 
@@ -98,7 +106,8 @@ const siteSeconds = full.seconds("processing the site's images", "switching to t
 const eleventySeconds = full.eleventy;
 // On a shared machine wall time depends on the neighbours; CPU time of this process does not
 // (Pagefind indexes in its own process and is not counted here).
-const siteCpuSeconds = full.stage("switching to the new output").cpu - full.stage("processing the site's images").cpu;
+const siteCpuSeconds =
+  full.stage("switching to the new output").cpu - full.stage("processing the site's images").cpu;
 
 const cover = path.join(content, "covers/cover-0.png");
 const now = new Date();
@@ -108,7 +117,8 @@ const again = await timedBuild();
 const csv = path.join(content, "audiovisuals.csv");
 const original = await readFile(csv, "utf8");
 const renamed = original.replace(/\n1,[^,\n]+,/, "\n1,Título renombrado,");
-if (renamed === original) throw new Error("no work with id 1 on the first data row of audiovisuals.csv");
+if (renamed === original)
+  throw new Error("no work with id 1 on the first data row of audiovisuals.csv");
 // Renamed, then back, and so on: every run moves the work between the same two places in name
 // order, so every run renders and rewrites the same pages. The median run is reported.
 const renames: Awaited<ReturnType<typeof timedBuild>>[] = [];
@@ -117,7 +127,9 @@ for (let i = 0; i < Number(values.runs); i++) {
   renames.push(await timedBuild());
 }
 await writeFile(csv, original);
-const rename = [...renames].sort((a, b) => a.summary.seconds - b.summary.seconds)[Math.floor(renames.length / 2)]!;
+const rename = [...renames].sort((a, b) => a.summary.seconds - b.summary.seconds)[
+  Math.floor(renames.length / 2)
+]!;
 
 console.log(
   JSON.stringify({

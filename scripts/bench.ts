@@ -65,7 +65,11 @@ interface ChildResult {
 }
 
 async function buildOnce(content: string, out: string, extra: string[] = []): Promise<ChildResult> {
-  const { stdout } = await run(TSX, [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, "2026-11-20", ...extra], { maxBuffer: 1 << 26 });
+  const { stdout } = await run(
+    TSX,
+    [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, "2026-11-20", ...extra],
+    { maxBuffer: 1 << 26 },
+  );
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as ChildResult;
 }
 
@@ -77,13 +81,21 @@ async function timed(command: string, args: string[]): Promise<number> {
 
 async function fresh(out: string) {
   await rm(out, { recursive: true, force: true });
-  await rm(path.join(path.dirname(out), `.${path.basename(out)}.versions`), { recursive: true, force: true });
+  await rm(path.join(path.dirname(out), `.${path.basename(out)}.versions`), {
+    recursive: true,
+    force: true,
+  });
 }
 
 try {
-  console.error(`benchmark in ${work} (${base === "/dev/shm" ? "tmpfs" : "disk: no /dev/shm here"}), ${values.works} works, ${values.domains} domains, median of ${runs}`);
+  console.error(
+    `benchmark in ${work} (${base === "/dev/shm" ? "tmpfs" : "disk: no /dev/shm here"}), ${values.works} works, ${values.domains} domains, median of ${runs}`,
+  );
   const content = path.join(work, "content");
-  await generateCatalogue(content, { works: Number(values.works), domains: Number(values.domains) });
+  await generateCatalogue(content, {
+    works: Number(values.works),
+    domains: Number(values.domains),
+  });
   const out = path.join(work, "out");
   if (sections.has("command")) await commandSection(content, path.join(work, "command-out"));
   if (sections.has("api")) await apiSection(content, out);
@@ -103,11 +115,23 @@ try {
     if (!sections.has(label)) continue;
     console.error(`running ${script}…`);
     await new Promise<void>((resolve, reject) => {
-      const args = label === "site" || label === "lighthouse" || label === "languages" || label === "look" ? ["--runs", String(runs)] : label === "dev" ? ["--edits", String(Math.max(runs, 5))] : [];
-      const child = spawn(TSX, [path.join(ROOT, script), ...args], { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, TMPDIR: work, BENCH_ROWS_FILE: rowsFile } });
+      const args =
+        label === "site" || label === "lighthouse" || label === "languages" || label === "look"
+          ? ["--runs", String(runs)]
+          : label === "dev"
+            ? ["--edits", String(Math.max(runs, 5))]
+            : [];
+      const child = spawn(TSX, [path.join(ROOT, script), ...args], {
+        stdio: ["ignore", "inherit", "inherit"],
+        env: { ...process.env, TMPDIR: work, BENCH_ROWS_FILE: rowsFile },
+      });
       // A failed section is reported, and the others still run and print their figures.
       child.on("exit", (code) => {
-        if (code !== 0) rows.push({ measure: `${label} benchmark`, ours: `FAILED (exit ${code}): see its output above` });
+        if (code !== 0)
+          rows.push({
+            measure: `${label} benchmark`,
+            ours: `FAILED (exit ${code}): see its output above`,
+          });
         resolve();
       });
       child.on("error", reject);
@@ -116,17 +140,28 @@ try {
 
   // The rows the other scripts handed over (scripts/bench/rows.ts).
   const handed = await readFile(rowsFile, "utf8").catch(() => "");
-  for (const line of handed.split("\n").filter(Boolean)) rows.push(JSON.parse(line) as (typeof rows)[number]);
+  for (const line of handed.split("\n").filter(Boolean))
+    rows.push(JSON.parse(line) as (typeof rows)[number]);
 
   const table = [
     "| measure | catalogue | peer | ratio | target |",
     "|---|---|---|---|---|",
-    ...rows.map((r) => `| ${r.measure} | ${r.ours} | ${r.peer ?? ""} | ${r.ratio ?? ""} | ${r.target ?? ""} |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.measure} | ${r.ours} | ${r.peer ?? ""} | ${r.ratio ?? ""} | ${r.target ?? ""} |`,
+    ),
   ].join("\n");
   console.log(table);
   if (values.json) {
     await mkdir(path.dirname(path.resolve(values.json)), { recursive: true });
-    await writeFile(values.json, JSON.stringify({ works: Number(values.works), domains: Number(values.domains), runs, storage: base, rows }, null, 2) + "\n");
+    await writeFile(
+      values.json,
+      JSON.stringify(
+        { works: Number(values.works), domains: Number(values.domains), runs, storage: base, rows },
+        null,
+        2,
+      ) + "\n",
+    );
   }
 } finally {
   if (!values.keep) await rm(work, { recursive: true, force: true });
@@ -135,7 +170,8 @@ try {
 /** The compiled command as a user runs it: whole processes, start-up included (medians of `runs`, at least 5 for the short ones). */
 async function commandSection(content: string, out: string) {
   await run(process.execPath, [path.join(ROOT, "scripts/compile.mjs")]);
-  const cli = (args: string[]) => timed(process.execPath, [path.join(ROOT, "bin/catalogue.js"), ...args]);
+  const cli = (args: string[]) =>
+    timed(process.execPath, [path.join(ROOT, "bin/catalogue.js"), ...args]);
   const short = Math.max(runs, 5);
   const help: number[] = [];
   const bare: number[] = [];
@@ -143,11 +179,28 @@ async function commandSection(content: string, out: string) {
     help.push(await cli(["--help"]));
     bare.push(await timed(process.execPath, ["-e", "0"]));
   }
-  rows.push({ measure: "catalogue --help (whole process)", ours: `${(median(help) * 1000).toFixed(0)} ms`, peer: `node -e 0 ${(median(bare) * 1000).toFixed(0)} ms`, ratio: `${(median(help) / median(bare)).toFixed(2)}x`, target: "<= 150 ms" });
+  rows.push({
+    measure: "catalogue --help (whole process)",
+    ours: `${(median(help) * 1000).toFixed(0)} ms`,
+    peer: `node -e 0 ${(median(bare) * 1000).toFixed(0)} ms`,
+    ratio: `${(median(help) / median(bare)).toFixed(2)}x`,
+    target: "<= 150 ms",
+  });
 
   const builds: number[] = [];
   const copies: number[] = [];
-  const build = ["build", "--no-site", "--content", content, "--out", out, "--date", "2026-11-20", "--cache", path.join(work, "command-cache")];
+  const build = [
+    "build",
+    "--no-site",
+    "--content",
+    content,
+    "--out",
+    out,
+    "--date",
+    "2026-11-20",
+    "--cache",
+    path.join(work, "command-cache"),
+  ];
   for (let i = 0; i < runs; i++) {
     await fresh(out);
     builds.push(await cli(build));
@@ -155,71 +208,112 @@ async function commandSection(content: string, out: string) {
     copies.push(await timed("cp", ["-a", `${out}/.`, path.join(work, "copy")]));
   }
   await rm(path.join(work, "copy"), { recursive: true, force: true });
-  rows.push({ measure: "catalogue build --no-site (whole process)", ours: `${median(builds).toFixed(2)} s`, peer: `cp -a ${median(copies).toFixed(2)} s`, ratio: `${(median(builds) / median(copies)).toFixed(2)}x`, target: "<= 2x" });
+  rows.push({
+    measure: "catalogue build --no-site (whole process)",
+    ours: `${median(builds).toFixed(2)} s`,
+    peer: `cp -a ${median(copies).toFixed(2)} s`,
+    ratio: `${(median(builds) / median(copies)).toFixed(2)}x`,
+    target: "<= 2x",
+  });
   const noop: number[] = [];
   for (let i = 0; i < short; i++) noop.push(await cli(build));
-  rows.push({ measure: "catalogue build, nothing changed (whole process)", ours: `${(median(noop) * 1000).toFixed(0)} ms`, peer: `node -e 0 ${(median(bare) * 1000).toFixed(0)} ms`, target: "<= 300 ms" });
+  rows.push({
+    measure: "catalogue build, nothing changed (whole process)",
+    ours: `${(median(noop) * 1000).toFixed(0)} ms`,
+    peer: `node -e 0 ${(median(bare) * 1000).toFixed(0)} ms`,
+    target: "<= 300 ms",
+  });
   await fresh(out);
 }
 
 async function apiSection(content: string, out: string) {
-    // API build (--no-site) against cp -a of the tree it wrote, measured in the same run.
-    const builds: ChildResult[] = [];
-    const copies: number[] = [];
-    for (let i = 0; i < runs; i++) {
-      await fresh(out);
-      builds.push(await buildOnce(content, out));
-      await rm(path.join(work, "copy"), { recursive: true, force: true });
-      copies.push(await timed("cp", ["-a", `${out}/.`, path.join(work, "copy")]));
-    }
-    // The copy goes at once: a folder of 71,000 files beside the peer's made Eleventy half again slower.
+  // API build (--no-site) against cp -a of the tree it wrote, measured in the same run.
+  const builds: ChildResult[] = [];
+  const copies: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await fresh(out);
+    builds.push(await buildOnce(content, out));
     await rm(path.join(work, "copy"), { recursive: true, force: true });
-    const api = median(builds.map((b) => b.seconds));
-    const copy = median(copies);
-    rows.push({ measure: `API build --no-site (${builds[0]!.files} files)`, ours: `${api.toFixed(2)} s`, peer: `cp -a ${copy.toFixed(2)} s`, ratio: `${(api / copy).toFixed(2)}x`, target: "within 2x (issue 2: 3x)" });
-    // The peer: every listing page and retrieve document, with a plain Eleventy pagination
-    // template (ours also writes the exports, the OpenAPI descriptions and the media in its time).
-    const peers: { seconds: number; pages: number; maxRssMB: number }[] = [];
-    for (let i = 0; i < runs; i++) {
-      // A folder of its own, as an Eleventy project has (its input folder is made beside its output).
-      const peerDir = path.join(work, "eleventy-peer");
-      await rm(peerDir, { recursive: true, force: true });
-      await mkdir(peerDir);
-      const { stdout } = await run(TSX, [path.join(ROOT, "scripts/bench/eleventy-peer.ts"), content, path.join(peerDir, "out"), "2026-11-20"], { maxBuffer: 1 << 26 });
-      peers.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
-      await rm(peerDir, { recursive: true, force: true });
-    }
-    const peer = median(peers.map((p) => p.seconds));
-    const ourMemory = median(builds.map((b) => b.maxRssMB));
-    const peerMemory = median(peers.map((p) => p.maxRssMB));
-    rows.push({
-      measure: `the same JSON pages with a plain Eleventy pagination template (${peers[0]!.pages} pages)`,
-      ours: `${api.toFixed(2)} s`,
-      peer: `${peer.toFixed(2)} s`,
-      ratio: `${(peer / api).toFixed(2)}x faster`,
-      target: "at least 5x faster",
-    });
-    rows.push({ measure: "API build peak memory", ours: `${ourMemory.toFixed(0)} MB`, peer: `Eleventy ${peerMemory.toFixed(0)} MB`, ratio: `${(ourMemory / peerMemory).toFixed(2)} of it`, target: "a fifth of its memory" });
+    copies.push(await timed("cp", ["-a", `${out}/.`, path.join(work, "copy")]));
+  }
+  // The copy goes at once: a folder of 71,000 files beside the peer's made Eleventy half again slower.
+  await rm(path.join(work, "copy"), { recursive: true, force: true });
+  const api = median(builds.map((b) => b.seconds));
+  const copy = median(copies);
+  rows.push({
+    measure: `API build --no-site (${builds[0]!.files} files)`,
+    ours: `${api.toFixed(2)} s`,
+    peer: `cp -a ${copy.toFixed(2)} s`,
+    ratio: `${(api / copy).toFixed(2)}x`,
+    target: "within 2x (issue 2: 3x)",
+  });
+  // The peer: every listing page and retrieve document, with a plain Eleventy pagination
+  // template (ours also writes the exports, the OpenAPI descriptions and the media in its time).
+  const peers: { seconds: number; pages: number; maxRssMB: number }[] = [];
+  for (let i = 0; i < runs; i++) {
+    // A folder of its own, as an Eleventy project has (its input folder is made beside its output).
+    const peerDir = path.join(work, "eleventy-peer");
+    await rm(peerDir, { recursive: true, force: true });
+    await mkdir(peerDir);
+    const { stdout } = await run(
+      TSX,
+      [
+        path.join(ROOT, "scripts/bench/eleventy-peer.ts"),
+        content,
+        path.join(peerDir, "out"),
+        "2026-11-20",
+      ],
+      { maxBuffer: 1 << 26 },
+    );
+    peers.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
+    await rm(peerDir, { recursive: true, force: true });
+  }
+  const peer = median(peers.map((p) => p.seconds));
+  const ourMemory = median(builds.map((b) => b.maxRssMB));
+  const peerMemory = median(peers.map((p) => p.maxRssMB));
+  rows.push({
+    measure: `the same JSON pages with a plain Eleventy pagination template (${peers[0]!.pages} pages)`,
+    ours: `${api.toFixed(2)} s`,
+    peer: `${peer.toFixed(2)} s`,
+    ratio: `${(peer / api).toFixed(2)}x faster`,
+    target: "at least 5x faster",
+  });
+  rows.push({
+    measure: "API build peak memory",
+    ours: `${ourMemory.toFixed(0)} MB`,
+    peer: `Eleventy ${peerMemory.toFixed(0)} MB`,
+    ratio: `${(ourMemory / peerMemory).toFixed(2)} of it`,
+    target: "a fifth of its memory",
+  });
 
-    const again: ChildResult[] = [];
-    for (let i = 0; i < runs; i++) again.push(await buildOnce(content, out));
-    const noChange = median(again.map((b) => b.seconds));
-    rows.push({ measure: "API rebuild, no change", ours: `${noChange.toFixed(2)} s, ${again[0]!.written} files written`, ratio: `${((noChange / api) * 100).toFixed(0)}% of a build`, target: "<= 10%, 0 written" });
+  const again: ChildResult[] = [];
+  for (let i = 0; i < runs; i++) again.push(await buildOnce(content, out));
+  const noChange = median(again.map((b) => b.seconds));
+  rows.push({
+    measure: "API rebuild, no change",
+    ours: `${noChange.toFixed(2)} s, ${again[0]!.written} files written`,
+    ratio: `${((noChange / api) * 100).toFixed(0)}% of a build`,
+    target: "<= 10%, 0 written",
+  });
 
-    const csvPath = path.join(content, "audiovisuals.csv");
-    const original = await readFile(csvPath, "utf8");
-    // Each rename moves the work between the same two places in name order (renamed, then back),
-    // so that every run rewrites the same pages.
-    const renamed = original.replace(/\n1,[^,]+,/, "\n1,Título renombrado,");
-    const renames: ChildResult[] = [];
-    for (let i = 0; i < runs; i++) {
-      await writeFile(csvPath, i % 2 === 0 ? renamed : original);
-      renames.push(await buildOnce(content, out));
-    }
-    await writeFile(csvPath, original);
-    const rename = median(renames.map((b) => b.seconds));
-    rows.push({ measure: "API rebuild after renaming one title", ours: `${rename.toFixed(2)} s, ${renames[0]!.written} files written`, ratio: `${((rename / api) * 100).toFixed(0)}% of a build`, target: "<= 25%" });
-
+  const csvPath = path.join(content, "audiovisuals.csv");
+  const original = await readFile(csvPath, "utf8");
+  // Each rename moves the work between the same two places in name order (renamed, then back),
+  // so that every run rewrites the same pages.
+  const renamed = original.replace(/\n1,[^,]+,/, "\n1,Título renombrado,");
+  const renames: ChildResult[] = [];
+  for (let i = 0; i < runs; i++) {
+    await writeFile(csvPath, i % 2 === 0 ? renamed : original);
+    renames.push(await buildOnce(content, out));
+  }
+  await writeFile(csvPath, original);
+  const rename = median(renames.map((b) => b.seconds));
+  rows.push({
+    measure: "API rebuild after renaming one title",
+    ours: `${rename.toFixed(2)} s, ${renames[0]!.written} files written`,
+    ratio: `${((rename / api) * 100).toFixed(0)}% of a build`,
+    target: "<= 25%",
+  });
 }
 
 /**
@@ -241,9 +335,21 @@ async function scaleSection() {
     const results: (ChildResult & { childrenPeakMB: number })[] = [];
     for (let i = 0; i < times; i++) {
       await fresh(out);
-      const { stdout } = await run(TSX, [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, "2026-11-20", ...(site ? ["--site"] : [])], { maxBuffer: 1 << 26, env: compiled });
+      const { stdout } = await run(
+        TSX,
+        [
+          path.join(ROOT, "scripts/bench/build-child.ts"),
+          content,
+          out,
+          "2026-11-20",
+          ...(site ? ["--site"] : []),
+        ],
+        { maxBuffer: 1 << 26, env: compiled },
+      );
       results.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
-      console.error(`scale: ${works} × ${domains}${site ? " with the site" : ""}: ${results.at(-1)!.seconds.toFixed(1)} s, ${results.at(-1)!.maxRssMB.toFixed(0)} MB`);
+      console.error(
+        `scale: ${works} × ${domains}${site ? " with the site" : ""}: ${results.at(-1)!.seconds.toFixed(1)} s, ${results.at(-1)!.maxRssMB.toFixed(0)} MB`,
+      );
     }
     await fresh(out);
     await rm(content, { recursive: true, force: true });
@@ -251,7 +357,14 @@ async function scaleSection() {
     const files = results[0]!.files;
     const peak = Math.max(...results.map((r) => r.maxRssMB));
     const pagefind = Math.max(...results.map((r) => r.childrenPeakMB));
-    return { seconds, files, peak, pagefind, perDomain: seconds / domains, perThousand: (seconds / files) * 1000 };
+    return {
+      seconds,
+      files,
+      peak,
+      pagefind,
+      perDomain: seconds / domains,
+      perThousand: (seconds / files) * 1000,
+    };
   };
   const row = (label: string, r: Awaited<ReturnType<typeof measure>>, target: string) =>
     rows.push({
@@ -265,10 +378,32 @@ async function scaleSection() {
     const r = await measure(5000, domains, false, runs);
     series.push(r);
     const ratio = r.perThousand / series[0]!.perThousand;
-    row(`5,000 works × ${domains} domains, API build`, r, domains === 3 ? "peak <= 600 MB" : `peak <= 600 MB; s per 1,000 files ${ratio.toFixed(2)}x of 3 domains (within 1.2x)`);
+    row(
+      `5,000 works × ${domains} domains, API build`,
+      r,
+      domains === 3
+        ? "peak <= 600 MB"
+        : `peak <= 600 MB; s per 1,000 files ${ratio.toFixed(2)}x of 3 domains (within 1.2x)`,
+    );
   }
-  row("20,000 works × 30 domains, API build", await measure(20_000, 30, false, 1), "peak <= 600 MB");
-  row("20,000 works × 3 domains, with the site", await measure(20_000, 3, true, 1), "peak <= 700 MB");
-  row("100,000 works, one domain, API build", await measure(100_000, 1, false, 1), "peak under 1 GB");
-  row("100,000 works, one domain, with the site", await measure(100_000, 1, true, 1), "peak <= 1.5 GB");
+  row(
+    "20,000 works × 30 domains, API build",
+    await measure(20_000, 30, false, 1),
+    "peak <= 600 MB",
+  );
+  row(
+    "20,000 works × 3 domains, with the site",
+    await measure(20_000, 3, true, 1),
+    "peak <= 700 MB",
+  );
+  row(
+    "100,000 works, one domain, API build",
+    await measure(100_000, 1, false, 1),
+    "peak under 1 GB",
+  );
+  row(
+    "100,000 works, one domain, with the site",
+    await measure(100_000, 1, true, 1),
+    "peak <= 1.5 GB",
+  );
 }

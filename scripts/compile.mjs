@@ -46,14 +46,21 @@ const HELP_FILE = "help.txt"; // bin/catalogue.js reads it
 rmSync(path.join(LIB, CODE_DIGEST_FILE), { force: true });
 rmSync(path.join(LIB, HELP_FILE), { force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], { stdio: "inherit" });
+execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], {
+  stdio: "inherit",
+});
 for (const folder of ASSETS) {
   rmSync(path.join(LIB, folder), { recursive: true, force: true });
   cpSync(path.join(ROOT, folder), path.join(LIB, folder), { recursive: true });
 }
 // The Cloudflare Worker, with the options src/edge/bundle.ts bundles it with from the sources.
-const { workerBundleOptions, WORKER_BUNDLE_FILE } = await import(pathToFileURL(path.join(LIB, "src/edge/bundle.js")).href);
-BUNDLES.push({ options: { ...workerBundleOptions(ROOT), minify: false, logLevel: "warning" }, out: WORKER_BUNDLE_FILE });
+const { workerBundleOptions, WORKER_BUNDLE_FILE } = await import(
+  pathToFileURL(path.join(LIB, "src/edge/bundle.js")).href
+);
+BUNDLES.push({
+  options: { ...workerBundleOptions(ROOT), minify: false, logLevel: "warning" },
+  out: WORKER_BUNDLE_FILE,
+});
 if (BUNDLES.length > 0) {
   const esbuild = await import("esbuild");
   mkdirSync(path.join(LIB, "bundles"), { recursive: true });
@@ -71,7 +78,13 @@ if (BUNDLES.length > 0) {
 }
 // `catalogue --help` as the compiled program prints it, which bin/catalogue.js prints without
 // loading any module (Node's ES module loader alone costs a tenth of a second).
-writeFileSync(path.join(LIB, HELP_FILE), execFileSync(process.execPath, [path.join(LIB, "src/cli/main.js"), "--help"]));
+writeFileSync(
+  path.join(LIB, HELP_FILE),
+  execFileSync(process.execPath, [path.join(LIB, "src/cli/main.js"), "--help"]),
+);
 const program = await import(pathToFileURL(path.join(LIB, "src/program.js")).href);
-if (program.CODE_DIGEST_FILE !== CODE_DIGEST_FILE) throw new Error(`src/program.ts records the code's digest in ${program.CODE_DIGEST_FILE}: update compile.mjs`);
+if (program.CODE_DIGEST_FILE !== CODE_DIGEST_FILE)
+  throw new Error(
+    `src/program.ts records the code's digest in ${program.CODE_DIGEST_FILE}: update compile.mjs`,
+  );
 writeFileSync(path.join(LIB, CODE_DIGEST_FILE), `${program.codeDigest()}\n`);

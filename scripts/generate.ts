@@ -37,9 +37,41 @@ export function random(seed: number) {
 }
 
 const WORDS = [
-  "amanecer", "río", "ciudad", "sombra", "tren", "luna", "mar", "noche", "jardín", "caballero", "ópera", "última",
-  "carta", "viaje", "niña", "máquina", "invierno", "faro", "corazón", "montaña", "puerto", "circo", "ángel", "reloj",
-  "silencio", "tormenta", "isla", "camino", "espejo", "fuego", "Ébano", "Águila", "secreto", "verano", "lluvia",
+  "amanecer",
+  "río",
+  "ciudad",
+  "sombra",
+  "tren",
+  "luna",
+  "mar",
+  "noche",
+  "jardín",
+  "caballero",
+  "ópera",
+  "última",
+  "carta",
+  "viaje",
+  "niña",
+  "máquina",
+  "invierno",
+  "faro",
+  "corazón",
+  "montaña",
+  "puerto",
+  "circo",
+  "ángel",
+  "reloj",
+  "silencio",
+  "tormenta",
+  "isla",
+  "camino",
+  "espejo",
+  "fuego",
+  "Ébano",
+  "Águila",
+  "secreto",
+  "verano",
+  "lluvia",
 ];
 const TYPES = ["peliculas", "documentales", "cortometrajes", "artes-escenicas", ""];
 const SENTENCES_ES = [
@@ -59,11 +91,31 @@ const SENTENCES_EN = [
 
 /** The other five languages' biographies, when more than two are asked for. */
 const MORE_SENTENCES: Record<string, string[]> = {
-  ca: ["Va rodar les primeres pel·lícules amb una càmera deixada i un equip d'amics.", "La seva obra barreja el documental i la ficció i retrata la vida dels ports.", "La crítica en va destacar l'ús de la llum natural."],
-  gl: ["Rodou as primeiras películas cunha cámara emprestada e un equipo de amigos.", "A súa obra mestura o documental coa ficción e retrata a vida dos portos.", "A crítica salientou o uso da luz natural."],
-  eu: ["Lehen filmak mailegatutako kamera batekin eta lagun talde batekin filmatu zituen.", "Bere lanak dokumentala eta fikzioa nahasten ditu eta portuetako bizitza erretratatzen du.", "Kritikak argi naturalaren erabilera nabarmendu zuen."],
-  va: ["Va rodar les primeres pel·lícules amb una càmera prestada i un equip d'amics.", "La seua obra mescla el documental i la ficció i retrata la vida dels ports.", "La crítica en destacà l'ús de la llum natural."],
-  fr: ["A tourné ses premiers films avec une caméra empruntée et une équipe d'amis.", "Son œuvre mêle le documentaire et la fiction et décrit la vie des ports.", "La critique a salué l'usage de la lumière naturelle."],
+  ca: [
+    "Va rodar les primeres pel·lícules amb una càmera deixada i un equip d'amics.",
+    "La seva obra barreja el documental i la ficció i retrata la vida dels ports.",
+    "La crítica en va destacar l'ús de la llum natural.",
+  ],
+  gl: [
+    "Rodou as primeiras películas cunha cámara emprestada e un equipo de amigos.",
+    "A súa obra mestura o documental coa ficción e retrata a vida dos portos.",
+    "A crítica salientou o uso da luz natural.",
+  ],
+  eu: [
+    "Lehen filmak mailegatutako kamera batekin eta lagun talde batekin filmatu zituen.",
+    "Bere lanak dokumentala eta fikzioa nahasten ditu eta portuetako bizitza erretratatzen du.",
+    "Kritikak argi naturalaren erabilera nabarmendu zuen.",
+  ],
+  va: [
+    "Va rodar les primeres pel·lícules amb una càmera prestada i un equip d'amics.",
+    "La seua obra mescla el documental i la ficció i retrata la vida dels ports.",
+    "La crítica en destacà l'ús de la llum natural.",
+  ],
+  fr: [
+    "A tourné ses premiers films avec une caméra empruntée et une équipe d'amis.",
+    "Son œuvre mêle le documentaire et la fiction et décrit la vie des ports.",
+    "La critique a salué l'usage de la lumière naturelle.",
+  ],
 };
 
 const csvCell = (value: string | number | null) => {
@@ -91,30 +143,84 @@ export async function generateCatalogue(dir: string, options: GenerateOptions): 
   for (let i = 0; i < coverCount; i++) {
     const hue = Math.floor((i * 360) / coverCount);
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="300"><rect width="200" height="300" fill="hsl(${hue},55%,40%)"/><circle cx="100" cy="120" r="${30 + (i % 5) * 8}" fill="hsl(${(hue + 180) % 360},60%,70%)"/></svg>`;
-    await writeFile(path.join(dir, "covers", `cover-${i}.png`), await sharp(Buffer.from(svg)).png().toBuffer());
+    await writeFile(
+      path.join(dir, "covers", `cover-${i}.png`),
+      await sharp(Buffer.from(svg)).png().toBuffer(),
+    );
   }
 
-  let domains = csvLine(["domain", "name", "base_url", "media_url", "locale", "default_ordering", "new_days", "export_window_days"]);
+  let domains = csvLine([
+    "domain",
+    "name",
+    "base_url",
+    "media_url",
+    "locale",
+    "default_ordering",
+    "new_days",
+    "export_window_days",
+  ]);
   const hosts: string[] = [];
   for (let d = 0; d < options.domains; d++) {
     const host = `domain-${d + 1}.example`;
     hosts.push(host);
-    domains += csvLine([host, `Red de bibliotecas ${d + 1}`, null, null, d % 2 === 0 ? "es" : "en", ["name", "-year", "year"][d % 3]!, 30, 30]);
+    domains += csvLine([
+      host,
+      `Red de bibliotecas ${d + 1}`,
+      null,
+      null,
+      d % 2 === 0 ? "es" : "en",
+      ["name", "-year", "year"][d % 3]!,
+      30,
+      30,
+    ]);
   }
 
   const directorCount = Math.max(1, Math.ceil(options.works / 10));
-  const more = Object.keys(MORE_SENTENCES).slice(0, Math.max(0, Math.min(7, options.languages ?? 2) - 2));
-  let directors = csvLine(["id", "name", "slug", "photo", "show_img", "description", "description_es", "description_en", ...more.map((l) => `description_${l}`)]);
+  const more = Object.keys(MORE_SENTENCES).slice(
+    0,
+    Math.max(0, Math.min(7, options.languages ?? 2) - 2),
+  );
+  let directors = csvLine([
+    "id",
+    "name",
+    "slug",
+    "photo",
+    "show_img",
+    "description",
+    "description_es",
+    "description_en",
+    ...more.map((l) => `description_${l}`),
+  ]);
   const bio = (sentences: string[]) => {
     let text = "";
     while (text.length < bioLength) text += (text ? " " : "") + pick(sentences);
     return text;
   };
   for (let i = 1; i <= directorCount; i++) {
-    directors += csvLine([i, `Directora ${pick(WORDS)} ${i}`, `directora-${i}`, i % 7 === 0 ? `covers/cover-${i % coverCount}.png` : null, i % 2 === 0 ? "true" : "false", null, bio(SENTENCES_ES), bio(SENTENCES_EN), ...more.map((l) => bio(MORE_SENTENCES[l]!))]);
+    directors += csvLine([
+      i,
+      `Directora ${pick(WORDS)} ${i}`,
+      `directora-${i}`,
+      i % 7 === 0 ? `covers/cover-${i % coverCount}.png` : null,
+      i % 2 === 0 ? "true" : "false",
+      null,
+      bio(SENTENCES_ES),
+      bio(SENTENCES_EN),
+      ...more.map((l) => bio(MORE_SENTENCES[l]!)),
+    ]);
   }
 
-  let works = csvLine(["id", "name", "slug", "audiovisual_type", "director_id", "year", "duration", "cover", "status_global"]);
+  let works = csvLine([
+    "id",
+    "name",
+    "slug",
+    "audiovisual_type",
+    "director_id",
+    "year",
+    "duration",
+    "cover",
+    "status_global",
+  ]);
   let availability = csvLine(["audiovisual_id", "domain", "available_from", "available_until"]);
   for (let i = 1; i <= options.works; i++) {
     const title = `${pick(WORDS)} ${pick(WORDS)} ${1 + Math.floor(rand() * 120)}`;
@@ -122,16 +228,29 @@ export async function generateCatalogue(dir: string, options: GenerateOptions): 
     const year = rand() < 0.05 ? null : 1895 + Math.floor(rand() * 130);
     const director = rand() < 0.08 ? null : 1 + Math.floor(rand() * directorCount);
     const status = rand() < 0.03 ? 0 : 1;
-    works += csvLine([i, name, `obra-${i}`, pick(TYPES) || null, director, year, 5 + Math.floor(rand() * 170), `covers/cover-${i % coverCount}.png`, status]);
+    works += csvLine([
+      i,
+      name,
+      `obra-${i}`,
+      pick(TYPES) || null,
+      director,
+      year,
+      5 + Math.floor(rand() * 170),
+      `covers/cover-${i % coverCount}.png`,
+      status,
+    ]);
     for (const host of hosts) {
       const r = rand();
       if (r < 0.15) continue; // not offered in this domain
       let from: string;
       let until: string | null = null;
-      if (r < 0.2) from = addDays(date, 1 + Math.floor(rand() * 60)); // upcoming
-      else if (r < 0.3) from = addDays(date, -Math.floor(rand() * 40)); // new
+      if (r < 0.2)
+        from = addDays(date, 1 + Math.floor(rand() * 60)); // upcoming
+      else if (r < 0.3)
+        from = addDays(date, -Math.floor(rand() * 40)); // new
       else from = addDays(date, -40 - Math.floor(rand() * 3000));
-      if (r > 0.9) until = addDays(date, -Math.floor(rand() * 90)); // withdrawn, recently or long ago
+      if (r > 0.9)
+        until = addDays(date, -Math.floor(rand() * 90)); // withdrawn, recently or long ago
       else if (r > 0.8) until = addDays(date, Math.floor(rand() * 365));
       if (until !== null && until < from) until = from;
       availability += csvLine([i, host, from, until]);
@@ -157,9 +276,18 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     },
   });
   if (!values.out) {
-    console.error("usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N] [--languages 2-7]");
+    console.error(
+      "usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N] [--languages 2-7]",
+    );
     process.exit(1);
   }
-  await generateCatalogue(values.out, { works: Number(values.works), domains: Number(values.domains), seed: Number(values.seed), bio: Number(values.bio), covers: Number(values.covers), languages: Number(values.languages) });
+  await generateCatalogue(values.out, {
+    works: Number(values.works),
+    domains: Number(values.domains),
+    seed: Number(values.seed),
+    bio: Number(values.bio),
+    covers: Number(values.covers),
+    languages: Number(values.languages),
+  });
   console.error(`wrote ${values.works} works in ${values.domains} domains to ${values.out}`);
 }

@@ -9,17 +9,17 @@
 //
 //   npx tsx scripts/make-covers.ts
 // (The drawing is src/draw/drawn.ts, which `catalogue init` uses too.)
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'csv-parse/sync';
-import { coverSvg, photoSvg, renderJpeg } from '../src/draw/drawn.ts';
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "csv-parse/sync";
+import { coverSvg, photoSvg, renderJpeg } from "../src/draw/drawn.ts";
 
-const CONTENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'content');
+const CONTENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "content");
 type Row = Record<string, string>;
 
 function readCsv(file: string): Row[] {
-  return parse(readFileSync(path.join(CONTENT, file), 'utf8'), {
+  return parse(readFileSync(path.join(CONTENT, file), "utf8"), {
     columns: true,
     skip_empty_lines: true,
     bom: true,
@@ -43,9 +43,9 @@ async function render(svg: string, file: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const directors = readCsv('directors.csv');
-  const works = readCsv('audiovisuals.csv');
-  const names = new Map(directors.map((d) => [d.id ?? '', (d.name ?? '').trim()]));
+  const directors = readCsv("directors.csv");
+  const works = readCsv("audiovisuals.csv");
+  const names = new Map(directors.map((d) => [d.id ?? "", (d.name ?? "").trim()]));
 
   let covers = 0;
   let photos = 0;
@@ -53,8 +53,9 @@ async function main(): Promise<void> {
   for (const w of works) {
     if (!w.cover || !w.slug) throw new Error(`work ${w.id}: cover and slug are required`);
     const director = w.director_id ? names.get(w.director_id) : undefined;
-    if (w.director_id && director === undefined) throw new Error(`work ${w.id}: unknown director ${w.director_id}`);
-    largest = Math.max(largest, await render(coverSvg(w, director ?? ''), target(w.cover)));
+    if (w.director_id && director === undefined)
+      throw new Error(`work ${w.id}: unknown director ${w.director_id}`);
+    largest = Math.max(largest, await render(coverSvg(w, director ?? ""), target(w.cover)));
     covers++;
   }
   for (const d of directors) {
@@ -62,7 +63,9 @@ async function main(): Promise<void> {
     largest = Math.max(largest, await render(photoSvg(d), target(d.photo)));
     photos++;
   }
-  console.log(`wrote ${covers} covers and ${photos} photos (largest ${(largest / 1024).toFixed(1)} KB)`);
+  console.log(
+    `wrote ${covers} covers and ${photos} photos (largest ${(largest / 1024).toFixed(1)} KB)`,
+  );
 }
 
 await main();

@@ -22,7 +22,11 @@ import { searchIndexScript, type SearchEntry } from "../src/publish/offline-sear
 import { generateCatalogue } from "./generate.ts";
 
 const { values } = parseArgs({
-  options: { works: { type: "string", default: "100000" }, dir: { type: "string", default: "/dev/shm/offline-index" }, "no-browser": { type: "boolean", default: false } },
+  options: {
+    works: { type: "string", default: "100000" },
+    dir: { type: "string", default: "/dev/shm/offline-index" },
+    "no-browser": { type: "boolean", default: false },
+  },
 });
 const works = Number(values.works);
 const dir = values.dir!;
@@ -31,15 +35,31 @@ await generateCatalogue(path.join(dir, "content"), { works, domains: 1 });
 const catalogue = await loadCatalogue(path.join(dir, "content"));
 const view = domainView(catalogue, catalogue.domains[0]!, "2026-11-20");
 const listed = view.orders.name;
-const entries: SearchEntry[] = listed.map(({ work, director }) => ({ id: work.id, slug: work.slug, title: work.name, director: director?.name ?? null }));
-const slugOf = (title: string) => title.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+const entries: SearchEntry[] = listed.map(({ work, director }) => ({
+  id: work.id,
+  slug: work.slug,
+  title: work.name,
+  director: director?.name ?? null,
+}));
+const slugOf = (title: string) =>
+  title
+    .normalize("NFD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 const titled = entries.map((e) => ({ ...e, slug: `${slugOf(e.title)}-${e.id}` }));
 
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 const script = searchIndexScript(entries, view.domain.locale);
-for (const [label, text] of [["generated slugs", script], ["slugs from titles", searchIndexScript(titled, view.domain.locale)]] as const) {
+for (const [label, text] of [
+  ["generated slugs", script],
+  ["slugs from titles", searchIndexScript(titled, view.domain.locale)],
+] as const) {
   const bytes = Buffer.byteLength(text);
-  console.log(`${label}: ${listed.length} listed works, ${(bytes / 1e6).toFixed(2)} MB, ${kb((bytes / listed.length) * 1000)} per 1,000 works`);
+  console.log(
+    `${label}: ${listed.length} listed works, ${(bytes / 1e6).toFixed(2)} MB, ${kb((bytes / listed.length) * 1000)} per 1,000 works`,
+  );
 }
 
 if (!values["no-browser"] && existsSync("/usr/bin/chromium")) {
@@ -47,13 +67,19 @@ if (!values["no-browser"] && existsSync("/usr/bin/chromium")) {
   const site = path.join(dir, "site");
   await mkdir(path.join(site, "assets"), { recursive: true });
   await writeFile(path.join(site, "assets/search-index.js"), script);
-  await writeFile(path.join(site, "assets/search.js"), await readFile(path.resolve(import.meta.dirname, "../src/site/assets/search.js")));
+  await writeFile(
+    path.join(site, "assets/search.js"),
+    await readFile(path.resolve(import.meta.dirname, "../src/site/assets/search.js")),
+  );
   await writeFile(
     path.join(site, "index.html"),
     `<!doctype html><html lang="es"><head><meta charset="utf-8"></head><body><form data-search data-none="none" data-count="{n}" data-count-one="1" hidden><input type="search"><div data-search-results></div></form>` +
       `<script src="assets/search.js" data-pagefind="pagefind/pagefind.js" data-offline-search="assets/search-index.js"></script></body></html>`,
   );
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu"],
+  });
   try {
     const page = await browser.newPage();
     await page.goto(pathToFileURL(path.join(site, "index.html")).href);

@@ -41,7 +41,9 @@ interface CannonOptions {
   requests: { method?: string; path: string; headers?: Record<string, string> }[];
 }
 // autocannon ships no types; this is the part of its API used here.
-const autocannon = createRequire(import.meta.url)("autocannon") as (options: CannonOptions) => Promise<CannonResult>;
+const autocannon = createRequire(import.meta.url)("autocannon") as (
+  options: CannonOptions,
+) => Promise<CannonResult>;
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -55,14 +57,21 @@ export interface ServeProcess {
 
 /** Starts `catalogue serve --port 0` on DIR and waits for the address it prints. */
 export async function startServe(dir: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, "bin/catalogue.js"), "serve", "--dir", dir, "--port", "0"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(ROOT, "bin/catalogue.js"), "serve", "--dir", dir, "--port", "0"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   const errors: string[] = [];
   let lines = 0;
   let pending = "";
   const port = await new Promise<number>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error("catalogue serve did not start within 60 s")), 60_000);
+    const timer = setTimeout(
+      () => fail(new Error("catalogue serve did not start within 60 s")),
+      60_000,
+    );
     child.stdout!.on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");
       const parts = pending.split("\n");
@@ -78,7 +87,9 @@ export async function startServe(dir: string): Promise<ServeProcess> {
       }
     });
     child.stderr!.on("data", (chunk: Buffer) => errors.push(chunk.toString("utf8")));
-    child.once("exit", (code) => fail(new Error(`catalogue serve exited with ${code}: ${errors.join("")}`)));
+    child.once("exit", (code) =>
+      fail(new Error(`catalogue serve exited with ${code}: ${errors.join("")}`)),
+    );
   });
   return {
     child,
@@ -110,16 +121,28 @@ export async function soakRequests(dir: string): Promise<CannonOptions["requests
     for (const [i, ordering] of ["", "name", "-name", "year", "-year"].entries()) {
       for (const format of ["", "api", "json"]) {
         const page = 1 + ((i * 7) % domain.total_pages);
-        const query = [format && `format=${format}`, ordering && `ordering=${ordering}`, `page=${page}`].filter(Boolean).join("&");
+        const query = [
+          format && `format=${format}`,
+          ordering && `ordering=${ordering}`,
+          `page=${page}`,
+        ]
+          .filter(Boolean)
+          .join("&");
         requests.push({ path: `${api}?${query}`, headers });
       }
     }
     requests.push({ path: `${api}?page=last`, headers: { host: domain.domain } });
-    const ids = (await readdir(path.join(dir, domain.domain, "_api/detail"))).slice(0, 5).map((n) => n.replace(/\.json$/, ""));
+    const ids = (await readdir(path.join(dir, domain.domain, "_api/detail")))
+      .slice(0, 5)
+      .map((n) => n.replace(/\.json$/, ""));
     for (const id of ids) requests.push({ path: `${api}${id}/`, headers });
     requests.push({ path: `${api}export_excel/`, headers: { host: domain.domain } });
     const media = (await readdir(path.join(dir, domain.media_folder))).slice(0, 3);
-    for (const name of media) requests.push({ path: `${domain.base_path}/media/${name}`, headers: { host: domain.domain } });
+    for (const name of media)
+      requests.push({
+        path: `${domain.base_path}/media/${name}`,
+        headers: { host: domain.domain },
+      });
     // Answers that are not 2xx on purpose are left out, so that non2xx counts real failures.
   }
   return requests;
@@ -141,14 +164,22 @@ export interface SoakResult {
 }
 
 /** Warms the server up, then loads it for `seconds` while sampling its memory. */
-export async function soak(server: ServeProcess, requests: CannonOptions["requests"], seconds: number, connections: number): Promise<SoakResult> {
+export async function soak(
+  server: ServeProcess,
+  requests: CannonOptions["requests"],
+  seconds: number,
+  connections: number,
+): Promise<SoakResult> {
   const url = `http://127.0.0.1:${server.port}`;
   // Warm-up: every answer cached and compressed once, the heap at its working size.
   await autocannon({ url, connections, duration: 3, requests });
   const rssBefore = await rssMiB(server.child.pid!);
   let rssMax = rssBefore;
   const sampler = setInterval(() => {
-    rssMiB(server.child.pid!).then((rss) => (rssMax = Math.max(rssMax, rss)), () => {});
+    rssMiB(server.child.pid!).then(
+      (rss) => (rssMax = Math.max(rssMax, rss)),
+      () => {},
+    );
   }, 1000);
   let result: CannonResult;
   try {
@@ -177,7 +208,8 @@ export async function soak(server: ServeProcess, requests: CannonOptions["reques
 
 /** Memory is flat when it grew by less than this over the run (after the warm-up). */
 export const RSS_MARGIN_MIB = 64;
-export const isFlat = (r: SoakResult) => r.rssAfter - r.rssBefore < RSS_MARGIN_MIB && r.rssAfter < r.rssBefore * 1.5;
+export const isFlat = (r: SoakResult) =>
+  r.rssAfter - r.rssBefore < RSS_MARGIN_MIB && r.rssAfter < r.rssBefore * 1.5;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   const { values } = parseArgs({
@@ -192,20 +224,39 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   let scratch: string | null = null;
   if (dir === undefined) {
     scratch = await mkdtemp(path.join(tmpdir(), "catalogue-soak-"));
-    await generateCatalogue(path.join(scratch, "content"), { works: Number(values.works), domains: 2 });
+    await generateCatalogue(path.join(scratch, "content"), {
+      works: Number(values.works),
+      domains: 2,
+    });
     dir = path.join(scratch, "dist");
-    await build({ contentDir: path.join(scratch, "content"), outDir: dir, date: "2026-11-20", cacheDir: path.join(scratch, "cache"), site: false });
+    await build({
+      contentDir: path.join(scratch, "content"),
+      outDir: dir,
+      date: "2026-11-20",
+      cacheDir: path.join(scratch, "cache"),
+      site: false,
+    });
   }
   const server = await startServe(dir);
   try {
-    const result = await soak(server, await soakRequests(dir), Number(values.seconds), Number(values.connections));
+    const result = await soak(
+      server,
+      await soakRequests(dir),
+      Number(values.seconds),
+      Number(values.connections),
+    );
     const f = (n: number) => n.toFixed(0);
     console.log(
       `| seconds | connections | requests | req/s | p99 ms | errors | timeouts | non-2xx | 5xx + server errors | RSS before → after (max) MiB |\n` +
         `|---|---|---|---|---|---|---|---|---|---|\n` +
         `| ${result.seconds} | ${result.connections} | ${result.requests} | ${f(result.perSecond)} | ${result.p99} | ${result.errors} | ${result.timeouts} | ${result.non2xx} | ${result.serverErrors} | ${f(result.rssBefore)} → ${f(result.rssAfter)} (${f(result.rssMax)}) |`,
     );
-    const ok = result.errors === 0 && result.timeouts === 0 && result.non2xx === 0 && result.serverErrors === 0 && isFlat(result);
+    const ok =
+      result.errors === 0 &&
+      result.timeouts === 0 &&
+      result.non2xx === 0 &&
+      result.serverErrors === 0 &&
+      isFlat(result);
     process.exitCode = ok ? 0 : 1;
   } finally {
     await server.stop();

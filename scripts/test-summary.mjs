@@ -5,10 +5,18 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 
 const report = JSON.parse(readFileSync("test-results/vitest.json", "utf8"));
-console.log(`${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`);
-const outside = report.testResults.filter((file) => file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed"));
+console.log(
+  `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped`,
+);
+const outside = report.testResults.filter(
+  (file) =>
+    file.status === "failed" && !file.assertionResults.some((test) => test.status === "failed"),
+);
 if (outside.length > 0) {
   console.log(`${outside.length} test file(s) failed outside their tests:`);
-  for (const file of outside) console.log(`  ${path.relative(process.cwd(), file.name)}: ${String(file.message ?? "").split("\n")[0]}`);
+  for (const file of outside)
+    console.log(
+      `  ${path.relative(process.cwd(), file.name)}: ${String(file.message ?? "").split("\n")[0]}`,
+    );
 }
 process.exitCode = report.success ? 0 : 1;

@@ -23,11 +23,16 @@ export const codePath = (rel: string): string => (COMPILED ? rel.replace(/\.ts$/
  * node_modules, else in those of the folders above (an install hoists dependencies beside it).
  * Read directly rather than through `require.resolve`, which the `exports` of some packages forbid.
  */
-export function dependencyManifest(name: string, from = PACKAGE_ROOT): { dir: string; version: string } | null {
+export function dependencyManifest(
+  name: string,
+  from = PACKAGE_ROOT,
+): { dir: string; version: string } | null {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, "node_modules", name);
     try {
-      const { version } = JSON.parse(readFileSync(path.join(candidate, "package.json"), "utf8")) as { version: string };
+      const { version } = JSON.parse(
+        readFileSync(path.join(candidate, "package.json"), "utf8"),
+      ) as { version: string };
       return { dir: candidate, version };
     } catch {
       // Not here: one folder up, as Node's resolution goes.
@@ -39,7 +44,8 @@ export function dependencyManifest(name: string, from = PACKAGE_ROOT): { dir: st
 /** The version of a dependency the program cannot run without (a bug, exit 2, when it is not installed). */
 export function dependencyVersion(name: string): string {
   const found = dependencyManifest(name);
-  if (found === null) throw new Error(`${name} is not installed where Node looks for it from ${PACKAGE_ROOT}`);
+  if (found === null)
+    throw new Error(`${name} is not installed where Node looks for it from ${PACKAGE_ROOT}`);
   return found.version;
 }
 
@@ -67,13 +73,23 @@ export function programDigest(): Promise<string> {
     const hash = createHash("sha256");
     hash.update(recordedCodeDigest() ?? codeDigest());
     // The interface texts are read at run time (src/site/i18n.ts): a corrected one is a new program.
-    for (const name of readdirSync(path.join(PACKAGE_ROOT, "i18n")).sort()) hash.update(`i18n/${name}\0`).update(readFileSync(path.join(PACKAGE_ROOT, "i18n", name)));
-    const { dependencies } = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    for (const name of readdirSync(path.join(PACKAGE_ROOT, "i18n")).sort())
+      hash.update(`i18n/${name}\0`).update(readFileSync(path.join(PACKAGE_ROOT, "i18n", name)));
+    const { dependencies } = JSON.parse(
+      readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8"),
+    ) as { dependencies: Record<string, string> };
     const trees = new Set<string>();
     for (const name of Object.keys(dependencies).sort()) {
       const found = dependencyManifest(name);
       hash.update(`${name}@${found?.version ?? "missing"}\0`);
-      if (found !== null) trees.add(path.join(found.dir.slice(0, found.dir.lastIndexOf(`${path.sep}node_modules${path.sep}`)), "node_modules", ".package-lock.json"));
+      if (found !== null)
+        trees.add(
+          path.join(
+            found.dir.slice(0, found.dir.lastIndexOf(`${path.sep}node_modules${path.sep}`)),
+            "node_modules",
+            ".package-lock.json",
+          ),
+        );
     }
     for (const tree of [...trees].sort()) hash.update(readIfThere(tree));
     hash.update(`node ${process.version}`);
@@ -91,7 +107,8 @@ export const CODE_DIGEST_FILE = "code-digest";
 /** A digest of every file of the running code (the Eleventy configuration and everything under src/, by path and bytes). */
 export function codeDigest(): string {
   const hash = createHash("sha256");
-  for (const file of codeFiles()) hash.update(`${file}\0`).update(readFileSync(path.join(CODE_ROOT, file)));
+  for (const file of codeFiles())
+    hash.update(`${file}\0`).update(readFileSync(path.join(CODE_ROOT, file)));
   return hash.digest("hex");
 }
 
@@ -107,14 +124,23 @@ function recordedCodeDigest(): string | null {
 
 /** The files of the running code, relative to CODE_ROOT, sorted: the Eleventy configuration and everything under src/. */
 function codeFiles(): string[] {
-  const entries = readdirSync(path.join(CODE_ROOT, "src"), { recursive: true, withFileTypes: true });
-  const files = entries.filter((e) => e.isFile()).map((e) => path.relative(CODE_ROOT, path.join(e.parentPath, e.name)).split(path.sep).join("/"));
+  const entries = readdirSync(path.join(CODE_ROOT, "src"), {
+    recursive: true,
+    withFileTypes: true,
+  });
+  const files = entries
+    .filter((e) => e.isFile())
+    .map((e) =>
+      path.relative(CODE_ROOT, path.join(e.parentPath, e.name)).split(path.sep).join("/"),
+    );
   return [codePath(".eleventy.ts"), ...files].sort();
 }
 
 /** The package's version, for `catalogue --version`. */
 export function packageVersion(): string {
-  return (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }).version;
+  return (
+    JSON.parse(readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { version: string }
+  ).version;
 }
 
 function readIfThere(file: string): Buffer {

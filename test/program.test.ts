@@ -1,7 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codePath, COMPILED, dependencyManifest, prebuiltBundle, programDigest } from "../src/program.ts";
+import {
+  codePath,
+  COMPILED,
+  dependencyManifest,
+  prebuiltBundle,
+  programDigest,
+} from "../src/program.ts";
 import { tempDir } from "./helpers/catalogue.ts";
 
 let dir: string;
@@ -21,7 +27,10 @@ describe("the running program", () => {
     await put(path.join(dir, "project/node_modules/@11ty/eleventy/package.json"), "3.1.5");
     await put(path.join(dir, "project/node_modules/sharp/package.json"), "0.33.5");
     await put(path.join(pkg, "node_modules/sharp/package.json"), "0.34.0");
-    expect(dependencyManifest("@11ty/eleventy", pkg)).toEqual({ dir: path.join(dir, "project/node_modules/@11ty/eleventy"), version: "3.1.5" });
+    expect(dependencyManifest("@11ty/eleventy", pkg)).toEqual({
+      dir: path.join(dir, "project/node_modules/@11ty/eleventy"),
+      version: "3.1.5",
+    });
     expect(dependencyManifest("sharp", pkg)?.version).toBe("0.34.0");
     expect(dependencyManifest("not-installed-anywhere", pkg)).toBeNull();
   });

@@ -28,7 +28,10 @@ interface Project {
 
 function projects(): Project[] {
   return (config.test?.projects ?? []).map((entry) => {
-    if (typeof entry !== "object" || entry === null || !("test" in entry)) throw new Error(`a project given as ${JSON.stringify(entry)}: expected an inline configuration`);
+    if (typeof entry !== "object" || entry === null || !("test" in entry))
+      throw new Error(
+        `a project given as ${JSON.stringify(entry)}: expected an inline configuration`,
+      );
     const test = entry.test ?? {};
     const globalSetup = test.globalSetup === undefined ? [] : [test.globalSetup].flat();
     return { name: String(test.name), include: test.include ?? [], globalSetup };
@@ -39,15 +42,36 @@ function projects(): Project[] {
  * Helpers that start something outside this process, or run the compiled command: a unit test
  * file that imports one belongs to e2e.
  */
-const OUTSIDE = ["CLI", "cli", "launchChromium", "launchBrowser", "startS3rver", "startServer", "startServe", "startNginx", "startCaddy", "availableServers", "startEdge", "startWorkerd", "serveFolder", "makeFixture"];
+const OUTSIDE = [
+  "CLI",
+  "cli",
+  "launchChromium",
+  "launchBrowser",
+  "startS3rver",
+  "startServer",
+  "startServe",
+  "startNginx",
+  "startCaddy",
+  "availableServers",
+  "startEdge",
+  "startWorkerd",
+  "serveFolder",
+  "makeFixture",
+];
 
 /** The names a file imports (static, type-only excepted, and destructured dynamic imports). */
 function importedNames(source: string): string[] {
   const names: string[] = [];
-  const lists = [...source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"[^"]+"/g), ...source.matchAll(/const\s*\{([^}]*)\}\s*=\s*await\s+import\(/g)];
+  const lists = [
+    ...source.matchAll(/import\s*\{([^}]*)\}\s*from\s*"[^"]+"/g),
+    ...source.matchAll(/const\s*\{([^}]*)\}\s*=\s*await\s+import\(/g),
+  ];
   for (const [, list] of lists) {
     for (const item of list!.split(",")) {
-      const name = item.trim().replace(/^type\s+.*/, "").split(/\s+as\s+|\s*:\s*/)[0]!;
+      const name = item
+        .trim()
+        .replace(/^type\s+.*/, "")
+        .split(/\s+as\s+|\s*:\s*/)[0]!;
       if (name !== "") names.push(name);
     }
   }
@@ -60,17 +84,27 @@ describe("the test projects", () => {
     expect(projects().map((p) => p.name)).toEqual(["unit", "e2e"]);
     for (const { name, include } of projects()) {
       // Literal names make the check below exact; a glob would need vitest's own matching.
-      expect(include.filter((f) => /[*?[\]{}!]/.test(f)), `globs in ${name}`).toEqual([]);
-      expect(include.filter((f) => !files.has(f)), `files ${name} names that do not exist`).toEqual([]);
+      expect(
+        include.filter((f) => /[*?[\]{}!]/.test(f)),
+        `globs in ${name}`,
+      ).toEqual([]);
+      expect(
+        include.filter((f) => !files.has(f)),
+        `files ${name} names that do not exist`,
+      ).toEqual([]);
     }
   });
 
   it("hold every test file under test/ exactly once", async () => {
-    const placed = (file: string) => projects().flatMap((p) => p.include.filter((f) => f === file).map(() => p.name));
+    const placed = (file: string) =>
+      projects().flatMap((p) => p.include.filter((f) => f === file).map(() => p.name));
     const problems = (await testFiles())
       .map((file) => [file, placed(file)] as const)
       .filter(([, where]) => where.length !== 1)
-      .map(([file, where]) => `${file}: ${where.length === 0 ? "in no project (add it to test/setup/projects.ts)" : `in ${where.join(" and ")}`}`);
+      .map(
+        ([file, where]) =>
+          `${file}: ${where.length === 0 ? "in no project (add it to test/setup/projects.ts)" : `in ${where.join(" and ")}`}`,
+      );
     expect(problems).toEqual([]);
   });
 
@@ -95,9 +129,12 @@ describe("the test projects", () => {
 
   it("are told apart by the import scan above (it finds what e2e files use)", async () => {
     const e2e = projects()[1]!;
-    const scanned = await Promise.all(e2e.include.map(async (file) => importedNames(await readFile(path.join(ROOT, file), "utf8"))));
+    const scanned = await Promise.all(
+      e2e.include.map(async (file) => importedNames(await readFile(path.join(ROOT, file), "utf8"))),
+    );
     const found = new Set(scanned.flat().filter((name) => OUTSIDE.includes(name)));
     // Each kind of helper the scan looks for is seen in some e2e file: the scan reads real imports.
-    for (const name of ["CLI", "launchChromium", "startS3rver", "startServer", "availableServers"]) expect(found).toContain(name);
+    for (const name of ["CLI", "launchChromium", "startS3rver", "startServer", "availableServers"])
+      expect(found).toContain(name);
   });
 });

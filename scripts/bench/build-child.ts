@@ -9,7 +9,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { build as Build } from "../../src/build/build.ts";
 
-const { build } = (await import(process.env.BENCH_COMPILED === "1" ? "../../lib/src/build/build.js" : "../../src/build/build.ts")) as { build: typeof Build };
+const { build } = (await import(
+  process.env.BENCH_COMPILED === "1" ? "../../lib/src/build/build.js" : "../../src/build/build.ts"
+)) as { build: typeof Build };
 
 const [content, out, date, ...rest] = process.argv.slice(2);
 const domains = rest.flatMap((arg, i) => (rest[i - 1] === "--domain" ? [arg] : []));
@@ -25,7 +27,10 @@ function childrenRssKB(): number {
       const children = readFileSync(`${tasks}/${task}/children`, "utf8").trim();
       for (const child of children === "" ? [] : children.split(" ").map(Number)) {
         queue.push(child);
-        if (readFileSync(`/proc/${child}/comm`, "utf8").includes("pagefind")) total += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0);
+        if (readFileSync(`/proc/${child}/comm`, "utf8").includes("pagefind"))
+          total += Number(
+            /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0,
+          );
       }
     }
   }

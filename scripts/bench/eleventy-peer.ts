@@ -58,7 +58,13 @@ for (const domain of catalogue.domains) {
     const { work, window } = listed;
     documents.push({
       path: `${domain.domain}/_api/detail/${work.id}.json`,
-      body: { ...element(listed), year: work.year, duration: work.duration, created: window.from, expire: window.until },
+      body: {
+        ...element(listed),
+        year: work.year,
+        duration: work.duration,
+        created: window.from,
+        expire: window.until,
+      },
     });
   }
   const count = view.orders.name.length;
@@ -67,14 +73,21 @@ for (const domain of catalogue.domains) {
     for (const ordering of ["default", "name", "-name", "year", "-year"] as const) {
       const works = view.orders[ordering === "default" ? domain.default_ordering : ordering];
       const link = (n: number) => {
-        const q = [format !== "plain" && `format=${format}`, ordering !== "default" && `ordering=${ordering}`, n > 1 && `page=${n}`].filter(Boolean);
+        const q = [
+          format !== "plain" && `format=${format}`,
+          ordering !== "default" && `ordering=${ordering}`,
+          n > 1 && `page=${n}`,
+        ].filter(Boolean);
         return `${domain.base_url}/api/v1/videos/audiovisuals/${q.length ? `?${q.join("&")}` : ""}`;
       };
       for (let page = 1; page <= pages; page++) {
         documents.push({
           path: `${domain.domain}/_api/list/${format}/${ordering}/${page}.json`,
           body: {
-            links: { next: page < pages ? link(page + 1) : null, previous: page > 1 ? link(page - 1) : null },
+            links: {
+              next: page < pages ? link(page + 1) : null,
+              previous: page > 1 ? link(page - 1) : null,
+            },
             trans_title: null,
             count,
             total_pages: pages,
@@ -95,4 +108,10 @@ const eleventy = new Eleventy(input, out, {
 // write() is missing from the declarations in src/site/eleventy-api.d.ts (the site only renders to memory).
 await (eleventy as unknown as { write(): Promise<unknown> }).write();
 const seconds = (performance.now() - started) / 1000;
-console.log(JSON.stringify({ seconds, pages: documents.length, maxRssMB: process.resourceUsage().maxRSS / 1024 }));
+console.log(
+  JSON.stringify({
+    seconds,
+    pages: documents.length,
+    maxRssMB: process.resourceUsage().maxRSS / 1024,
+  }),
+);

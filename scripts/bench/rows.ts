@@ -15,5 +15,6 @@ export interface BenchRow {
  */
 export async function reportRows(rows: BenchRow[]): Promise<void> {
   const file = process.env.BENCH_ROWS_FILE;
-  if (file !== undefined) await appendFile(file, rows.map((row) => JSON.stringify(row) + "\n").join(""));
+  if (file !== undefined)
+    await appendFile(file, rows.map((row) => JSON.stringify(row) + "\n").join(""));
 }

@@ -25,19 +25,31 @@ export interface Child {
 }
 
 /** One site build of `content` into `out` at `date`, run in `cwd` (the image cache is cwd/.cache). */
-export async function buildChild(cwd: string, content: string, out: string, date: string): Promise<Child> {
-  const { stdout } = await exec(TSX, [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, date, "--site"], {
-    cwd,
-    env: { ...process.env, BENCH_COMPILED: "1" },
-    maxBuffer: 1 << 26,
-  });
+export async function buildChild(
+  cwd: string,
+  content: string,
+  out: string,
+  date: string,
+): Promise<Child> {
+  const { stdout } = await exec(
+    TSX,
+    [path.join(ROOT, "scripts/bench/build-child.ts"), content, out, date, "--site"],
+    {
+      cwd,
+      env: { ...process.env, BENCH_COMPILED: "1" },
+      maxBuffer: 1 << 26,
+    },
+  );
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Child;
 }
 
 /** Removes an output folder and its versions: the next build starts from nothing. */
 export async function fresh(out: string) {
   await rm(out, { recursive: true, force: true });
-  await rm(path.join(path.dirname(out), `.${path.basename(out)}.versions`), { recursive: true, force: true });
+  await rm(path.join(path.dirname(out), `.${path.basename(out)}.versions`), {
+    recursive: true,
+    force: true,
+  });
 }
 
 /** CPU seconds of a build's process, every thread (steadier than its wall time on a busy machine). */
@@ -47,7 +59,13 @@ export const cpu = (c: Child) => c.userSeconds + c.systemSeconds;
  * `runs` pairs of full builds of two content folders, alternated (the order swapped every other
  * pair: both meet the same neighbours), each from nothing into `dir`/out-KIND; `told` hears each.
  */
-export async function alternatedBuilds<K extends string>(dir: string, date: string, runs: number, contents: Record<K, string>, told: (kind: K, child: Child) => void): Promise<Record<K, Child>[]> {
+export async function alternatedBuilds<K extends string>(
+  dir: string,
+  date: string,
+  runs: number,
+  contents: Record<K, string>,
+  told: (kind: K, child: Child) => void,
+): Promise<Record<K, Child>[]> {
   const kinds = Object.keys(contents) as K[];
   const pairs: Record<K, Child>[] = [];
   for (let i = 0; i < runs; i++) {

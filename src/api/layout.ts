@@ -39,14 +39,19 @@ export type ErrorName = keyof typeof ERROR_BODIES;
 export const EXPORT_KINDS = ["export_excel", "export_up_movies", "export_down_movies"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-export const listPagePath = (domain: string, format: FormatDir, ordering: OrderingDir, page: number | "last") =>
-  `${domain}/_api/list/${format}/${ordering}/${page}.json`;
+export const listPagePath = (
+  domain: string,
+  format: FormatDir,
+  ordering: OrderingDir,
+  page: number | "last",
+) => `${domain}/_api/list/${format}/${ordering}/${page}.json`;
 
 export const detailPath = (domain: string, id: number) => `${domain}/_api/detail/${id}.json`;
 
 export const errorPath = (domain: string, name: ErrorName) => `${domain}/_api/error/${name}.json`;
 
-export const exportPath = (domain: string, kind: ExportKind) => `${domain}/_api/export/${kind}.xlsx`;
+export const exportPath = (domain: string, kind: ExportKind) =>
+  `${domain}/_api/export/${kind}.xlsx`;
 
 /** The folder of a URL's host and path in the output: media of `https://m.example/covers` is `m.example/covers`. */
 export function urlFolder(url: string): string {

@@ -6,7 +6,12 @@ import { API_PATH, FORMAT_DIRS, type FormatDir, type OrderingDir } from "./layou
  * and `ordering` carried over, keys in alphabetical order, and page 1 written without `page`
  * (seed rule 5: page 2's previous link omits it).
  */
-export function pageLink(domain: Domain, format: FormatDir, ordering: OrderingDir, page: number): string {
+export function pageLink(
+  domain: Domain,
+  format: FormatDir,
+  ordering: OrderingDir,
+  page: number,
+): string {
   const query: string[] = [];
   const formatValue = FORMAT_DIRS[format];
   if (formatValue !== null) query.push(`format=${formatValue}`);

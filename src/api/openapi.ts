@@ -1,4 +1,10 @@
-import { AUDIOVISUAL_TYPES, LANGUAGES, ORDERINGS, SLUG_PATTERN, type Domain } from "../content/schema.ts";
+import {
+  AUDIOVISUAL_TYPES,
+  LANGUAGES,
+  ORDERINGS,
+  SLUG_PATTERN,
+  type Domain,
+} from "../content/schema.ts";
 import { API_PATH, ERROR_BODIES, EXPORT_KINDS, PAGE_SIZE, urlPath } from "./layout.ts";
 
 /**
@@ -10,16 +16,30 @@ import { API_PATH, ERROR_BODIES, EXPORT_KINDS, PAGE_SIZE, urlPath } from "./layo
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const nullable = (type: string) => ({ type: [type, "null"] });
 const json = (schema: object) => ({ "application/json": { schema } });
-const errorResponse = (description: string, example: object) => ({ description, content: { "application/json": { schema: ref("Error"), example } } });
+const errorResponse = (description: string, example: object) => ({
+  description,
+  content: { "application/json": { schema: ref("Error"), example } },
+});
 
 const directorSchema = {
   type: "object",
   additionalProperties: false,
-  required: ["id", "name", "description", ...LANGUAGES.map((l) => `description_${l}`), "slug", "photo", "show_img"],
+  required: [
+    "id",
+    "name",
+    "description",
+    ...LANGUAGES.map((l) => `description_${l}`),
+    "slug",
+    "photo",
+    "show_img",
+  ],
   properties: {
     id: { type: "integer", minimum: 1 },
     name: { type: "string" },
-    description: { ...nullable("string"), description: "Biography in the domain's language (or the CSV's own default text)." },
+    description: {
+      ...nullable("string"),
+      description: "Biography in the domain's language (or the CSV's own default text).",
+    },
     ...Object.fromEntries(LANGUAGES.map((l) => [`description_${l}`, nullable("string")])),
     slug: { type: "string", pattern: SLUG_PATTERN.source },
     photo: { ...nullable("string"), format: "uri", description: "Under the domain's media_url." },
@@ -52,7 +72,11 @@ const detailProperties = {
   year: { ...nullable("integer"), minimum: 1870, maximum: 2100 },
   duration: { ...nullable("integer"), minimum: 1, description: "Minutes." },
   created: { type: "string", format: "date", description: "available_from in this domain." },
-  expire: { ...nullable("string"), format: "date", description: "available_until in this domain (last day), or null." },
+  expire: {
+    ...nullable("string"),
+    format: "date",
+    description: "available_until in this domain (last day), or null.",
+  },
 };
 
 const envelopeSchema = {
@@ -64,7 +88,10 @@ const envelopeSchema = {
       type: "object",
       additionalProperties: false,
       required: ["next", "previous"],
-      properties: { next: { ...nullable("string"), format: "uri" }, previous: { ...nullable("string"), format: "uri" } },
+      properties: {
+        next: { ...nullable("string"), format: "uri" },
+        previous: { ...nullable("string"), format: "uri" },
+      },
     },
     trans_title: { type: "null" },
     count: { type: "integer", minimum: 0 },
@@ -80,8 +107,20 @@ const exportOperation = (kind: string, summary: string) => ({
     responses: {
       "200": {
         description: "The spreadsheet: first sheet, a header row, one row per work in name order.",
-        headers: { "Content-Disposition": { schema: { type: "string" }, description: 'attachment; filename="….xlsx"' } },
-        content: { "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": { schema: { type: "string", contentMediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" } } },
+        headers: {
+          "Content-Disposition": {
+            schema: { type: "string" },
+            description: 'attachment; filename="….xlsx"',
+          },
+        },
+        content: {
+          "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet": {
+            schema: {
+              type: "string",
+              contentMediaType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            },
+          },
+        },
       },
     },
   },
@@ -111,7 +150,13 @@ export function openapiDocument(domain: Domain): object {
           operationId: "list",
           summary: "One page of the domain's listed works.",
           parameters: [
-            { name: "format", in: "query", required: false, schema: { type: "string", enum: ["api", "json"] }, description: "Any other value: 404 Not found." },
+            {
+              name: "format",
+              in: "query",
+              required: false,
+              schema: { type: "string", enum: ["api", "json"] },
+              description: "Any other value: 404 Not found.",
+            },
             {
               name: "ordering",
               in: "query",
@@ -123,8 +168,14 @@ export function openapiDocument(domain: Domain): object {
               name: "page",
               in: "query",
               required: false,
-              schema: { anyOf: [{ type: "integer", minimum: 1, maximum: 999_999_999 }, { type: "string", const: "last" }] },
-              description: "1 when absent; `last` is the last page. Anything else, or a page past the last: 404 Invalid page.",
+              schema: {
+                anyOf: [
+                  { type: "integer", minimum: 1, maximum: 999_999_999 },
+                  { type: "string", const: "last" },
+                ],
+              },
+              description:
+                "1 when absent; `last` is the last page. Anything else, or a page past the last: 404 Invalid page.",
             },
           ],
           responses: {
@@ -137,22 +188,39 @@ export function openapiDocument(domain: Domain): object {
         get: {
           operationId: "retrieve",
           summary: "One listed work of the domain.",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } }],
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "integer", minimum: 1 } },
+          ],
           responses: {
             "200": { description: "The work.", content: json(ref("AudiovisualDetail")) },
             "404": errorResponse("Not listed in this domain.", ERROR_BODIES["not-found"]),
           },
         },
       },
-      ...Object.fromEntries(EXPORT_KINDS.map((kind) => [`${api}${kind}/`, exportOperation(kind, EXPORT_SUMMARIES[kind])])),
+      ...Object.fromEntries(
+        EXPORT_KINDS.map((kind) => [
+          `${api}${kind}/`,
+          exportOperation(kind, EXPORT_SUMMARIES[kind]),
+        ]),
+      ),
     },
     components: {
       schemas: {
         Page: envelopeSchema,
         Audiovisual: elementSchema,
-        AudiovisualDetail: { type: "object", additionalProperties: false, required: Object.keys(detailProperties), properties: detailProperties },
+        AudiovisualDetail: {
+          type: "object",
+          additionalProperties: false,
+          required: Object.keys(detailProperties),
+          properties: detailProperties,
+        },
         Director: directorSchema,
-        Error: { type: "object", additionalProperties: false, required: ["detail"], properties: { detail: { type: "string" } } },
+        Error: {
+          type: "object",
+          additionalProperties: false,
+          required: ["detail"],
+          properties: { detail: { type: "string" } },
+        },
       },
     },
   };
@@ -160,5 +228,8 @@ export function openapiDocument(domain: Domain): object {
 
 /** `[path, bytes]` of the domain's description in the output (for `tree.write(...openapiFile(domain))`). */
 export function openapiFile(domain: Domain): [string, string] {
-  return [`${domain.domain}${urlPath(domain.base_url)}/api/v1/openapi.json`, JSON.stringify(openapiDocument(domain), null, 2) + "\n"];
+  return [
+    `${domain.domain}${urlPath(domain.base_url)}/api/v1/openapi.json`,
+    JSON.stringify(openapiDocument(domain), null, 2) + "\n",
+  ];
 }

@@ -24,7 +24,8 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  * A file with a `key` (a digest of everything its bytes are made from) produces its bytes only
  * when the previous build's file had another key: unchanged pages cost a digest, not a page.
  */
-export type OutputFile = { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
+export type OutputFile =
+  { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
 
 /** Also here for the modules that import it from here (src/build/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
 export { pageCount } from "./layout.ts";
@@ -95,7 +96,11 @@ export function apiFiles(
   // Three generators rather than one: V8 optimised one generator of three loops while it ran the
   // first (on-stack replacement) and compiled it again for each of the others, a fifth of a
   // second of background compilation per build.
-  return [detailFiles(view, elements, workDigests, detailPrefix(version)), listingFiles(view, elements, workDigests, version), errorFiles(view.domain.domain)];
+  return [
+    detailFiles(view, elements, workDigests, detailPrefix(version)),
+    listingFiles(view, elements, workDigests, version),
+    errorFiles(view.domain.domain),
+  ];
 }
 
 /**
@@ -118,7 +123,10 @@ class DomainElements {
     let bytes = this.encoded.get(listed);
     if (bytes === undefined) {
       const { before, after } = elementPieces(listed, this.imageUrl);
-      this.encoded.set(listed, (bytes = elementBytes(before, this.director(listed), after, this.arena)));
+      this.encoded.set(
+        listed,
+        (bytes = elementBytes(before, this.director(listed), after, this.arena)),
+      );
     }
     return bytes;
   }
@@ -127,21 +135,40 @@ class DomainElements {
     const director = listed.director;
     if (director === null) return NULL;
     let bytes = this.directors.get(director.id);
-    if (bytes === undefined) this.directors.set(director.id, (bytes = this.arena.from(directorJson(director, this.domain, this.imageUrl))));
+    if (bytes === undefined)
+      this.directors.set(
+        director.id,
+        (bytes = this.arena.from(directorJson(director, this.domain, this.imageUrl))),
+      );
     return bytes;
   }
 }
 
 /** The retrieve documents, in name order. */
-function* detailFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>, prefix: string): Generator<OutputFile> {
+function* detailFiles(
+  view: DomainView,
+  elements: DomainElements,
+  workDigests: ReadonlyMap<ListedWork, string>,
+  prefix: string,
+): Generator<OutputFile> {
   const host = view.domain.domain;
   for (const listed of view.orders.name) {
-    yield new DetailFile(detailPath(host, listed.work.id), `${prefix}${inputsDigest(workDigests, listed)}`, listed, elements);
+    yield new DetailFile(
+      detailPath(host, listed.work.id),
+      `${prefix}${inputsDigest(workDigests, listed)}`,
+      listed,
+      elements,
+    );
   }
 }
 
 /** Every listing page of every ordering, in its three formats, and each ordering's `last`. */
-function* listingFiles(view: DomainView, elements: DomainElements, workDigests: ReadonlyMap<ListedWork, string>, version: string): Generator<OutputFile> {
+function* listingFiles(
+  view: DomainView,
+  elements: DomainElements,
+  workDigests: ReadonlyMap<ListedWork, string>,
+  version: string,
+): Generator<OutputFile> {
   const { domain } = view;
   const host = domain.domain;
   const count = view.orders.name.length;
@@ -176,7 +203,13 @@ function* listingFiles(view: DomainView, elements: DomainElements, workDigests: 
         const next = page < pages ? links[f]!.json(page + 1) : "null";
         const previous = page > 1 ? links[f]!.json(page - 1) : "null";
         const head = `{"links":{"next":${next},"previous":${previous}}${tail}`;
-        for (let copy = 0; copy < copies; copy++) yield new ListFile(listPagePath(host, format, ordering, copy === 0 ? page : "last"), key, head, results);
+        for (let copy = 0; copy < copies; copy++)
+          yield new ListFile(
+            listPagePath(host, format, ordering, copy === 0 ? page : "last"),
+            key,
+            head,
+            results,
+          );
       }
     }
   }
@@ -192,7 +225,12 @@ function* errorFiles(host: string): Generator<OutputFile> {
  * The element's three pieces and `},` in one buffer: one part per element in every page that
  * lists it (its closing brace and comma apart were as many parts again to copy).
  */
-function elementBytes(before: string, director: Uint8Array, after: string, arena: ByteArena): Buffer {
+function elementBytes(
+  before: string,
+  director: Uint8Array,
+  after: string,
+  arena: ByteArena,
+): Buffer {
   const start = Buffer.byteLength(before);
   const end = start + director.length;
   const close = end + Buffer.byteLength(after);

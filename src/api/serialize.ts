@@ -8,7 +8,8 @@ import type { ListedWork } from "../model/listing.ts";
  * one). A domain's elements hold a hundred thousand short texts, and each JSON.stringify call
  * cost more than the text.
  */
-export const jsonText = (text: string | null): string => (text === null ? "null" : NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`);
+export const jsonText = (text: string | null): string =>
+  text === null ? "null" : NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`;
 const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** The media address of a content image, for one domain. */
@@ -32,8 +33,26 @@ export function defaultDescription(director: Director, locale: string): string |
 export function directorJson(director: Director, domain: Domain, imageUrl: ImageUrl): string {
   let shared = sharedDirectorJson.get(director);
   if (shared === undefined) {
-    const { description_es, description_en, description_ca, description_gl, description_eu, description_va, description_fr, slug } = director;
-    const json = JSON.stringify({ description_es, description_en, description_ca, description_gl, description_eu, description_va, description_fr, slug });
+    const {
+      description_es,
+      description_en,
+      description_ca,
+      description_gl,
+      description_eu,
+      description_va,
+      description_fr,
+      slug,
+    } = director;
+    const json = JSON.stringify({
+      description_es,
+      description_en,
+      description_ca,
+      description_gl,
+      description_eu,
+      description_va,
+      description_fr,
+      slug,
+    });
     sharedDirectorJson.set(director, (shared = json.slice(1, -1)));
   }
   const photo = director.photo === null ? "null" : jsonText(imageUrl(director.photo));
@@ -69,7 +88,10 @@ export function directorObject(director: Director, domain: Domain, imageUrl: Ima
  * and JSON.stringify) rather than JSON.stringify of objects and sliced: the same bytes
  * (`test/api/serialize.test.ts` compares them) for a third less of the main thread's time.
  */
-export function elementPieces(listed: ListedWork, imageUrl: ImageUrl): { before: string; after: string } {
+export function elementPieces(
+  listed: ListedWork,
+  imageUrl: ImageUrl,
+): { before: string; after: string } {
   const { work } = listed;
   return {
     before: `{"id":${JSON.stringify(work.id)},"name":${jsonText(work.name)},"cover":${jsonText(imageUrl(work.cover))},"director":`,

@@ -6,9 +6,22 @@ import type { Domain } from "../content/schema.ts";
 import { UserError } from "../errors.ts";
 import type { Reporter } from "../util/reporter.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "../media/images.ts";
-import { domainView, nameOrders, startFromNameOrders, type DomainView, type ListedWork } from "../model/listing.ts";
+import {
+  domainView,
+  nameOrders,
+  startFromNameOrders,
+  type DomainView,
+  type ListedWork,
+} from "../model/listing.ts";
 import type { SiteRenderer } from "../site/render.ts";
-import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry, type DomainInfo } from "../output/build-info.ts";
+import {
+  BUILD_INFO_PATH,
+  buildInfoBytes,
+  describeBuild,
+  parseBuildInfo,
+  type DomainEntry,
+  type DomainInfo,
+} from "../output/build-info.ts";
 import { checkUpToDate, type BuildInputs, type UpToDate } from "./up-to-date.ts";
 import { INPUTS_PATH } from "../output/records.ts";
 import { readNameOrders, writeNameOrders } from "./name-orders.ts";
@@ -35,7 +48,6 @@ export interface BuildOptions extends BuildInputs {
   checked?: UpToDate;
 }
 
-
 export interface BuildSummary extends TreeSummary {
   date: string;
   domains: string[];
@@ -54,7 +66,8 @@ const silent: Reporter = { stage() {}, warning() {} };
 export async function build(options: BuildOptions): Promise<BuildSummary> {
   const started = performance.now();
   const { date, fingerprint, current } = options.checked ?? (await checkUpToDate(options));
-  if (current !== null) return { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true };
+  if (current !== null)
+    return { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true };
   // Memory is bounded by the largest domain only if garbage is collected before it piles up.
   const restoreHeapGrowth = limitHeapGrowth();
   try {
@@ -71,13 +84,21 @@ interface BuildStart {
 }
 
 /** The build of inputs that differ from the current output's. */
-async function buildChanged(options: BuildOptions, { date, fingerprint, started }: BuildStart): Promise<BuildSummary> {
+async function buildChanged(
+  options: BuildOptions,
+  { date, fingerprint, started }: BuildStart,
+): Promise<BuildSummary> {
   const reporter = options.reporter ?? silent;
   const site = options.site ?? true;
   reporter.stage("reading content");
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
   const headers = await openKnownHeaders(cacheDir);
-  const catalogue = await loadCatalogue(options.contentDir, (w) => reporter.warning(w), headers, cacheDir);
+  const catalogue = await loadCatalogue(
+    options.contentDir,
+    (w) => reporter.warning(w),
+    headers,
+    cacheDir,
+  );
   // A cache that cannot be written costs the next build the headers' reading, not this build.
   await headers.save().catch(() => {});
   const domains = selectDomains(catalogue, options.domains);
@@ -93,7 +114,10 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   // The library's site folder is checked before anything is written: its problems stop the build.
   const siteDir = siteFolder(options.contentDir, options.siteDir);
-  const look = siteModule === null ? null : (await siteModule).loadLook(siteDir, options.siteDir !== undefined);
+  const look =
+    siteModule === null
+      ? null
+      : (await siteModule).loadLook(siteDir, options.siteDir !== undefined);
   // The pages' added policy sources: read with the site or without, the servers' headers come from build.json.
   const contentSecurity = look !== null ? look.contentSecurity : policySettingOf(siteDir);
   // Nothing the library's files load is blocked silently.
@@ -108,7 +132,15 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     reporter.stage("processing images");
     const images = await apiImages(catalogue.images.values(), cacheDir);
     if (siteModule !== null) {
-      const input = { catalogue, domains, date, cacheDir, reporter, searchDocsPerPart: options.searchDocsPerPart, look: look ?? undefined };
+      const input = {
+        catalogue,
+        domains,
+        date,
+        cacheDir,
+        reporter,
+        searchDocsPerPart: options.searchDocsPerPart,
+        look: look ?? undefined,
+      };
       renderer = await (await siteModule).SiteRenderer.start(tree, input);
     }
 
@@ -117,7 +149,12 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     const previousOrders = await readNameOrders(options.outDir);
     startFromNameOrders(catalogue, previousOrders);
     // The site folder's digest where there is one: a build without it keeps the keys it had.
-    const base = JSON.stringify([await programDigest(), site, options.searchDocsPerPart ?? null, ...(look?.digest ? [look.digest] : [])]);
+    const base = JSON.stringify([
+      await programDigest(),
+      site,
+      options.searchDocsPerPart ?? null,
+      ...(look?.digest ? [look.digest] : []),
+    ]);
     const infos: DomainInfo[] = [];
     const domainKeys: Record<string, string> = {};
     const unchanged: Domain[] = [];
@@ -131,7 +168,13 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       const workDigests = new Map<ListedWork, string>();
       // A logo's bytes count through its processed file's name (a content hash): its pages show it.
       const logo = domain.logo === undefined ? base : `${base}\0${images.get(domain.logo)?.file}`;
-      const key = (domainKeys[domain.domain] = domainInputsKey(logo, view, info, images, workDigests));
+      const key = (domainKeys[domain.domain] = domainInputsKey(
+        logo,
+        view,
+        info,
+        images,
+        workDigests,
+      ));
       await writeMedia(tree, view, images);
       await renderer?.placeImages(view, info);
       if (previousKeys[domain.domain] === key) {
@@ -142,13 +185,19 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
       // The spreadsheets go to a writer thread first, so that it writes them while this thread
       // serialises the API's files (a small change otherwise ended waiting for the last domain's
       // spreadsheets); the HTML pages render while the API's files are written (both wait on writes).
-      const spreadsheets = exports.add(writeExports(tree, view, workDigests, sheetWriter(tree)).then(() => reporter.stage(`wrote the exports of ${domain.domain}`)));
+      const spreadsheets = exports.add(
+        writeExports(tree, view, workDigests, sheetWriter(tree)).then(() =>
+          reporter.stage(`wrote the exports of ${domain.domain}`),
+        ),
+      );
       const pages = renderer?.renderDomain(view, info, workDigests);
       // The API's files wait until the changed parts of the domain's search index are with
       // Pagefind: in its own processes, indexing then runs beside the API and the pages, instead
       // of starting after them (interleaved with the API, keying the work pages was slowed by it,
       // and a rename ended waiting on the last domain's index).
-      const api = spreadsheets.then(() => renderer?.indexingStarted).then(() => writeDomainApi(tree, view, images, workDigests));
+      const api = spreadsheets
+        .then(() => renderer?.indexingStarted)
+        .then(() => writeDomainApi(tree, view, images, workDigests));
       const [apiDone, pagesDone] = await Promise.allSettled([api, pages]);
       if (apiDone.status === "rejected") throw apiDone.reason;
       if (pagesDone.status === "rejected") throw pagesDone.reason;
@@ -156,30 +205,60 @@ async function buildChanged(options: BuildOptions, { date, fingerprint, started 
     if (unchanged.length > 0) keepDomains(tree, unchanged, domains);
     await exports.done();
     await renderer?.finish();
-    reporter.stage(`built the API and exports of ${domains.length - unchanged.length} domain(s)${unchanged.length > 0 ? ` (${unchanged.length} unchanged, kept)` : ""}`);
+    reporter.stage(
+      `built the API and exports of ${domains.length - unchanged.length} domain(s)${unchanged.length > 0 ? ` (${unchanged.length} unchanged, kept)` : ""}`,
+    );
     const order = catalogue.domains.map((d) => d.domain);
-    const entries: DomainEntry[] = infos.map((d) => ({ ...d, position: order.indexOf(d.domain), date }));
+    const entries: DomainEntry[] = infos.map((d) => ({
+      ...d,
+      position: order.indexOf(d.domain),
+      date,
+    }));
     if (options.domains !== undefined) {
       const built = new Set(domains.map((d) => d.domain));
       const kept = await previousDomains(tree, built);
       // _catalogue/ is rewritten whole; everything outside the rebuilt domains' folders is kept,
       // but media folders only rebuilt domains use (written anew: images they dropped go).
       const overlap = (a: string, b: string) => a.startsWith(b) || b.startsWith(a);
-      const rebuiltMedia = infos.map((d) => `${d.media_folder}/`).filter((f) => !kept.some((d) => overlap(`${d.media_folder}/`, f)));
-      tree.keepPrevious((rel) => !rel.startsWith("_catalogue/") && !built.has(rel.slice(0, rel.indexOf("/"))) && !rebuiltMedia.some((f) => rel.startsWith(f)));
+      const rebuiltMedia = infos
+        .map((d) => `${d.media_folder}/`)
+        .filter((f) => !kept.some((d) => overlap(`${d.media_folder}/`, f)));
+      tree.keepPrevious(
+        (rel) =>
+          !rel.startsWith("_catalogue/") &&
+          !built.has(rel.slice(0, rel.indexOf("/"))) &&
+          !rebuiltMedia.some((f) => rel.startsWith(f)),
+      );
       // With their own dates; their rows as domains.csv has them now.
-      for (const d of kept) entries.push({ ...d, position: order.includes(d.domain) ? order.indexOf(d.domain) : d.position });
+      for (const d of kept)
+        entries.push({
+          ...d,
+          position: order.includes(d.domain) ? order.indexOf(d.domain) : d.position,
+        });
       // Their inputs keys stay valid with their files.
-      for (const [domain, key] of Object.entries(previousKeys)) if (!built.has(domain)) domainKeys[domain] ??= key;
+      for (const [domain, key] of Object.entries(previousKeys))
+        if (!built.has(domain)) domainKeys[domain] ??= key;
     }
     await tree.write(BUILD_INFO_PATH, buildInfoBytes(describeBuild(entries)));
     // With the number of files, itself included: a build with nothing to do reports it without reading the manifest.
-    await tree.write(INPUTS_PATH, JSON.stringify({ fingerprint, domains: domainKeys, files: tree.held + 1 } satisfies Inputs) + "\n");
+    await tree.write(
+      INPUTS_PATH,
+      JSON.stringify({ fingerprint, domains: domainKeys, files: tree.held + 1 } satisfies Inputs) +
+        "\n",
+    );
     // With the orders of locales this build did not rank (--domain), for the builds after it.
     await writeNameOrders(options.outDir, { ...previousOrders, ...nameOrders(catalogue) });
     reporter.stage("switching to the new output");
     const summary = await tree.commit();
-    return { ...summary, date, domains: domains.map((d) => d.domain), seconds: (performance.now() - started) / 1000, skipped: false, manifest: tree.entries, previousKeys };
+    return {
+      ...summary,
+      date,
+      domains: domains.map((d) => d.domain),
+      seconds: (performance.now() - started) / 1000,
+      skipped: false,
+      manifest: tree.entries,
+      previousKeys,
+    };
   } catch (error) {
     // Nothing may still write when the tree is dropped.
     await exports.settle();
@@ -201,7 +280,9 @@ interface Inputs {
 /** The domains' inputs keys the previous build recorded (none: every domain is built). */
 async function readDomainKeys(tree: OutputTree): Promise<Inputs["domains"]> {
   try {
-    const inputs = JSON.parse((await tree.readPrevious(INPUTS_PATH))?.toString("utf8") ?? "null") as Partial<Inputs> | null;
+    const inputs = JSON.parse(
+      (await tree.readPrevious(INPUTS_PATH))?.toString("utf8") ?? "null",
+    ) as Partial<Inputs> | null;
     return inputs?.domains ?? {};
   } catch {
     return {};
@@ -216,7 +297,11 @@ async function readDomainKeys(tree: OutputTree): Promise<Inputs["domains"]> {
 function keepDomains(tree: OutputTree, unchanged: Domain[], all: Domain[]) {
   const folders = unchanged.map((domain) => `${domain.domain}/`);
   const media = all.map((domain) => `${urlFolder(domain.media_url)}/`);
-  tree.keepPrevious((rel) => folders.some((folder) => rel.startsWith(folder)) && !media.some((folder) => rel.startsWith(folder)));
+  tree.keepPrevious(
+    (rel) =>
+      folders.some((folder) => rel.startsWith(folder)) &&
+      !media.some((folder) => rel.startsWith(folder)),
+  );
 }
 
 function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domain[] {
@@ -224,7 +309,9 @@ function selectDomains(catalogue: Catalogue, names: string[] | undefined): Domai
   const known = new Map(catalogue.domains.map((d) => [d.domain, d]));
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length > 0) {
-    throw new UserError(`--domain: unknown domain ${unknown.join(", ")}; the domains are: ${[...known.keys()].join(", ")}`);
+    throw new UserError(
+      `--domain: unknown domain ${unknown.join(", ")}; the domains are: ${[...known.keys()].join(", ")}`,
+    );
   }
   return [...new Set(names)].map((n) => known.get(n)!);
 }
@@ -262,7 +349,9 @@ const SHEET_THREAD_ROWS = 5000;
 const sheetWriter =
   (tree: OutputTree): SheetWriter =>
   (file, spec) =>
-    tree.threadsStarted || spec.rowCount >= SHEET_THREAD_ROWS ? tree.runInThread(sheetJob(file, spec)) : writeSheet(file, spec);
+    tree.threadsStarted || spec.rowCount >= SHEET_THREAD_ROWS
+      ? tree.runInThread(sheetJob(file, spec))
+      : writeSheet(file, spec);
 
 /** Copies the processed images the domain's API points at into its media folder. */
 async function writeMedia(tree: OutputTree, view: DomainView, images: Map<string, ProcessedImage>) {

@@ -13,10 +13,15 @@ import { md5 } from "../util/hash.ts";
 /** API files serialised between two turns of the event loop. */
 const FILES_PER_TURN = 1000;
 
-export const exportFileName = (domain: string, kind: string, date: string) => `${kind}-${domain}-${date}.xlsx`;
+export const exportFileName = (domain: string, kind: string, date: string) =>
+  `${kind}-${domain}-${date}.xlsx`;
 
 /** What `_catalogue/build.json` says of one domain. */
-export function domainInfo(view: DomainView, site: boolean, contentSecurity?: PolicySources): DomainInfo {
+export function domainInfo(
+  view: DomainView,
+  site: boolean,
+  contentSecurity?: PolicySources,
+): DomainInfo {
   const { domain } = view;
   const count = view.orders.name.length;
   return {
@@ -30,10 +35,14 @@ export function domainInfo(view: DomainView, site: boolean, contentSecurity?: Po
     media_folder: urlFolder(domain.media_url),
     count,
     total_pages: pageCount(count),
-    exports: Object.fromEntries(EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, view.date)])),
+    exports: Object.fromEntries(
+      EXPORT_KINDS.map((kind) => [kind, exportFileName(domain.domain, kind, view.date)]),
+    ),
     site,
     ...(domain.languages !== undefined ? { languages: domain.languages.map(siteLanguage) } : {}),
-    ...(contentSecurity !== undefined ? { content_security: contentSecurity as Record<string, string[]> } : {}),
+    ...(contentSecurity !== undefined
+      ? { content_security: contentSecurity as Record<string, string[]> }
+      : {}),
   };
 }
 
@@ -49,13 +58,21 @@ const textKey = (data: FileData) => (typeof data === "string" ? md5(data) : unde
  * The API files of one domain under its own folder: every API response and the OpenAPI
  * description (the spreadsheets are written by `writeExports`). Domains never share these paths.
  */
-export async function writeDomainApi(sink: FileSink, view: DomainView, images: ReadonlyMap<string, ProcessedImage>, workDigests: ReadonlyMap<ListedWork, string>): Promise<void> {
+export async function writeDomainApi(
+  sink: FileSink,
+  view: DomainView,
+  images: ReadonlyMap<string, ProcessedImage>,
+  workDigests: ReadonlyMap<ListedWork, string>,
+): Promise<void> {
   const { domain } = view;
   const imageUrl = (rel: string) => `${domain.media_url}/${images.get(rel)!.file}`;
   let files = 0;
   for (const run of apiFiles(view, imageUrl, workDigests)) {
     for (const file of run) {
-      const waiting = "key" in file ? sink.writeKeyed(file.path, file.key, file) : sink.write(file.path, file.data, textKey(file.data));
+      const waiting =
+        "key" in file
+          ? sink.writeKeyed(file.path, file.key, file)
+          : sink.write(file.path, file.data, textKey(file.data));
       if (waiting !== undefined) await waiting;
       // A file kept as it was awaits nothing that lets the event loop turn: without a turn now and
       // then, the spreadsheets' next steps (a temporary folder, a thread's answer) wait for the

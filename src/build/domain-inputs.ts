@@ -39,7 +39,11 @@ export function domainInputsKey(
   // description): in each work's digest, which the API's and the HTML pages' keys are made of.
   const shownBy = `${view.domain.media_url}\t${view.domain.locale}`;
   // Every ordering is these works sorted by the program, and the ups are among them.
-  for (const [list, listed] of [["listed", view.orders.name], ["ups", view.ups], ["downs", view.downs]] as const) {
+  for (const [list, listed] of [
+    ["listed", view.orders.name],
+    ["ups", view.ups],
+    ["downs", view.downs],
+  ] as const) {
     pending += `\0${list}:${listed.length}`;
     for (const entry of listed) {
       let found = works.get(entry);
@@ -51,7 +55,12 @@ export function domainInputsKey(
         // Fields joined by tabs (none holds one, and none can be empty but those given as ""):
         // JSON.stringify of an array per work cost a tenth of a second per domain.
         const directorPart = director === null ? "" : directorDigest(director);
-        works.set(entry, (found = md5(`${workDigest(work)}\t${directorPart}\t${window.from}\t${window.until ?? ""}\t${isNew}\t${cover}\t${shown}\t${shownBy}`)));
+        works.set(
+          entry,
+          (found = md5(
+            `${workDigest(work)}\t${directorPart}\t${window.from}\t${window.until ?? ""}\t${isNew}\t${cover}\t${shown}\t${shownBy}`,
+          )),
+        );
       }
       // The synopses are in the domain's key, not in the work's digest: only its work pages show them.
       pending += list === "listed" ? found + synopsesDigest(entry.work) : found;

@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 import { programDigest } from "../program.ts";
 
@@ -16,7 +24,11 @@ import { programDigest } from "../program.ts";
  * Read synchronously: a build with nothing to do is this and little else, and each asynchronous
  * read is several round trips through libuv's thread pool, slow on a busy machine.
  */
-export async function inputFingerprint(contentDir: string, options: Record<string, unknown>, digests: string | null = null): Promise<string> {
+export async function inputFingerprint(
+  contentDir: string,
+  options: Record<string, unknown>,
+  digests: string | null = null,
+): Promise<string> {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(options));
   const known = digests === null ? null : ContentDigests.read(digests);

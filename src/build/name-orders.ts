@@ -12,9 +12,15 @@ import { NAME_ORDERS, versionsFolder } from "../output/versions.ts";
 /** The orders the last build kept; none when there is no readable file. */
 export async function readNameOrders(outDir: string): Promise<NameOrders> {
   try {
-    const parsed: unknown = JSON.parse(await fs.readFile(path.join(versionsFolder(outDir), NAME_ORDERS), "utf8"));
+    const parsed: unknown = JSON.parse(
+      await fs.readFile(path.join(versionsFolder(outDir), NAME_ORDERS), "utf8"),
+    );
     if (typeof parsed !== "object" || parsed === null) return {};
-    return Object.fromEntries(Object.entries(parsed).filter(([, names]) => Array.isArray(names) && names.every((name) => typeof name === "string"))) as NameOrders;
+    return Object.fromEntries(
+      Object.entries(parsed).filter(
+        ([, names]) => Array.isArray(names) && names.every((name) => typeof name === "string"),
+      ),
+    ) as NameOrders;
   } catch {
     return {};
   }

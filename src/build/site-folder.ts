@@ -9,14 +9,19 @@ import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../site/pol
  * `site` beside the content folder. Kept light (no engine, no template): the no-change check
  * reads only its files' signatures.
  */
-export const siteFolder = (contentDir: string, siteDir?: string): string => siteDir ?? path.join(path.dirname(contentDir), "site");
+export const siteFolder = (contentDir: string, siteDir?: string): string =>
+  siteDir ?? path.join(path.dirname(contentDir), "site");
 
 /**
  * The site folder checked as the build would (its templates compiled, its pages, texts and
  * policy setting checked): its problems, and as warnings what the pages' policy would block on
  * these domains. Nothing when it is fine or absent. Loads the template engines.
  */
-export async function checkSiteFolder(dir: string, named: boolean, domains: readonly PolicyDomain[]): Promise<{ problems: Problem[]; warnings: Problem[] }> {
+export async function checkSiteFolder(
+  dir: string,
+  named: boolean,
+  domains: readonly PolicyDomain[],
+): Promise<{ problems: Problem[]; warnings: Problem[] }> {
   const { loadLook } = await import("../site/custom/look.ts");
   try {
     return { problems: [], warnings: loadLook(dir, named).blockedOn(domains) };
@@ -43,7 +48,11 @@ export function siteSignature(dir: string): string[] | null {
   try {
     entries = readdirSync(dir, { recursive: true, withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT" || (error as NodeJS.ErrnoException).code === "ENOTDIR") return null;
+    if (
+      (error as NodeJS.ErrnoException).code === "ENOENT" ||
+      (error as NodeJS.ErrnoException).code === "ENOTDIR"
+    )
+      return null;
     throw error;
   }
   return entries

@@ -7,7 +7,12 @@ import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/records.t
 import { inputFingerprint } from "./fingerprint.ts";
 import { policySignature, siteFolder, siteSignature } from "./site-folder.ts";
 import type { TreeSummary } from "../output/tree.ts";
-import { CONTENT_DIGESTS, readCurrent, removeAbandoned, versionsFolder } from "../output/versions.ts";
+import {
+  CONTENT_DIGESTS,
+  readCurrent,
+  removeAbandoned,
+  versionsFolder,
+} from "../output/versions.ts";
 
 /** What decides whether a build has anything to do. */
 export interface BuildInputs {
@@ -47,8 +52,22 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   // Without the site, its policy setting still goes into build.json.
   const policy = site ? null : policySignature(siteDir);
   // A folder named by --site must be there, even when nothing else changed.
-  if (site && inputs.siteDir !== undefined && look === null) throw new UserError(`--site: ${inputs.siteDir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
-  const fingerprint = await inputFingerprint(inputs.contentDir, { date, site, domains: inputs.domains ?? null, version: 1, ...(look !== null ? { look } : {}), ...(policy !== null ? { policy } : {}) }, digests);
+  if (site && inputs.siteDir !== undefined && look === null)
+    throw new UserError(
+      `--site: ${inputs.siteDir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`,
+    );
+  const fingerprint = await inputFingerprint(
+    inputs.contentDir,
+    {
+      date,
+      site,
+      domains: inputs.domains ?? null,
+      version: 1,
+      ...(look !== null ? { look } : {}),
+      ...(policy !== null ? { policy } : {}),
+    },
+    digests,
+  );
   const current = await currentSummary(inputs.outDir, fingerprint);
   if (current !== null) await removeAbandoned(inputs.outDir);
   return { date, fingerprint, current };
@@ -56,13 +75,17 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
 
 async function currentSummary(outDir: string, fingerprint: string): Promise<UpToDate["current"]> {
   try {
-    const read = async (rel: string) => JSON.parse((await readCurrent(outDir, rel))?.toString("utf8") ?? "null");
+    const read = async (rel: string) =>
+      JSON.parse((await readCurrent(outDir, rel))?.toString("utf8") ?? "null");
     const inputs = (await read(INPUTS_PATH)) as { fingerprint?: string; files?: number } | null;
     if (inputs?.fingerprint !== fingerprint) return null;
     // Recorded by the build (older ones did not): else the manifest's lines, less its header.
-    const files = inputs.files ?? countLines(readFileSync(path.join(path.resolve(outDir), MANIFEST_PATH))) - 1;
+    const files =
+      inputs.files ?? countLines(readFileSync(path.join(path.resolve(outDir), MANIFEST_PATH))) - 1;
     // Written by the build that recorded this fingerprint: read as it is, without the schema.
-    const domains = ((await read(BUILD_INFO_PATH)) as { domains: { domain: string }[] }).domains.map((d) => d.domain);
+    const domains = (
+      (await read(BUILD_INFO_PATH)) as { domains: { domain: string }[] }
+    ).domains.map((d) => d.domain);
     return { files, written: 0, unchanged: files, removed: 0, bytesWritten: 0, domains };
   } catch {
     return null; // an unreadable record only means the work is done again

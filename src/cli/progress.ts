@@ -3,7 +3,10 @@ import type { Problem } from "../errors.ts";
 import type { CliIO } from "./command.ts";
 
 /** Shows the current stage and elapsed time on a terminal; prints nothing when not a terminal. */
-export function stageReporter(io: CliIO, warning: (problem: Problem) => void): Reporter & { done(): void } {
+export function stageReporter(
+  io: CliIO,
+  warning: (problem: Problem) => void,
+): Reporter & { done(): void } {
   const started = performance.now();
   let shown = false;
   return {

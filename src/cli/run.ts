@@ -36,7 +36,10 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   if (entry === undefined) {
     // Loaded on this path only: the main help loads no module it does not print from.
     const { closest } = await import("../content/suggest.ts");
-    const meant = closest(name, commands.map((c) => c.name));
+    const meant = closest(
+      name,
+      commands.map((c) => c.name),
+    );
     const hint = meant === undefined ? "" : `; did you mean "${meant}"?`;
     io.stderr.write(`catalogue: unknown command ${JSON.stringify(name)}${hint}\n\n${mainHelp()}`);
     return 1;
@@ -48,9 +51,16 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.positionals ?? false, strict: true });
+    parsed = parseArgs({
+      args: rest,
+      options: command.options,
+      allowPositionals: command.positionals ?? false,
+      strict: true,
+    });
   } catch (error) {
-    io.stderr.write(`catalogue ${name}: ${await flagProblem(error as Error & { code?: string }, command.options)}\nUsage: ${command.usage}\n`);
+    io.stderr.write(
+      `catalogue ${name}: ${await flagProblem(error as Error & { code?: string }, command.options)}\nUsage: ${command.usage}\n`,
+    );
     return 1;
   }
   try {
@@ -58,21 +68,31 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return code ?? 0;
   } catch (error) {
     if (error instanceof InputError) {
-      io.stderr.write(`${error.message}\n${error.problems.length} problem(s) found; nothing was written\n`);
+      io.stderr.write(
+        `${error.message}\n${error.problems.length} problem(s) found; nothing was written\n`,
+      );
       return 1;
     }
     if (error instanceof UserError) {
       io.stderr.write(`catalogue ${name}: ${error.message}\n`);
       return 1;
     }
-    io.stderr.write(`catalogue ${name}: internal error (a bug; please report it with this trace)\n${describe(error)}\n`);
+    io.stderr.write(
+      `catalogue ${name}: internal error (a bug; please report it with this trace)\n${describe(error)}\n`,
+    );
     return 2;
   }
 }
 
 /** parseArgs's message, or for an unknown flag a shorter one naming the closest known flag. */
-async function flagProblem(error: Error & { code?: string }, options: Command["options"]): Promise<string> {
-  const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-[^']*)'/.exec(error.message)?.[1] : undefined;
+async function flagProblem(
+  error: Error & { code?: string },
+  options: Command["options"],
+): Promise<string> {
+  const unknown =
+    error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION"
+      ? /'(-[^']*)'/.exec(error.message)?.[1]
+      : undefined;
   if (unknown === undefined) return error.message;
   const { closest } = await import("../content/suggest.ts");
   const meant = closest(unknown.replace(/^--?/, "").replace(/=.*$/, ""), Object.keys(options));
@@ -81,7 +101,11 @@ async function flagProblem(error: Error & { code?: string }, options: Command["o
 
 function describe(error: unknown): string {
   const lines: string[] = [];
-  for (let e: unknown = error; e !== undefined && e !== null; e = (e as { cause?: unknown }).cause) {
+  for (
+    let e: unknown = error;
+    e !== undefined && e !== null;
+    e = (e as { cause?: unknown }).cause
+  ) {
     lines.push(e instanceof Error ? (e.stack ?? String(e)) : String(e));
     if (lines.length > 1) lines[lines.length - 1] = `caused by: ${lines[lines.length - 1]}`;
   }

@@ -42,9 +42,13 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   const attempt = async (): Promise<string[] | null> => {
     const started = performance.now();
     const stages: string[] = [];
-    const stage = (name: string) => stages.push(`${((performance.now() - started) / 1000).toFixed(2)} ${name}`);
+    const stage = (name: string) =>
+      stages.push(`${((performance.now() - started) / 1000).toFixed(2)} ${name}`);
     try {
-      const summary = await build({ ...options.build, reporter: { stage, warning: (w) => say(formatWarning(w)) } });
+      const summary = await build({
+        ...options.build,
+        reporter: { stage, warning: (w) => say(formatWarning(w)) },
+      });
       count++;
       stage("done");
       if (options.timings) say(`timings: ${stages.join(" | ")}`);
@@ -52,11 +56,14 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
       return null;
     } catch (error) {
       if (error instanceof InputError) {
-        say(`${error.message}\n${error.problems.length} problem(s) found; still serving the last good build`);
+        say(
+          `${error.message}\n${error.problems.length} problem(s) found; still serving the last good build`,
+        );
         return error.message.split("\n");
       }
       // A bug, or a problem that is not in a CSV (a folder that cannot be written): shown the same way, dev keeps running.
-      const message = error instanceof UserError ? error.message : ((error as Error).stack ?? String(error));
+      const message =
+        error instanceof UserError ? error.message : ((error as Error).stack ?? String(error));
       say(`build failed: ${message}`);
       return [message];
     }
@@ -68,15 +75,27 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   const first = await attempt();
   if (first !== null && !existsSync(path.join(options.build.outDir, "_catalogue"))) {
     await stopSearch();
-    throw new UserError(`nothing to serve: the content does not build (see above) and ${options.build.outDir} holds no earlier build`);
+    throw new UserError(
+      `nothing to serve: the content does not build (see above) and ${options.build.outDir} holds no earlier build`,
+    );
   }
   const channel = new ReloadChannel({ build: buildId(), problems: first });
   let server: RunningServer | undefined;
   let proxy: PreviewProxy;
   try {
     // The server of `catalogue serve` on a loopback port of its own, behind the proxy that keeps links on the preview.
-    server = await startServer({ dir: options.build.outDir, port: 0, host: "127.0.0.1", dev: channel });
-    proxy = await startPreviewProxy({ dir: options.build.outDir, host: options.host, port: options.port, upstream: server.url });
+    server = await startServer({
+      dir: options.build.outDir,
+      port: 0,
+      host: "127.0.0.1",
+      dev: channel,
+    });
+    proxy = await startPreviewProxy({
+      dir: options.build.outDir,
+      host: options.host,
+      port: options.port,
+      upstream: server.url,
+    });
   } catch (error) {
     channel.close();
     await server?.close();
@@ -86,7 +105,9 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   const running = server;
   for (const { domain, url } of proxy.urls().domains) say(`${domain}: ${url}`);
   const rebuild = async (changed: string[]) => {
-    say(`changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`);
+    say(
+      `changed: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ` and ${changed.length - 5} more` : ""}; rebuilding`,
+    );
     const problems = await attempt();
     // The new build is loaded now: the reloading pages do not wait for it, nor get the previous one.
     await running.refresh().catch(() => {});
@@ -95,13 +116,17 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   };
   // The content folder and the library's site folder (where there is one): a save in either rebuilds.
   const siteDir = siteFolder(options.build.contentDir, options.build.siteDir);
-  const folders = [options.build.contentDir, ...(options.build.site !== false && existsSync(siteDir) ? [siteDir] : [])];
+  const folders = [
+    options.build.contentDir,
+    ...(options.build.site !== false && existsSync(siteDir) ? [siteDir] : []),
+  ];
   // One build at a time, whichever folder a save is in.
   let building: Promise<void> = Promise.resolve();
   const serial = (changed: string[]) => (building = building.then(() => rebuild(changed)));
   const watch = (folder: string) =>
     watchFolder(folder, (changed) => serial(changed.map((rel) => path.join(folder, rel))), {
-      onError: (error) => say(`stopped watching ${folder}: ${error.message}; restart dev to watch again`),
+      onError: (error) =>
+        say(`stopped watching ${folder}: ${error.message}; restart dev to watch again`),
     });
   const watchers = folders.map(watch);
   // A site folder made while dev runs (the library starts its own look): watched, and built, from then on.

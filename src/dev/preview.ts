@@ -23,17 +23,32 @@ export class PreviewUrls {
     for (const d of info.domains) {
       origins.set(new URL(d.base_url).origin, d.domain);
       const slash = d.media_folder.indexOf("/");
-      origins.set(new URL(d.media_url).origin, slash === -1 ? d.media_folder : d.media_folder.slice(0, slash));
+      origins.set(
+        new URL(d.media_url).origin,
+        slash === -1 ? d.media_folder : d.media_folder.slice(0, slash),
+      );
     }
-    this.local = new Map([...origins].map(([origin, host]) => [origin, `http://${host}.localhost:${port}`]));
+    this.local = new Map(
+      [...origins].map(([origin, host]) => [origin, `http://${host}.localhost:${port}`]),
+    );
     // Longest first; an origin followed by more of a host name (example.org.uk) is another one.
-    const alternatives = [...origins.keys()].sort((a, b) => b.length - a.length).map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
-    this.pattern = alternatives.length === 0 ? null : new RegExp(`(?:${alternatives.join("|")})(?![\\w.:-])`, "g");
-    this.domains = info.domains.map((d) => ({ domain: d.domain, url: `${this.local.get(new URL(d.base_url).origin)}${d.base_path}/` }));
+    const alternatives = [...origins.keys()]
+      .sort((a, b) => b.length - a.length)
+      .map((o) => o.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    this.pattern =
+      alternatives.length === 0
+        ? null
+        : new RegExp(`(?:${alternatives.join("|")})(?![\\w.:-])`, "g");
+    this.domains = info.domains.map((d) => ({
+      domain: d.domain,
+      url: `${this.local.get(new URL(d.base_url).origin)}${d.base_path}/`,
+    }));
   }
 
   rewrite(text: string): string {
-    return this.pattern === null ? text : text.replace(this.pattern, (origin) => this.local.get(origin) ?? origin);
+    return this.pattern === null
+      ? text
+      : text.replace(this.pattern, (origin) => this.local.get(origin) ?? origin);
   }
 }
 
@@ -60,37 +75,65 @@ export interface PreviewProxy {
  * it knows and no compression or conditional headers (dev is on loopback and never caches a
  * rewritten body); text answers come back with their URLs rewritten, the others as they are.
  */
-export async function startPreviewProxy(options: { dir: string; host: string; port: number; upstream: string }): Promise<PreviewProxy> {
+export async function startPreviewProxy(options: {
+  dir: string;
+  host: string;
+  port: number;
+  upstream: string;
+}): Promise<PreviewProxy> {
   const upstream = new URL(options.upstream);
   let urls: PreviewUrls | null = null;
   const server = http.createServer((req, res) => {
-    const headers: http.OutgoingHttpHeaders = { ...req.headers, host: servedHost(req.headers.host) };
-    for (const name of ["accept-encoding", "if-none-match", "if-modified-since", "if-range", "range"]) delete headers[name];
-    const forward = http.request({ hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers }, (answer) => {
-      const type = String(answer.headers["content-type"] ?? "");
-      const out = { ...answer.headers };
-      if (typeof out.location === "string" && urls !== null) out.location = urls.rewrite(out.location);
-      if (!TEXT.test(type) || urls === null) {
-        res.writeHead(answer.statusCode ?? 502, out);
-        answer.pipe(res);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
-      answer.on("end", () => {
-        const body = Buffer.from(urls!.rewrite(Buffer.concat(chunks).toString("utf8")));
-        delete out.etag;
-        delete out["last-modified"];
-        out["cache-control"] = "no-store";
-        if (req.method !== "HEAD") out["content-length"] = String(body.length);
-        else delete out["content-length"];
-        res.writeHead(answer.statusCode ?? 502, out);
-        res.end(req.method === "HEAD" ? undefined : body);
-      });
-      answer.on("error", () => res.destroy());
-    });
+    const headers: http.OutgoingHttpHeaders = {
+      ...req.headers,
+      host: servedHost(req.headers.host),
+    };
+    for (const name of [
+      "accept-encoding",
+      "if-none-match",
+      "if-modified-since",
+      "if-range",
+      "range",
+    ])
+      delete headers[name];
+    const forward = http.request(
+      {
+        hostname: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers,
+      },
+      (answer) => {
+        const type = String(answer.headers["content-type"] ?? "");
+        const out = { ...answer.headers };
+        if (typeof out.location === "string" && urls !== null)
+          out.location = urls.rewrite(out.location);
+        if (!TEXT.test(type) || urls === null) {
+          res.writeHead(answer.statusCode ?? 502, out);
+          answer.pipe(res);
+          return;
+        }
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const body = Buffer.from(urls!.rewrite(Buffer.concat(chunks).toString("utf8")));
+          delete out.etag;
+          delete out["last-modified"];
+          out["cache-control"] = "no-store";
+          if (req.method !== "HEAD") out["content-length"] = String(body.length);
+          else delete out["content-length"];
+          res.writeHead(answer.statusCode ?? 502, out);
+          res.end(req.method === "HEAD" ? undefined : body);
+        });
+        answer.on("error", () => res.destroy());
+      },
+    );
     forward.on("error", () => {
-      if (!res.headersSent) res.writeHead(502, { "Content-Type": "text/plain; charset=utf-8" }).end("catalogue dev: the preview server did not answer\n");
+      if (!res.headersSent)
+        res
+          .writeHead(502, { "Content-Type": "text/plain; charset=utf-8" })
+          .end("catalogue dev: the preview server did not answer\n");
       else res.destroy();
     });
     req.pipe(forward);
@@ -99,7 +142,13 @@ export async function startPreviewProxy(options: { dir: string; host: string; po
   });
   await new Promise<void>((done, fail) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
-      fail(error.code === "EADDRINUSE" || error.code === "EACCES" ? new UserError(`cannot listen on ${options.host}:${options.port}: ${error.code}; choose another --port`) : error),
+      fail(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new UserError(
+              `cannot listen on ${options.host}:${options.port}: ${error.code}; choose another --port`,
+            )
+          : error,
+      ),
     );
     server.listen(options.port, options.host, () => done());
   });

@@ -36,12 +36,19 @@ export class ReloadChannel implements DevHooks {
   handle(req: http.IncomingMessage, res: http.ServerResponse): boolean {
     const url = (req.url ?? "").split("?")[0];
     if (url === CLIENT) {
-      res.writeHead(200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-store" });
+      res.writeHead(200, {
+        "Content-Type": "text/javascript; charset=utf-8",
+        "Cache-Control": "no-store",
+      });
       res.end(CLIENT_SCRIPT);
       return true;
     }
     if (url !== EVENTS) return false;
-    res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
+    res.writeHead(200, {
+      "Content-Type": "text/event-stream",
+      "Cache-Control": "no-store",
+      Connection: "keep-alive",
+    });
     // The server's idle timeout must not cut a page's channel: a comment line every 20 s keeps it busy.
     const keepAlive = setInterval(() => res.write(": ping\n\n"), 20_000);
     this.clients.add(res);

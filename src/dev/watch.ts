@@ -21,7 +21,10 @@ export const QUIET_MS = 50;
 export function watchFolder(
   dir: string,
   rebuild: (changed: string[]) => Promise<void>,
-  { quietMs = QUIET_MS, onError = () => {} }: { quietMs?: number; onError?: (error: Error) => void } = {},
+  {
+    quietMs = QUIET_MS,
+    onError = () => {},
+  }: { quietMs?: number; onError?: (error: Error) => void } = {},
 ): { close(): Promise<void> } {
   let changed = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
@@ -71,7 +74,9 @@ export function watchFolder(
     for (const entry of list(abs)) if (entry.isDirectory()) watchTree(path.join(rel, entry.name));
   };
   const refresh = (rel: string) => {
-    const isDir = list(path.join(dir, path.dirname(rel))).some((e) => e.name === path.basename(rel) && e.isDirectory());
+    const isDir = list(path.join(dir, path.dirname(rel))).some(
+      (e) => e.name === path.basename(rel) && e.isDirectory(),
+    );
     if (isDir) watchTree(rel);
     else forget(rel);
   };

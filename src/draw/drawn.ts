@@ -52,7 +52,13 @@ function hsl(h: number, s: number, l: number): string {
   return `#${f(0)}${f(8)}${f(4)}`;
 }
 
-function palette(slug: string): { from: string; to: string; accent: string; angle: number; h: number } {
+function palette(slug: string): {
+  from: string;
+  to: string;
+  accent: string;
+  angle: number;
+  h: number;
+} {
   const h = hash(slug);
   const hue = h % 360;
   const hue2 = (hue + 25 + ((h >>> 9) % 50)) % 360;
@@ -83,7 +89,11 @@ function wrap(text: string, maxChars: number): string[] | null {
 }
 
 /** Picks the largest font size whose wrapped title fits the title area. */
-function layoutTitle(title: string, width: number, maxHeight: number): { size: number; lines: string[] } {
+function layoutTitle(
+  title: string,
+  width: number,
+  maxHeight: number,
+): { size: number; lines: string[] } {
   for (const size of [58, 52, 46, 40, 36, 32, 28, 24]) {
     // DejaVu Serif Bold averages ~0.62em per glyph in lower case, more in
     // capitals and wide letters (m, w): stay conservative.

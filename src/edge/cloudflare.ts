@@ -23,7 +23,10 @@ const adapters = new WeakMap<R2Bucket, Assets>();
 function assetsOf(env: CloudflareEnv): Assets {
   if (env.ASSETS !== undefined) return env.ASSETS;
   const bucket = env.CATALOGUE_BUCKET;
-  if (bucket === undefined) throw new Error("the Worker has neither an ASSETS nor a CATALOGUE_BUCKET binding: deploy it with the wrangler.json of `catalogue config workers`");
+  if (bucket === undefined)
+    throw new Error(
+      "the Worker has neither an ASSETS nor a CATALOGUE_BUCKET binding: deploy it with the wrangler.json of `catalogue config workers`",
+    );
   let assets = adapters.get(bucket);
   if (assets === undefined) adapters.set(bucket, (assets = r2Assets(bucket, env.CATALOGUE_PREFIX)));
   return assets;

@@ -43,7 +43,8 @@ export function distributionPolicy(info: BuildInfo): Record<string, string> {
   };
 }
 
-const lower = (headers: Record<string, string>) => Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
+const lower = (headers: Record<string, string>) =>
+  Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 
 /** Code without indentation or comment lines: CloudFront counts every byte against its 10 KB. */
 const compact = (code: string) =>
@@ -61,7 +62,9 @@ export function cloudFrontFunction(info: BuildInfo): string {
   const data = {
     first: table[0]!.host,
     // Per host: b, the base path (null: a host that only serves media); m, its media folders.
-    hosts: Object.fromEntries(table.map((h) => [h.host, { b: h.domain?.info.base_path ?? null, m: h.media }])),
+    hosts: Object.fromEntries(
+      table.map((h) => [h.host, { b: h.domain?.info.base_path ?? null, m: h.media }]),
+    ),
     own: lower(distributionPolicy(info)),
     apiPath: routes.api.slice(routes.info.base_path.length),
     id: ID_PATTERN,
@@ -85,7 +88,10 @@ ${compact(FUNCTION_CODE)}`;
  * --response-headers-policy-config file://response-headers-policy.json): CORS for every
  * request that carries an Origin, the security headers, and the API's `Vary` and `Allow`.
  */
-export function responseHeadersPolicy(info: BuildInfo, name = "catalogue"): Record<string, unknown> {
+export function responseHeadersPolicy(
+  info: BuildInfo,
+  name = "catalogue",
+): Record<string, unknown> {
   const policy = distributionPolicy(info);
   const items = <T>(list: T[]) => ({ Quantity: list.length, Items: list });
   const hsts = policy["Strict-Transport-Security"];
@@ -103,9 +109,17 @@ export function responseHeadersPolicy(info: BuildInfo, name = "catalogue"): Reco
     SecurityHeadersConfig: {
       ContentTypeOptions: { Override: true },
       ReferrerPolicy: { ReferrerPolicy: policy["Referrer-Policy"], Override: true },
-      ContentSecurityPolicy: { ContentSecurityPolicy: policy["Content-Security-Policy"], Override: true },
+      ContentSecurityPolicy: {
+        ContentSecurityPolicy: policy["Content-Security-Policy"],
+        Override: true,
+      },
       ...(hsts !== undefined && {
-        StrictTransportSecurity: { AccessControlMaxAgeSec: Number(/max-age=(\d+)/.exec(hsts)![1]), IncludeSubdomains: false, Preload: false, Override: true },
+        StrictTransportSecurity: {
+          AccessControlMaxAgeSec: Number(/max-age=(\d+)/.exec(hsts)![1]),
+          IncludeSubdomains: false,
+          Preload: false,
+          Override: true,
+        },
       }),
     },
     CustomHeadersConfig: items([

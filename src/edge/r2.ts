@@ -25,7 +25,9 @@ export function r2Assets(bucket: R2Bucket, prefix = ""): Assets {
       const rel = decodeURIComponent(new URL(request.url).pathname.slice(1));
       const object = await bucket.get(base === "" ? rel : `${base}/${rel}`);
       if (object === null) return new Response(null, { status: 404 });
-      return new Response(object.body, { headers: { "Content-Length": String(object.size), ETag: object.httpEtag } });
+      return new Response(object.body, {
+        headers: { "Content-Length": String(object.size), ETag: object.httpEtag },
+      });
     },
   };
 }

@@ -18,13 +18,19 @@ export interface WorkerFilesOptions {
 
 export const CONFIG_FILE = "wrangler.json";
 
-export async function writeWorkerFiles(options: WorkerFilesOptions): Promise<{ files: string[]; warnings: string[] }> {
+export async function writeWorkerFiles(
+  options: WorkerFilesOptions,
+): Promise<{ files: string[]; warnings: string[] }> {
   if (!/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/.test(options.name)) {
-    throw new UserError(`--name ${options.name}: a Worker's name is up to 63 lowercase letters, digits and hyphens, not starting or ending with a hyphen`);
+    throw new UserError(
+      `--name ${options.name}: a Worker's name is up to 63 lowercase letters, digits and hyphens, not starting or ending with a hyphen`,
+    );
   }
   const r2 = options.r2 === undefined ? undefined : parseR2(options.r2);
   const real = await realpath(options.dir).catch(() => {
-    throw new UserError(`${options.dir} does not exist: run "catalogue build --out ${options.dir}" first, or pass --dir`);
+    throw new UserError(
+      `${options.dir} does not exist: run "catalogue build --out ${options.dir}" first, or pass --dir`,
+    );
   });
   const info = await readBuildInfo(real);
   const warnings: string[] = [];
@@ -33,7 +39,9 @@ export async function writeWorkerFiles(options: WorkerFilesOptions): Promise<{ f
     if (warning !== null) warnings.push(warning);
   }
   // Relative to the configuration's folder, with forward slashes: the file moves with its folder.
-  const assetsDir = path.relative(path.resolve(options.out), path.resolve(options.dir)).split(path.sep).join("/") || ".";
+  const assetsDir =
+    path.relative(path.resolve(options.out), path.resolve(options.dir)).split(path.sep).join("/") ||
+    ".";
   const config = wranglerConfig(info, { name: options.name, assetsDir, r2 });
   const code = await workerBundle();
   await mkdir(options.out, { recursive: true });

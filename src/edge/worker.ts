@@ -2,7 +2,14 @@ import type { BuildInfo } from "../output/build-info.ts";
 import { mimeType } from "../serve/mime.ts";
 import { rangeOf } from "../serve/range.ts";
 import { resolve, encodePath, type Answer, type Headers } from "../serve/resolve.ts";
-import { CACHE, errorBody, hostTable, notFoundPageFor, selectHost, type HostRoutes } from "../serve/routes.ts";
+import {
+  CACHE,
+  errorBody,
+  hostTable,
+  notFoundPageFor,
+  selectHost,
+  type HostRoutes,
+} from "../serve/routes.ts";
 
 /**
  * The edge function (Cloudflare Workers style: a module whose default export has
@@ -54,7 +61,12 @@ export async function handle(request: Request, env: Env): Promise<Response> {
   return response;
 }
 
-async function answerWith(env: Env, host: HostRoutes, request: Request, answer: Answer): Promise<Response> {
+async function answerWith(
+  env: Env,
+  host: HostRoutes,
+  request: Request,
+  answer: Answer,
+): Promise<Response> {
   switch (answer.kind) {
     case "bad-request":
       return plain(request, 400, "Bad request\n");
@@ -63,7 +75,12 @@ async function answerWith(env: Env, host: HostRoutes, request: Request, answer: 
     case "body":
       return reply(request, answer.status, answer.headers, answer.body);
     case "redirect":
-      return reply(request, 301, { ...answer.headers, Location: answer.location, "Cache-Control": CACHE.short }, "");
+      return reply(
+        request,
+        301,
+        { ...answer.headers, Location: answer.location, "Cache-Control": CACHE.short },
+        "",
+      );
     case "not-found":
       return notFound(env, host, request);
     case "file": {
@@ -76,12 +93,21 @@ async function answerWith(env: Env, host: HostRoutes, request: Request, answer: 
       const file = await asset(env, answer.path.endsWith("/") ? `${rel}index.html` : rel);
       if (file !== null) {
         const name = answer.path.endsWith("/") ? "index.html" : answer.path;
-        return fromAsset(request, { "Content-Type": mimeType(name), "Cache-Control": answer.cache }, file);
+        return fromAsset(
+          request,
+          { "Content-Type": mimeType(name), "Cache-Control": answer.cache },
+          file,
+        );
       }
       // A folder asked without its slash: where its index page is, redirect (as the servers do).
       if (!answer.path.endsWith("/") && (await asset(env, `${rel}/index.html`)) !== null) {
         const search = new URL(request.url).search;
-        return reply(request, 301, { Location: `${encodePath(answer.path)}/${search}`, "Cache-Control": CACHE.short }, "");
+        return reply(
+          request,
+          301,
+          { Location: `${encodePath(answer.path)}/${search}`, "Cache-Control": CACHE.short },
+          "",
+        );
       }
       return notFound(env, host, request);
     }
@@ -89,9 +115,20 @@ async function answerWith(env: Env, host: HostRoutes, request: Request, answer: 
 }
 
 async function notFound(env: Env, host: HostRoutes, request: Request): Promise<Response> {
-  const page = host.domain === null ? null : await asset(env, `${host.host}${notFoundPageFor(host.domain, new URL(request.url).pathname)}`);
+  const page =
+    host.domain === null
+      ? null
+      : await asset(
+          env,
+          `${host.host}${notFoundPageFor(host.domain, new URL(request.url).pathname)}`,
+        );
   if (page === null) return plain(request, 404, "Not found\n");
-  return reply(request, 404, { "Content-Type": "text/html; charset=utf-8", "Cache-Control": CACHE.short }, page.body);
+  return reply(
+    request,
+    404,
+    { "Content-Type": "text/html; charset=utf-8", "Cache-Control": CACHE.short },
+    page.body,
+  );
 }
 
 /** A file's answer: its validator and length come from the asset store; If-None-Match is honoured. */
@@ -102,7 +139,12 @@ async function fromAsset(request: Request, headers: Headers, file: Response): Pr
   if (etag !== null) {
     out.ETag = etag;
     const wanted = request.headers.get("if-none-match");
-    if (wanted !== null && wanted.split(/\s*,\s*/).some((tag) => tag === "*" || tag.replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
+    if (
+      wanted !== null &&
+      wanted
+        .split(/\s*,\s*/)
+        .some((tag) => tag === "*" || tag.replace(/^W\//, "") === etag.replace(/^W\//, ""))
+    ) {
       return new Response(null, { status: 304, headers: out });
     }
   }
@@ -112,25 +154,46 @@ async function fromAsset(request: Request, headers: Headers, file: Response): Pr
     // A part of the stored bytes (files are small enough to read whole: at most 25 MiB).
     const bytes = new Uint8Array(await file.arrayBuffer());
     const range = rangeOf(wanted, request.headers.get("if-range"), bytes.byteLength, etag);
-    if (range.kind === "unsatisfiable") return reply(request, 416, { ...out, "Content-Range": range.contentRange }, "");
+    if (range.kind === "unsatisfiable")
+      return reply(request, 416, { ...out, "Content-Range": range.contentRange }, "");
     if (range.kind === "part") {
       const part = bytes.slice(range.start, range.end + 1);
-      return reply(request, 206, { ...out, "Content-Range": range.contentRange, "Content-Length": String(part.byteLength) }, request.method === "HEAD" ? null : part);
+      return reply(
+        request,
+        206,
+        { ...out, "Content-Range": range.contentRange, "Content-Length": String(part.byteLength) },
+        request.method === "HEAD" ? null : part,
+      );
     }
-    return reply(request, 200, { ...out, "Content-Length": String(bytes.byteLength) }, request.method === "HEAD" ? null : bytes);
+    return reply(
+      request,
+      200,
+      { ...out, "Content-Length": String(bytes.byteLength) },
+      request.method === "HEAD" ? null : bytes,
+    );
   }
   if (length !== null) out["Content-Length"] = length;
   // workerd's ASSETS binding sends no Content-Length header (its body knows its length, and the
   // runtime sets the header of a GET from it): a HEAD counts the bytes to announce the same length.
-  else if (request.method === "HEAD") out["Content-Length"] = String((await file.arrayBuffer()).byteLength);
+  else if (request.method === "HEAD")
+    out["Content-Length"] = String((await file.arrayBuffer()).byteLength);
   return reply(request, 200, out, file.body);
 }
 
-const plain = (request: Request, status: number, text: string) => reply(request, status, { "Content-Type": "text/plain; charset=utf-8" }, text);
+const plain = (request: Request, status: number, text: string) =>
+  reply(request, status, { "Content-Type": "text/plain; charset=utf-8" }, text);
 
-function reply(request: Request, status: number, headers: Headers, body: ConstructorParameters<typeof Response>[0]): Response {
+function reply(
+  request: Request,
+  status: number,
+  headers: Headers,
+  body: ConstructorParameters<typeof Response>[0],
+): Response {
   // HEAD answers the length GET would send.
-  const out = typeof body === "string" ? { ...headers, "Content-Length": String(new TextEncoder().encode(body).length) } : headers;
+  const out =
+    typeof body === "string"
+      ? { ...headers, "Content-Length": String(new TextEncoder().encode(body).length) }
+      : headers;
   return new Response(request.method === "HEAD" ? null : body, { status, headers: out });
 }
 

@@ -45,7 +45,13 @@ export function wranglerConfig(info: BuildInfo, options: WorkersOptions): Wrangl
   const store =
     options.r2 === undefined
       ? {
-          assets: { directory: options.assetsDir, binding: "ASSETS", run_worker_first: true, html_handling: "none", not_found_handling: "none" },
+          assets: {
+            directory: options.assetsDir,
+            binding: "ASSETS",
+            run_worker_first: true,
+            html_handling: "none",
+            not_found_handling: "none",
+          },
         }
       : {
           r2_buckets: [{ binding: "CATALOGUE_BUCKET", bucket_name: options.r2.bucket }],
@@ -70,7 +76,8 @@ export function workerRoutes(info: BuildInfo): string[] {
   const routes: string[] = [];
   const add = (host: string, prefix: string, bare: boolean) => {
     // A prefix under one already routed adds nothing.
-    if (routes.some((r) => r.endsWith("/*") && `${host}${prefix}/`.startsWith(r.slice(0, -1)))) return;
+    if (routes.some((r) => r.endsWith("/*") && `${host}${prefix}/`.startsWith(r.slice(0, -1))))
+      return;
     // A base path without its slash is routed too: the Worker redirects it to the site.
     if (bare && prefix !== "") routes.push(`${host}${prefix}`);
     routes.push(`${host}${prefix}/*`);
@@ -78,7 +85,8 @@ export function workerRoutes(info: BuildInfo): string[] {
   for (const host of hostTable(info)) {
     if (host.domain !== null) add(host.host, host.domain.info.base_path, true);
   }
-  for (const host of hostTable(info)) for (const media of host.media) add(host.host, media.slice(0, -1), false);
+  for (const host of hostTable(info))
+    for (const media of host.media) add(host.host, media.slice(0, -1), false);
   return routes;
 }
 
@@ -88,7 +96,9 @@ export function parseR2(value: string): R2Location {
   const bucket = slash === -1 ? value : value.slice(0, slash);
   const prefix = slash === -1 ? "" : value.slice(slash + 1).replace(/^\/+|\/+$/g, "");
   if (!/^[a-z0-9][a-z0-9-]{1,61}[a-z0-9]$/.test(bucket)) {
-    throw new UserError(`--r2 ${value}: a bucket name is 3 to 63 lowercase letters, digits and hyphens (as in s3://BUCKET/PREFIX of catalogue publish)`);
+    throw new UserError(
+      `--r2 ${value}: a bucket name is 3 to 63 lowercase letters, digits and hyphens (as in s3://BUCKET/PREFIX of catalogue publish)`,
+    );
   }
   return { bucket, prefix };
 }
@@ -99,13 +109,19 @@ export function parseR2(value: string): R2Location {
  */
 export function checkAssetLimits(files: ReadonlyMap<string, FileEntry>): string | null {
   for (const [rel, { size }] of files) {
-    if (size > ASSET_LIMITS.bytes) throw new UserError(`${rel}: ${size} bytes, over the 25 MiB Workers static assets take per file; serve the build from R2 with --r2 BUCKET`);
+    if (size > ASSET_LIMITS.bytes)
+      throw new UserError(
+        `${rel}: ${size} bytes, over the 25 MiB Workers static assets take per file; serve the build from R2 with --r2 BUCKET`,
+      );
   }
   // The manifest itself is in the folder too, and is uploaded with the rest.
   const count = files.size + 1;
   if (count > ASSET_LIMITS.paidFiles) {
-    throw new UserError(`the build has ${count} files, over the ${ASSET_LIMITS.paidFiles} Workers static assets take per version on any plan; serve it from R2 with --r2 BUCKET`);
+    throw new UserError(
+      `the build has ${count} files, over the ${ASSET_LIMITS.paidFiles} Workers static assets take per version on any plan; serve it from R2 with --r2 BUCKET`,
+    );
   }
-  if (count > ASSET_LIMITS.files) return `the build has ${count} files: Workers static assets take ${ASSET_LIMITS.files} per version on the free plan, ${ASSET_LIMITS.paidFiles} on paid plans; --r2 BUCKET has no limit`;
+  if (count > ASSET_LIMITS.files)
+    return `the build has ${count} files: Workers static assets take ${ASSET_LIMITS.files} per version on the free plan, ${ASSET_LIMITS.paidFiles} on paid plans; --r2 BUCKET has no limit`;
   return null;
 }

@@ -8,7 +8,11 @@ import { workDir } from "../site/urls.ts";
  */
 
 /** A cell before it is written: a number, a calendar day (YYYY-MM-DD), text, or empty. */
-export type CellValue = { kind: "number"; value: number } | { kind: "date"; value: string } | { kind: "text"; value: string } | null;
+export type CellValue =
+  | { kind: "number"; value: number }
+  | { kind: "date"; value: string }
+  | { kind: "text"; value: string }
+  | null;
 
 export interface ColumnContext {
   domain: Domain;
@@ -29,22 +33,49 @@ export interface Column {
 }
 
 /** The absolute address of a work's page in the HTML catalogue (docs/interface.md#site-urls). */
-export const detailPageUrl = (domain: Domain, id: number, slug: string) => `${domain.base_url}/${workDir(id, slug)}`;
+export const detailPageUrl = (domain: Domain, id: number, slug: string) =>
+  `${domain.base_url}/${workDir(id, slug)}`;
 
 export const COLUMNS: readonly Column[] = [
   { header: "id", maxWidth: 12, kind: "number", value: ({ work }) => work.id },
   { header: "name", maxWidth: 60, kind: "text", value: ({ work }) => work.name },
   { header: "slug", maxWidth: 40, kind: "text", value: ({ work }) => work.slug },
-  { header: "audiovisual_type", maxWidth: 20, kind: "text", value: ({ work }) => work.audiovisual_type },
-  { header: "director", maxWidth: 40, kind: "text", value: ({ director }) => director?.name ?? null },
+  {
+    header: "audiovisual_type",
+    maxWidth: 20,
+    kind: "text",
+    value: ({ work }) => work.audiovisual_type,
+  },
+  {
+    header: "director",
+    maxWidth: 40,
+    kind: "text",
+    value: ({ director }) => director?.name ?? null,
+  },
   { header: "year", maxWidth: 6, kind: "number", value: ({ work }) => work.year },
   { header: "available_from", maxWidth: 14, kind: "date", value: ({ window }) => window.from },
   { header: "available_until", maxWidth: 14, kind: "date", value: ({ window }) => window.until },
   // Minutes, as in audiovisuals.csv and the API's retrieve.
   { header: "duration", maxWidth: 10, kind: "number", value: ({ work }) => work.duration },
-  { header: "url", maxWidth: 80, kind: "text", value: ({ work }, { domain }) => detailPageUrl(domain, work.id, work.slug) },
-  { header: "director_slug", maxWidth: 40, kind: "text", value: ({ director }) => director?.slug ?? null },
-  { header: "category", maxWidth: 20, kind: "text", value: ({ work }, { categories }) => (work.audiovisual_type === null ? null : categories[work.audiovisual_type]) },
+  {
+    header: "url",
+    maxWidth: 80,
+    kind: "text",
+    value: ({ work }, { domain }) => detailPageUrl(domain, work.id, work.slug),
+  },
+  {
+    header: "director_slug",
+    maxWidth: 40,
+    kind: "text",
+    value: ({ director }) => director?.slug ?? null,
+  },
+  {
+    header: "category",
+    maxWidth: 20,
+    kind: "text",
+    value: ({ work }, { categories }) =>
+      work.audiovisual_type === null ? null : categories[work.audiovisual_type],
+  },
 ];
 
 /** Width of a date cell shown as yyyy-mm-dd, with room for the filter button. */
@@ -64,7 +95,10 @@ export const rowCells = (listed: ListedWork, context: ColumnContext): CellValue[
  * sheet writes its widths before its rows, so this is a first pass over the rows; it keeps
  * nothing of them, so memory does not grow with the row count.
  */
-export function columnWidths(rows: Iterable<CellValue[]>, columns: readonly Column[] = COLUMNS): number[] {
+export function columnWidths(
+  rows: Iterable<CellValue[]>,
+  columns: readonly Column[] = COLUMNS,
+): number[] {
   const widths = new ColumnWidths(columns);
   for (const row of rows) widths.add(row);
   return widths.widths();
@@ -94,6 +128,8 @@ export class ColumnWidths {
   }
 
   widths(): number[] {
-    return this.longest.map((width, index) => Math.min(width, Math.max(this.columns[index]!.maxWidth, this.headerWidths[index]!)));
+    return this.longest.map((width, index) =>
+      Math.min(width, Math.max(this.columns[index]!.maxWidth, this.headerWidths[index]!)),
+    );
   }
 }

@@ -36,7 +36,10 @@ export interface ExportFacts {
 /** A spreadsheet's texts in the interface language's words (`sheets.<kind>.*` in i18n/<lang>.json). */
 export function exportTexts(strings: Strings, kind: ExportKind, f: ExportFacts): ExportTexts {
   const values = { name: f.name, domain: f.domain, date: f.date };
-  const window = kind === "export_up_movies" ? { from: f.upsFrom, to: f.upsTo } : { from: f.downsFrom, to: f.downsTo };
+  const window =
+    kind === "export_up_movies"
+      ? { from: f.upsFrom, to: f.upsTo }
+      : { from: f.downsFrom, to: f.downsTo };
   const days = strings.format("days", { n: f.windowDays });
   return {
     sheet: strings.format(`sheets.${kind}.name`),

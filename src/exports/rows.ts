@@ -23,7 +23,11 @@ export interface PackedRows {
 
 const KINDS = [null, "number", "date", "text"] as const;
 /** The code of each kind of cell in `PackedRows.kinds` (an empty cell: EMPTY). */
-export const KIND_CODES: Record<(typeof KINDS)[number] & string, number> = { number: 1, date: 2, text: 3 };
+export const KIND_CODES: Record<(typeof KINDS)[number] & string, number> = {
+  number: 1,
+  date: 2,
+  text: 3,
+};
 export const EMPTY = 0;
 
 export function packRows(rows: Iterable<CellValue[]>, rowCount: number): PackedRows {
@@ -77,7 +81,8 @@ export class RowPacker {
 
   /** Ends the current row. */
   endRow(): void {
-    if (this.row === this.rowCount) throw new Error(`bug: more rows than the ${this.rowCount} announced`);
+    if (this.row === this.rowCount)
+      throw new Error(`bug: more rows than the ${this.rowCount} announced`);
     this.ends[this.row++] = this.used;
   }
 
@@ -96,12 +101,19 @@ export class RowPacker {
 
   packed(): PackedRows {
     const cells = this.used;
-    return { kinds: this.kinds.slice(0, cells), numbers: this.numbers.slice(0, cells), texts: this.texts.join(""), textEnds: this.textEnds.slice(0, cells), ends: this.ends.slice(0, this.row) };
+    return {
+      kinds: this.kinds.slice(0, cells),
+      numbers: this.numbers.slice(0, cells),
+      texts: this.texts.join(""),
+      textEnds: this.textEnds.slice(0, cells),
+      ends: this.ends.slice(0, this.row),
+    };
   }
 }
 
 /** The arrays of packed rows, to transfer rather than copy to a writer thread. */
-export const packedBuffers = (rows: PackedRows): ArrayBuffer[] => [rows.kinds, rows.numbers, rows.textEnds, rows.ends].map((array) => array.buffer as ArrayBuffer);
+export const packedBuffers = (rows: PackedRows): ArrayBuffer[] =>
+  [rows.kinds, rows.numbers, rows.textEnds, rows.ends].map((array) => array.buffer as ArrayBuffer);
 
 /**
  * Rows already packed: unpacked as they are iterated, or written or sent as they are
@@ -116,7 +128,8 @@ export class PackedSheetRows implements Iterable<CellValue[]> {
 }
 
 /** The value of the packed cell `at` when it holds text (a date or a text cell). */
-export const cellText = ({ texts, textEnds }: PackedRows, at: number): string => texts.slice(at === 0 ? 0 : textEnds[at - 1], textEnds[at]);
+export const cellText = ({ texts, textEnds }: PackedRows, at: number): string =>
+  texts.slice(at === 0 ? 0 : textEnds[at - 1], textEnds[at]);
 
 export function* unpackRows(rows: PackedRows): Generator<CellValue[]> {
   let at = 0;
@@ -124,7 +137,13 @@ export function* unpackRows(rows: PackedRows): Generator<CellValue[]> {
     const cells: CellValue[] = [];
     for (; at < end; at++) {
       const kind = KINDS[rows.kinds[at]!]!;
-      cells.push(kind === null ? null : kind === "number" ? { kind, value: rows.numbers[at]! } : { kind, value: cellText(rows, at) });
+      cells.push(
+        kind === null
+          ? null
+          : kind === "number"
+            ? { kind, value: rows.numbers[at]! }
+            : { kind, value: cellText(rows, at) },
+      );
     }
     yield cells;
   }

@@ -19,7 +19,12 @@ export function sheetJob(file: string, spec: SheetSpec): ThreadJob {
   const { rows, ...head } = spec;
   const packed = rows instanceof PackedSheetRows ? rows.packed : packRows(rows, spec.rowCount);
   const input: SheetJobInput = { file, head, rows: packed };
-  return { module: new URL(import.meta.url), name: writeSheetJob.name, input, transfer: packedBuffers(packed) };
+  return {
+    module: new URL(import.meta.url),
+    name: writeSheetJob.name,
+    input,
+    transfer: packedBuffers(packed),
+  };
 }
 
 /** The thread's side of sheetJob. */

@@ -31,7 +31,12 @@ const ROWS: Record<ExportKind, (view: DomainView) => ListedWork[]> = {
  * `rowsKey`): when the previous build wrote it with the same key, it is kept as it is, and its
  * rows are not even made.
  */
-export async function writeExports(tree: FileSink, view: DomainView, workDigests: ReadonlyMap<ListedWork, string>, sheets: SheetWriter = writeSheet): Promise<void> {
+export async function writeExports(
+  tree: FileSink,
+  view: DomainView,
+  workDigests: ReadonlyMap<ListedWork, string>,
+  sheets: SheetWriter = writeSheet,
+): Promise<void> {
   const { domain } = view;
   const strings = stringsFor(domain.locale);
   const context: ColumnContext = { domain, categories: strings.categories };
@@ -54,8 +59,11 @@ export async function writeExports(tree: FileSink, view: DomainView, workDigests
     };
     const rel = exportPath(domain.domain, kind);
     // The category labels in the rows come from the language's texts: a corrected one rewrites the sheets.
-    const key = sheetKey(head, `${strings.digest}
-${rowsKey(domain, works, workDigests)}`);
+    const key = sheetKey(
+      head,
+      `${strings.digest}
+${rowsKey(domain, works, workDigests)}`,
+    );
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
     // per value, about 600,000 a build, was made only to be read twice; a generator's step per
@@ -71,7 +79,11 @@ ${rowsKey(domain, works, workDigests)}`);
       }
       packer.endRow();
     }
-    toWrite.push({ rel, key, spec: { ...head, widths: widths.widths(), rows: new PackedSheetRows(packer.packed()) } });
+    toWrite.push({
+      rel,
+      key,
+      spec: { ...head, widths: widths.widths(), rows: new PackedSheetRows(packer.packed()) },
+    });
   }
   if (toWrite.length === 0) return;
 
@@ -102,7 +114,11 @@ ${rowsKey(domain, works, workDigests)}`);
  * the sheet's key (`sheetKey`: EXPORTS_CODE's version). Digesting the rows' values instead (a JSON
  * text of every cell) would make every row of every sheet, on every build, only to key it.
  */
-export function rowsKey(domain: Domain, works: readonly ListedWork[], workDigests: ReadonlyMap<ListedWork, string>): string {
+export function rowsKey(
+  domain: Domain,
+  works: readonly ListedWork[],
+  workDigests: ReadonlyMap<ListedWork, string>,
+): string {
   let digests = "";
   for (const listed of works) digests += inputsDigest(workDigests, listed);
   return md5(`${domain.base_url}\n${works.length}\n${digests}`);
@@ -112,7 +128,17 @@ export function rowsKey(domain: Domain, works: readonly ListedWork[], workDigest
 export type SheetWriter = (file: string, spec: SheetSpec) => Promise<unknown>;
 
 /** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */
-const TEMPORARY_FAILURES = new Set(["ENOSPC", "EDQUOT", "EFBIG", "EACCES", "EPERM", "EROFS", "ENOTDIR", "ENOENT", "EIO"]);
+const TEMPORARY_FAILURES = new Set([
+  "ENOSPC",
+  "EDQUOT",
+  "EFBIG",
+  "EACCES",
+  "EPERM",
+  "EROFS",
+  "ENOTDIR",
+  "ENOENT",
+  "EIO",
+]);
 
 function temporaryFailure(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;

@@ -29,20 +29,26 @@ export function xmlEncode(text: string): string {
 }
 const ESCAPED = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
 /** What each ASCII character becomes: an entity, "" (dropped), or undefined (itself). */
-const REPLACEMENTS: (string | undefined)[] = Array.from({ length: 128 }, (_, code) =>
-  ({ 34: "&quot;", 38: "&amp;", 39: "&apos;", 60: "&lt;", 62: "&gt;" })[code] ?? (ESCAPED.test(String.fromCharCode(code)) ? "" : undefined),
+const REPLACEMENTS: (string | undefined)[] = Array.from(
+  { length: 128 },
+  (_, code) =>
+    ({ 34: "&quot;", 38: "&amp;", 39: "&apos;", 60: "&lt;", 62: "&gt;" })[code] ??
+    (ESCAPED.test(String.fromCharCode(code)) ? "" : undefined),
 );
 
 /** A day's serial number as exceljs writes a date cell's value: days since 1899-12-30, UTC midnight of that day. */
-export const dateSerial = (date: string): number => UNIX_EPOCH_SERIAL + new Date(`${date}T00:00:00Z`).getTime() / DAY_MS;
+export const dateSerial = (date: string): number =>
+  UNIX_EPOCH_SERIAL + new Date(`${date}T00:00:00Z`).getTime() / DAY_MS;
 const UNIX_EPOCH_SERIAL = 25569;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The letters of column `column` (1-based): A, B, …, Z, AA, …, XFD (16,384, the last one a sheet has). */
 export function columnLetters(column: number): string {
-  if (!Number.isInteger(column) || column < 1 || column > MAX_COLUMNS) throw new Error(`bug: column ${column} is not one of a sheet's 1 … ${MAX_COLUMNS}`);
+  if (!Number.isInteger(column) || column < 1 || column > MAX_COLUMNS)
+    throw new Error(`bug: column ${column} is not one of a sheet's 1 … ${MAX_COLUMNS}`);
   let letters = "";
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26))
+    letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
   return letters;
 }
 const MAX_COLUMNS = 16_384;
@@ -109,13 +115,17 @@ export const DATE_STYLE = 2;
 /** The styles: the default font and a bold one for the header; a date format only when a date cell uses it. */
 export const stylesXml = (dateFormat: string | null) =>
   `${DECLARATION}<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:mc="http://schemas.openxmlformats.org/markup-compatibility/2006" mc:Ignorable="x14ac x16r2" xmlns:x14ac="http://schemas.microsoft.com/office/spreadsheetml/2009/9/ac" xmlns:x16r2="http://schemas.microsoft.com/office/spreadsheetml/2015/02/main">` +
-  (dateFormat === null ? "" : `<numFmts count="1"><numFmt numFmtId="164" formatCode="${xmlEncode(dateFormat)}"/></numFmts>`) +
+  (dateFormat === null
+    ? ""
+    : `<numFmts count="1"><numFmt numFmtId="164" formatCode="${xmlEncode(dateFormat)}"/></numFmts>`) +
   '<fonts count="2" x14ac:knownFonts="1"><font><color theme="1"/><family val="2"/><scheme val="minor"/><sz val="11"/><name val="Calibri"/></font><font><b/><family val="2"/><sz val="11"/><name val="Calibri"/></font></fonts>' +
   '<fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills>' +
   '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>' +
   '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>' +
   `<cellXfs count="${dateFormat === null ? 2 : 3}"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1"/>` +
-  (dateFormat === null ? "" : '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>') +
+  (dateFormat === null
+    ? ""
+    : '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>') +
   '</cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles><dxfs count="0"/>' +
   '<tableStyles count="0" defaultTableStyle="TableStyleMedium2" defaultPivotStyle="PivotStyleLight16"/>' +
   '<extLst><ext uri="{EB79DEF2-80B8-43e5-95BD-54CBDDF9020C}" xmlns:x14="http://schemas.microsoft.com/office/spreadsheetml/2009/9/main"><x14:slicerStyles defaultSlicerStyle="SlicerStyleLight1"/></ext>' +
@@ -128,11 +138,12 @@ export const stylesXml = (dateFormat: string | null) =>
  */
 export function sheetOpening(headers: readonly string[], widths: readonly number[]): string {
   let cols = "";
-  for (let first = 0; first < widths.length; ) {
+  for (let first = 0; first < widths.length;) {
     let last = first;
     while (last + 1 < widths.length && widths[last + 1] === widths[first]) last++;
     // A column of the default width is left out (exceljs counts it as a default column).
-    if (widths[first] !== DEFAULT_WIDTH) cols += `<col min="${first + 1}" max="${last + 1}" width="${widths[first]}" customWidth="1"/>`;
+    if (widths[first] !== DEFAULT_WIDTH)
+      cols += `<col min="${first + 1}" max="${last + 1}" width="${widths[first]}" customWidth="1"/>`;
     first = last + 1;
   }
   return (
@@ -141,7 +152,9 @@ export function sheetOpening(headers: readonly string[], widths: readonly number
     '<sheetFormatPr defaultRowHeight="15" outlineLevelRow="0" outlineLevelCol="0" x14ac:dyDescent="55"/>' +
     (cols === "" ? "" : `<cols>${cols}</cols>`) +
     `<sheetData><row r="1"${headers.length > 0 ? ` spans="1:${headers.length}"` : ""} s="${HEADER_STYLE}" customFormat="1" x14ac:dyDescent="0.25">` +
-    headers.map((text, i) => textCell(`${columnLetters(i + 1)}1`, text, ` s="${HEADER_STYLE}"`)).join("") +
+    headers
+      .map((text, i) => textCell(`${columnLetters(i + 1)}1`, text, ` s="${HEADER_STYLE}"`))
+      .join("") +
     "</row>"
   );
 }

@@ -50,7 +50,10 @@ export interface SheetSpec {
  * them. A sheet's key holds its version (src/util/code-version.ts), so an edit of that code writes
  * the sheets again, and an edit of the API's or the site's code does not.
  */
-export const EXPORTS_CODE: CodeConcern = { entries: ["src/exports/write.ts"], engines: () => [`zlib ${process.versions.zlib}`] };
+export const EXPORTS_CODE: CodeConcern = {
+  entries: ["src/exports/write.ts"],
+  engines: () => [`zlib ${process.versions.zlib}`],
+};
 
 /** A spec without its rows. */
 export type SheetHead = Omit<SheetSpec, "rows">;
@@ -62,7 +65,11 @@ export type SheetKeyHead = Omit<SheetHead, "widths">;
  * the code (EXPORTS_CODE's version), the spec (sheet name, headers, row count, properties with
  * the date) and `rowsKey`, a digest of what the rows (and so the widths) are made of.
  */
-export function sheetKey(head: SheetKeyHead, rowsKey: string, version: string = codeVersion(EXPORTS_CODE)): string {
+export function sheetKey(
+  head: SheetKeyHead,
+  rowsKey: string,
+  version: string = codeVersion(EXPORTS_CODE),
+): string {
   const { sheetName, headers, rowCount, properties } = head;
   const { title, subject, keywords, language, date } = properties;
   // Listed field by field, so that the key does not depend on the order properties were set in.
@@ -112,7 +119,10 @@ export async function writeSheet(file: string, spec: SheetSpec): Promise<SheetSt
  * in a writer thread, the batches of API files that arrive meanwhile are written between the
  * chunks instead of waiting for the whole sheet (and the main thread with them).
  */
-async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBuffered: number; hasDate: boolean }> {
+async function writeSheetPart(
+  zip: ZipWriter,
+  spec: SheetSpec,
+): Promise<{ peakBuffered: number; hasDate: boolean }> {
   zip.startEntry("xl/worksheets/sheet1.xml");
   const row = new RowRenderer();
   let xml = sheetOpening(spec.headers, spec.widths);
@@ -126,7 +136,9 @@ async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBu
   };
   // Rows are read packed (as writeExports makes them, and as they cross to a writer thread; rows
   // given as cells, in tests, are packed first): unpacked, they were an object per cell.
-  const rows = packedRows(spec.rows instanceof PackedSheetRows ? spec.rows.packed : packRows(spec.rows, spec.rowCount));
+  const rows = packedRows(
+    spec.rows instanceof PackedSheetRows ? spec.rows.packed : packRows(spec.rows, spec.rowCount),
+  );
   for (const { cells, start, end } of rows) {
     xml += row.xml(++written + 1, cells, start, end);
     if (xml.length >= CHUNK_CHARS) {
@@ -134,7 +146,8 @@ async function writeSheetPart(zip: ZipWriter, spec: SheetSpec): Promise<{ peakBu
       await nextTurn();
     }
   }
-  if (written !== spec.rowCount) throw new Error(`bug: ${spec.sheetName}: ${written} rows written, ${spec.rowCount} announced`);
+  if (written !== spec.rowCount)
+    throw new Error(`bug: ${spec.sheetName}: ${written} rows written, ${spec.rowCount} announced`);
   xml += sheetClosing(spec.headers.length, spec.rowCount);
   flush();
   zip.endEntry();
@@ -168,12 +181,15 @@ class RowRenderer {
         xml += `<c r="${ref}" s="${DATE_STYLE}"><v>${this.serial(cellText(cells, at))}</v></c>`;
       } else xml += textCell(ref, cellText(cells, at));
     }
-    return xml === "" ? "" : `<row r="${row}" spans="1:${end - start}" x14ac:dyDescent="0.25">${xml}</row>`;
+    return xml === ""
+      ? ""
+      : `<row r="${row}" spans="1:${end - start}" x14ac:dyDescent="0.25">${xml}</row>`;
   }
 
   private serial(date: string): string {
     let serial = this.serials.get(date);
-    if (serial === undefined) this.serials.set(date, (serial = xmlEncode(String(dateSerial(date)))));
+    if (serial === undefined)
+      this.serials.set(date, (serial = xmlEncode(String(dateSerial(date)))));
     return serial;
   }
 }

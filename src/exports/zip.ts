@@ -115,7 +115,15 @@ export class ZipWriter {
   }
 
   private start(name: string, store: boolean): OpenEntry {
-    const entry: OpenEntry = { name: Buffer.from(name), ascii: !NOT_ASCII.test(name), store, offset: this.position, dataStart: 0, crc: 0, size: 0 };
+    const entry: OpenEntry = {
+      name: Buffer.from(name),
+      ascii: !NOT_ASCII.test(name),
+      store,
+      offset: this.position,
+      dataStart: 0,
+      crc: 0,
+      size: 0,
+    };
     // The local header is written again with the sizes and CRC once the data is in.
     this.write(this.header(entry, 0));
     entry.dataStart = this.position;
@@ -125,7 +133,8 @@ export class ZipWriter {
   private end(entry: OpenEntry): void {
     const compressed = this.position - entry.dataStart;
     // One file of more than 4 GB would need zip64 sizes in its local header too: none of a build's is.
-    if (compressed > LIMIT || entry.size > LIMIT) throw new Error(`${entry.name.toString()} is larger than 4 GB: too large for a zip archive`);
+    if (compressed > LIMIT || entry.size > LIMIT)
+      throw new Error(`${entry.name.toString()} is larger than 4 GB: too large for a zip archive`);
     const local = this.header(entry, compressed);
     writeSync(this.fd, local, 0, local.length, entry.offset);
     // An entry that starts past 4 GB has its offset in a zip64 extra field.
@@ -167,7 +176,8 @@ export class ZipWriter {
   }
 
   private write(bytes: Uint8Array): void {
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done, bytes.length - done, this.position + done);
+    for (let done = 0; done < bytes.length;)
+      done += writeSync(this.fd, bytes, done, bytes.length - done, this.position + done);
     this.position += bytes.length;
   }
 }
@@ -198,7 +208,11 @@ const NOT_ASCII = /[^\x00-\x7f]/;
 export function dosDateTime(date: string): Buffer {
   // MS-DOS dates count years from 1980 in 7 bits: clamp what they cannot hold.
   const day = date < "1980-01-01" ? "1980-01-01" : date > "2107-12-31" ? "2107-12-31" : date;
-  const [year, month, dayOfMonth] = [Number(day.slice(0, 4)), Number(day.slice(5, 7)), Number(day.slice(8, 10))];
+  const [year, month, dayOfMonth] = [
+    Number(day.slice(0, 4)),
+    Number(day.slice(5, 7)),
+    Number(day.slice(8, 10)),
+  ];
   const bytes = Buffer.alloc(4);
   bytes.writeUInt16LE(0, 0); // time: 00:00:00
   bytes.writeUInt16LE(((year - 1980) << 9) | (month << 5) | dayOfMonth, 2);

@@ -16,15 +16,24 @@ type Row = Record<string, string>;
  */
 export async function initContent(projectDir: string): Promise<string> {
   const content = path.join(projectDir, "content");
-  if (existsSync(content)) throw new UserError(`${content} exists: init changed nothing (it writes a new content folder only)`);
+  if (existsSync(content))
+    throw new UserError(
+      `${content} exists: init changed nothing (it writes a new content folder only)`,
+    );
   await mkdir(projectDir, { recursive: true });
   const staging = path.join(projectDir, `.content-init-${process.pid}.tmp`);
   try {
     for (const [name, text] of Object.entries(STARTER)) await put(staging, name, text);
     const rows = (name: string) => parse(STARTER[name]!, { columns: true }) as Row[];
     const directors = new Map(rows("directors.csv").map((d) => [d.id, d]));
-    for (const work of rows("audiovisuals.csv")) await put(staging, work.cover!, await renderJpeg(coverSvg(work, directors.get(work.director_id!)?.name ?? "")));
-    for (const director of directors.values()) if (director.photo) await put(staging, director.photo, await renderJpeg(photoSvg(director)));
+    for (const work of rows("audiovisuals.csv"))
+      await put(
+        staging,
+        work.cover!,
+        await renderJpeg(coverSvg(work, directors.get(work.director_id!)?.name ?? "")),
+      );
+    for (const director of directors.values())
+      if (director.photo) await put(staging, director.photo, await renderJpeg(photoSvg(director)));
     await rename(staging, content);
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -51,7 +60,9 @@ export async function writeGitignore(projectDir: string): Promise<string[]> {
     if (error.code === "ENOENT") return null;
     throw error;
   });
-  const present = new Set((existing ?? "").split(/\r?\n/).map((line) => line.trim().replace(/^\/|\/$/g, "")));
+  const present = new Set(
+    (existing ?? "").split(/\r?\n/).map((line) => line.trim().replace(/^\/|\/$/g, "")),
+  );
   const added = IGNORED.filter((name) => !present.has(name));
   if (added.length === 0) return [];
   const lines = `# written by catalogue build, dev and deploy\n${added.map((name) => `/${name}/`).join("\n")}\n`;

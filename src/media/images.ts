@@ -51,7 +51,10 @@ export async function processImages(
   const all = [...sources];
   const outputDir = path.resolve(cacheDir, "images");
   await mkdir(outputDir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new UserError(`cannot use the image cache ${outputDir} (${error.code}): pass --cache DIR with a writable folder`, { cause: error });
+    throw new UserError(
+      `cannot use the image cache ${outputDir} (${error.code}): pass --cache DIR with a writable folder`,
+      { cause: error },
+    );
   });
   const digests = await SourceDigests.open(outputDir);
   const byContent = new Map<string, ImageSource>();
@@ -71,8 +74,15 @@ export async function processImages(
 }
 
 /** The API variant of every image of the catalogue, by source path. */
-export async function apiImages(images: Iterable<ImageSource>, cacheDir: string): Promise<Map<string, ProcessedImage>> {
-  const processed = await processImages(images, { widths: [API_IMAGE.width], formats: [API_IMAGE.format] }, cacheDir);
+export async function apiImages(
+  images: Iterable<ImageSource>,
+  cacheDir: string,
+): Promise<Map<string, ProcessedImage>> {
+  const processed = await processImages(
+    images,
+    { widths: [API_IMAGE.width], formats: [API_IMAGE.format] },
+    cacheDir,
+  );
   return new Map([...processed].map(([rel, variants]) => [rel, variants[API_IMAGE.format]![0]!]));
 }
 
@@ -83,7 +93,12 @@ interface Recorded {
   height: number;
 }
 
-async function processOne(source: ImageSource, digest: string, request: ImageRequest, outputDir: string) {
+async function processOne(
+  source: ImageSource,
+  digest: string,
+  request: ImageRequest,
+  outputDir: string,
+) {
   // The record names the request (and a version of these settings) so a change re-processes.
   const key = `v1.${request.widths.join("-")}.${request.formats.join("-")}`;
   const record = path.join(outputDir, `${digest}.${key}.json`);
@@ -97,7 +112,7 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
     // Loaded only when an image is not in the cache yet: a few tenths of a second at start, for
     // every build whose images are all cached (most rebuilds) nothing.
     const { default: Image } = await import("@11ty/eleventy-img");
-    const stats = (await Image(source.abs, {
+    const stats = await Image(source.abs, {
       widths: request.widths,
       formats: request.formats,
       outputDir,
@@ -105,7 +120,7 @@ async function processOne(source: ImageSource, digest: string, request: ImageReq
       dryRun: true,
       useCache: false,
       svgShortCircuit: false,
-    }));
+    });
     variants = [];
     for (const [format, list] of Object.entries(stats)) {
       for (const stat of list) {
@@ -129,7 +144,12 @@ const records = new Map<string, Recorded[]>();
 function byFormat(variants: Recorded[], outputDir: string): Record<string, ProcessedImage[]> {
   const formats: Record<string, ProcessedImage[]> = {};
   for (const v of variants) {
-    (formats[v.format] ??= []).push({ file: v.file, cachePath: path.join(outputDir, v.file), width: v.width, height: v.height });
+    (formats[v.format] ??= []).push({
+      file: v.file,
+      cachePath: path.join(outputDir, v.file),
+      width: v.width,
+      height: v.height,
+    });
   }
   return formats;
 }
@@ -152,7 +172,9 @@ class SourceDigests {
     const state = `${size}:${mtimeMs}:${ino}`;
     const known = this.states.get(abs, state);
     if (typeof known === "string") return known;
-    const digest = createHash("sha1").update(await readFile(abs)).digest("hex");
+    const digest = createHash("sha1")
+      .update(await readFile(abs))
+      .digest("hex");
     this.states.set(abs, state, digest);
     return digest;
   }
@@ -173,8 +195,14 @@ export const MEDIA_CODE: CodeConcern = { entries: ["src/media/images.ts"] };
  * tens of thousands of covers at every build would cost seconds). Unlike the cache file's
  * inode or mtime, the name is the same on every machine, so the manifest stays deterministic.
  */
-export async function copyProcessedImage(tree: FileSink, rel: string, cachePath: string): Promise<void> {
+export async function copyProcessedImage(
+  tree: FileSink,
+  rel: string,
+  cachePath: string,
+): Promise<void> {
   if (tree.has(rel)) return;
-  const key = createHash("md5").update(`${codeVersion(MEDIA_CODE)}\0${path.basename(cachePath)}`).digest("hex");
+  const key = createHash("md5")
+    .update(`${codeVersion(MEDIA_CODE)}\0${path.basename(cachePath)}`)
+    .digest("hex");
   if (!tree.reuse(rel, key)) await tree.copyFrom(rel, cachePath, key);
 }

@@ -13,7 +13,10 @@ import type { ListedWork } from "./listed-work.ts";
  * `workDigests`. A function of the module, not a closure per domain: optimised code calls one
  * known function, and a new closure for each domain sent it back to be compiled again.
  */
-export function inputsDigest(workDigests: ReadonlyMap<ListedWork, string>, listed: ListedWork): string {
+export function inputsDigest(
+  workDigests: ReadonlyMap<ListedWork, string>,
+  listed: ListedWork,
+): string {
   const digest = workDigests.get(listed);
   if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
   return digest;
@@ -35,7 +38,8 @@ export function workDigest(work: Audiovisual): string {
 }
 
 /** A digest of a work's synopses ("" without any), for the inputs key of the domains that list it. */
-export const synopsesDigest = (work: Audiovisual): string => (work.synopses === undefined ? "" : md5(JSON.stringify(work.synopses)));
+export const synopsesDigest = (work: Audiovisual): string =>
+  work.synopses === undefined ? "" : md5(JSON.stringify(work.synopses));
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
 const directorDigests = new WeakMap<Director, string>();

@@ -31,7 +31,8 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
     const until = window.until === null ? Infinity : dayNumber(window.until);
     const entry: ListedWork = {
       work,
-      director: work.director_id === null ? null : (catalogue.directors.get(work.director_id) ?? null),
+      director:
+        work.director_id === null ? null : (catalogue.directors.get(work.director_id) ?? null),
       window,
       // docs/interface.md#listing: new while T - available_from < new_days.
       isNew: today - from < domain.new_days,
@@ -42,27 +43,48 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
     // available_until < T (gone today).
     if (work.status_global !== 1) continue;
     if (today - domain.export_window_days < from && from <= today) ups.push(entry);
-    if (until !== Infinity && today - domain.export_window_days <= until && until < today) downs.push({ ...entry, isNew: false });
+    if (until !== Infinity && today - domain.export_window_days <= until && until < today)
+      downs.push({ ...entry, isNew: false });
   }
   const ranks = catalogueRanks(catalogue, domain.locale);
   const byName = (list: ListedWork[]) => orderWorks(list, domain.locale, ranks).name;
-  return { domain, date, orders: orderWorks(listed, domain.locale, ranks), ups: byName(ups), downs: byName(downs) };
+  return {
+    domain,
+    date,
+    orders: orderWorks(listed, domain.locale, ranks),
+    ups: byName(ups),
+    downs: byName(downs),
+  };
 }
 
 /** docs/interface.md#listing: a work is listed while its status is 1 and the day is within its window (day numbers). */
-const isListed = (work: Audiovisual, from: number, until: number, today: number) => work.status_global === 1 && from <= today && today <= until;
+const isListed = (work: Audiovisual, from: number, until: number, today: number) =>
+  work.status_global === 1 && from <= today && today <= until;
 
 /**
  * The works a domain lists at the build date, unordered: what domainView lists, without ordering
  * them or building its entries (the site asks every domain for the images it shows before the
  * domains are built one by one).
  */
-export function* listedWorks(catalogue: Catalogue, domain: Domain, date: string): Generator<Audiovisual> {
+export function* listedWorks(
+  catalogue: Catalogue,
+  domain: Domain,
+  date: string,
+): Generator<Audiovisual> {
   const today = dayNumber(date);
   const windows = catalogue.windows.get(domain.domain) ?? new Map<number, Window>();
   for (const work of catalogue.works) {
     const window = windows.get(work.id);
-    if (window !== undefined && isListed(work, dayNumber(window.from), window.until === null ? Infinity : dayNumber(window.until), today)) yield work;
+    if (
+      window !== undefined &&
+      isListed(
+        work,
+        dayNumber(window.from),
+        window.until === null ? Infinity : dayNumber(window.until),
+        today,
+      )
+    )
+      yield work;
   }
 }
 

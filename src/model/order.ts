@@ -31,8 +31,15 @@ export function collationLocale(locale: string): string {
  * tens of thousands. It is only a starting order: whatever it holds, the sort decides, so a stale
  * or wrong one costs time, never the result.
  */
-export function nameRanks(works: readonly Audiovisual[], locale: string, previous: readonly string[] = []): RankedNames {
-  const collator = new Intl.Collator(collationLocale(locale), { sensitivity: "base", numeric: true });
+export function nameRanks(
+  works: readonly Audiovisual[],
+  locale: string,
+  previous: readonly string[] = [],
+): RankedNames {
+  const collator = new Intl.Collator(collationLocale(locale), {
+    sensitivity: "base",
+    numeric: true,
+  });
   const added = new Set(works.map((work) => work.name));
   // The previous order's names that are still there (each once), then those it lacks in a rough
   // order close to the collation's (all of them in a first build).
@@ -65,9 +72,22 @@ function roughOrder(names: Iterable<string>): string[] {
  * The four orderings of docs/interface.md#orderings. `name` uses the domain's collation; ties go by id so
  * every order is total. `ranks` must cover the works (see nameRanks).
  */
-export function orderWorks(works: readonly ListedWork[], locale: string, ranks: NameRanks = nameRanks(works.map((l) => l.work), locale).ranks): Record<Ordering, ListedWork[]> {
+export function orderWorks(
+  works: readonly ListedWork[],
+  locale: string,
+  ranks: NameRanks = nameRanks(
+    works.map((l) => l.work),
+    locale,
+  ).ranks,
+): Record<Ordering, ListedWork[]> {
   // Sort keys are looked up once per work, not once per comparison.
-  const keyed = works.map((listed) => ({ listed, id: listed.work.id, rank: ranks.get(listed.work.name)!, year: listed.work.year, position: 0 }));
+  const keyed = works.map((listed) => ({
+    listed,
+    id: listed.work.id,
+    rank: ranks.get(listed.work.name)!,
+    year: listed.work.year,
+    position: 0,
+  }));
   type Keyed = (typeof keyed)[number];
   const byName = [...keyed].sort((a, b) => a.rank - b.rank || a.id - b.id);
   byName.forEach((entry, index) => (entry.position = index));

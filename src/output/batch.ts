@@ -1,7 +1,23 @@
 import { createHash } from "node:crypto";
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, unlinkSync, writeFileSync, writeSync, writevSync } from "node:fs";
+import {
+  closeSync,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+  writevSync,
+} from "node:fs";
 import path from "node:path";
-import { forEachPackedFile, ResultPacker, type Identity, type PackedFiles, type PackedResult } from "./packed-batch.ts";
+import {
+  forEachPackedFile,
+  ResultPacker,
+  type Identity,
+  type PackedFiles,
+  type PackedResult,
+} from "./packed-batch.ts";
 
 /**
  * A batch of output files packed one after the other into one buffer. The main thread packs
@@ -17,23 +33,32 @@ import { forEachPackedFile, ResultPacker, type Identity, type PackedFiles, type 
  * `madeDirs` remembers the folders this thread has created. The files are read from their packed
  * form (packed-batch.ts) as they are written.
  */
-export function writeBatch(staging: string, bytes: Uint8Array, packed: PackedFiles, madeDirs: Set<string>): PackedResult {
+export function writeBatch(
+  staging: string,
+  bytes: Uint8Array,
+  packed: PackedFiles,
+  madeDirs: Set<string>,
+): PackedResult {
   const result = new ResultPacker();
-  forEachPackedFile(packed, bytes, ({ rel, key, size, previousSize, previousId, stagingSize, stagingId, views }) => {
-    let id = key;
-    if (key === "") id = md5Of(views);
-    const changed = !sameFile(previousSize, previousId, id, size);
-    if (key === "") result.add(id, changed);
-    if (!changed) return;
-    result.bytesWritten += size;
-    if (stagingSize >= 0) {
-      // A recycled version already holds these bytes here (a change undone): nothing to write.
-      if (sameFile(stagingSize, stagingId, id, size)) return;
-      removeStale(`${staging}/${rel}`);
-    }
-    makeParentDir(staging, rel, madeDirs);
-    writeViews(`${staging}/${rel}`, views, size);
-  });
+  forEachPackedFile(
+    packed,
+    bytes,
+    ({ rel, key, size, previousSize, previousId, stagingSize, stagingId, views }) => {
+      let id = key;
+      if (key === "") id = md5Of(views);
+      const changed = !sameFile(previousSize, previousId, id, size);
+      if (key === "") result.add(id, changed);
+      if (!changed) return;
+      result.bytesWritten += size;
+      if (stagingSize >= 0) {
+        // A recycled version already holds these bytes here (a change undone): nothing to write.
+        if (sameFile(stagingSize, stagingId, id, size)) return;
+        removeStale(`${staging}/${rel}`);
+      }
+      makeParentDir(staging, rel, madeDirs);
+      writeViews(`${staging}/${rel}`, views, size);
+    },
+  );
   return result.packed();
 }
 
@@ -43,10 +68,12 @@ export function writeBatch(staging: string, bytes: Uint8Array, packed: PackedFil
  * its MD5). The writer reads the held file's fields from a packed batch, the main thread from an
  * Identity (`differs`).
  */
-const sameFile = (heldSize: number, heldId: string, id: string, size: number) => heldSize >= 0 && heldId === id && heldSize === size;
+const sameFile = (heldSize: number, heldId: string, id: string, size: number) =>
+  heldSize >= 0 && heldId === id && heldSize === size;
 
 /** Whether a file of `size` bytes identified by `id` differs from `held`, another version's file at its path (none: it differs). */
-export const differs = (held: Identity | undefined, id: string, size: number) => held === undefined || !sameFile(held.size, held.id, id, size);
+export const differs = (held: Identity | undefined, id: string, size: number) =>
+  held === undefined || !sameFile(held.size, held.id, id, size);
 
 function md5Of(views: readonly Uint8Array[]): string {
   const hash = createHash("md5");
@@ -75,7 +102,12 @@ function writeViews(file: string, views: Uint8Array[], size: number): void {
  * allowed): unchanged files cost no bytes and keep their inode and mtime. A file of a recycled
  * version in the way is removed first.
  */
-export function linkFiles(previousDir: string, staging: string, rels: readonly string[], madeDirs: Set<string>): void {
+export function linkFiles(
+  previousDir: string,
+  staging: string,
+  rels: readonly string[],
+  madeDirs: Set<string>,
+): void {
   for (const rel of rels) {
     makeParentDir(staging, rel, madeDirs);
     const from = `${previousDir}/${rel}`;

@@ -69,7 +69,13 @@ export class Batches {
   }
 
   /** `pack` once batches are handed over until `parts` fit; resolves with the file's size. */
-  async packAfterRoom(rel: string, parts: readonly FilePart[], key: string | undefined, previous: Identity | undefined, inStaging: Identity | undefined): Promise<number> {
+  async packAfterRoom(
+    rel: string,
+    parts: readonly FilePart[],
+    key: string | undefined,
+    previous: Identity | undefined,
+    inStaging: Identity | undefined,
+  ): Promise<number> {
     // Stages write concurrently (the API and the HTML pages): the room is checked again after
     // every wait, since another stage may have filled the new batch meanwhile, and the file is
     // packed with no wait between the last check and the copy.
@@ -92,7 +98,13 @@ export class Batches {
    * Copies a file's parts into the batch, which has room for them, with what its writer compares
    * it with (the previous version's and the recycled one's file at `rel`); returns its size.
    */
-  pack(rel: string, parts: readonly FilePart[], key: string | undefined, previous: Identity | undefined, inStaging: Identity | undefined): number {
+  pack(
+    rel: string,
+    parts: readonly FilePart[],
+    key: string | undefined,
+    previous: Identity | undefined,
+    inStaging: Identity | undefined,
+  ): number {
     const batch = this.batch;
     const { buffer, files } = batch;
     files.begin(rel, key, previous, inStaging);
@@ -141,7 +153,12 @@ export class Batches {
         // Small enough to have filled no batch: written here, no thread started.
         try {
           const { files } = this.batch;
-          this.merge(unpackResult(files.unkeyed, writeBatch(this.staging, this.batch.buffer, files.packed(), this.madeDirs)));
+          this.merge(
+            unpackResult(
+              files.unkeyed,
+              writeBatch(this.staging, this.batch.buffer, files.packed(), this.madeDirs),
+            ),
+          );
         } catch (error) {
           this.failure ??= error;
         }
@@ -158,8 +175,10 @@ export class Batches {
    */
   async linkNow(previousDir: string, rels: readonly string[]): Promise<void> {
     try {
-      if (rels.length < LINKS_FOR_THREADS) linkFiles(previousDir, this.staging, rels, this.madeDirs);
-      else await (this.writers ??= new WriterPool(this.threads)).link(previousDir, this.staging, rels);
+      if (rels.length < LINKS_FOR_THREADS)
+        linkFiles(previousDir, this.staging, rels, this.madeDirs);
+      else
+        await (this.writers ??= new WriterPool(this.threads)).link(previousDir, this.staging, rels);
     } catch (error) {
       throw writeFailure(error, this.staging);
     }
@@ -167,7 +186,8 @@ export class Batches {
 
   /** Hands links to the running writer threads, which do them between batches; `settle` waits for them. */
   linkInThreads(previousDir: string, rels: readonly string[]): void {
-    if (this.writers === null) throw new Error("bug: links handed to writer threads that are not running");
+    if (this.writers === null)
+      throw new Error("bug: links handed to writer threads that are not running");
     this.track(this.writers.link(previousDir, this.staging, rels), this.linking);
   }
 
@@ -222,17 +242,25 @@ export class Batches {
     this.batch = this.emptyBatch();
     this.writers ??= new WriterPool(this.threads);
     this.track(
-      this.writers.write(this.staging, batch.buffer.buffer as ArrayBuffer, batch.files).then(({ result, buffer }) => {
-        this.merge(result);
-        if (buffer.byteLength === this.batchBytes) this.spare.push(Buffer.from(buffer));
-      }),
+      this.writers
+        .write(this.staging, batch.buffer.buffer as ArrayBuffer, batch.files)
+        .then(({ result, buffer }) => {
+          this.merge(result);
+          if (buffer.byteLength === this.batchBytes) this.spare.push(Buffer.from(buffer));
+        }),
     );
     // Backpressure: serialising never runs far ahead of writing.
-    while (this.inFlight.size >= this.threads * IN_FLIGHT_PER_THREAD) await Promise.race(this.inFlight);
+    while (this.inFlight.size >= this.threads * IN_FLIGHT_PER_THREAD)
+      await Promise.race(this.inFlight);
   }
 
   private emptyBatch(): Batch {
-    return { buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)), used: 0, files: new BatchFiles(), shared: new Map() };
+    return {
+      buffer: this.spare.pop() ?? Buffer.from(new ArrayBuffer(this.batchBytes)),
+      used: 0,
+      files: new BatchFiles(),
+      shared: new Map(),
+    };
   }
 }
 

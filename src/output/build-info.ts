@@ -69,14 +69,17 @@ export type BuildInfo = z.infer<typeof buildInfo>;
  * the same bytes as one build of all the domains on one date.
  */
 export function describeBuild(domains: readonly DomainEntry[]): BuildInfo {
-  const sorted = [...domains].sort((a, b) => a.position - b.position || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0));
+  const sorted = [...domains].sort(
+    (a, b) => a.position - b.position || (a.domain < b.domain ? -1 : a.domain > b.domain ? 1 : 0),
+  );
   const date = sorted.reduce((newest, d) => (d.date > newest ? d.date : newest), sorted[0]!.date);
   // Parsed: every entry's keys in the schema's order, whoever made it.
   return buildInfo.parse({ generator: "catalogue", version: 1, date, domains: sorted });
 }
 
 /** A build description as bytes, as the build writes it (shards' merges must give the same bytes). */
-export const buildInfoBytes = (info: BuildInfo) => Buffer.from(JSON.stringify(info, null, 2) + "\n");
+export const buildInfoBytes = (info: BuildInfo) =>
+  Buffer.from(JSON.stringify(info, null, 2) + "\n");
 
 /**
  * A build description's bytes read back, null when they are not one. One of an older version
@@ -94,7 +97,10 @@ export function parseBuildInfo(bytes: Buffer | string | null): BuildInfo | null 
   if (parsed.success) return parsed.data;
   const older = olderBuildInfo.safeParse(json);
   if (!older.success) return null;
-  return buildInfo.parse({ ...older.data, domains: older.data.domains.map((d, position) => ({ ...d, position, date: older.data.date })) });
+  return buildInfo.parse({
+    ...older.data,
+    domains: older.data.domains.map((d, position) => ({ ...d, position, date: older.data.date })),
+  });
 }
 
 const olderBuildInfo = buildInfo.extend({ domains: z.array(domainInfo).min(1) });
@@ -106,9 +112,12 @@ export async function readBuildInfo(dir: string): Promise<BuildInfo> {
   try {
     text = await readFile(file, "utf8");
   } catch {
-    throw new UserError(`${dir} holds no catalogue build (no ${BUILD_INFO_PATH}): run "catalogue build --out ${dir}" first, or pass --dir`);
+    throw new UserError(
+      `${dir} holds no catalogue build (no ${BUILD_INFO_PATH}): run "catalogue build --out ${dir}" first, or pass --dir`,
+    );
   }
   const parsed = parseBuildInfo(text);
-  if (parsed === null) throw new UserError(`${file} is not a build description of this version of catalogue: rebuild`);
+  if (parsed === null)
+    throw new UserError(`${file} is not a build description of this version of catalogue: rebuild`);
   return parsed;
 }

@@ -39,7 +39,10 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
     return this.entries();
   }
 
-  forEach(callback: (value: T, key: string, map: ReadonlyMap<string, T>) => void, thisArg?: unknown): void {
+  forEach(
+    callback: (value: T, key: string, map: ReadonlyMap<string, T>) => void,
+    thisArg?: unknown,
+  ): void {
     for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
   }
 }
@@ -119,7 +122,8 @@ export class FileEntries extends PackedEntries<StagedEntry> {
  * by a young-generation collection that runs while no major marking does, so a large build's peak
  * would keep them (docs/performance.md#smaller-decisions-in-the-code).
  */
-export const flat = (text: string) => (BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1"));
+export const flat = (text: string) =>
+  BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1");
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 /** A version's files whose entries can be read as their manifest lines' fields (no unpacking). */
@@ -127,20 +131,24 @@ export interface FieldsMap extends ReadonlyMap<string, FileEntry> {
   fields(rel: string): string | undefined;
 }
 
-export const hasFields = (files: ReadonlyMap<string, FileEntry>): files is FieldsMap => typeof (files as Partial<FieldsMap>).fields === "function";
+export const hasFields = (files: ReadonlyMap<string, FileEntry>): files is FieldsMap =>
+  typeof (files as Partial<FieldsMap>).fields === "function";
 
 /**
  * `size\tmd5\tkey` of an entry (a manifest line's fields), after `mark`. Joined, they are one new
  * flat string (see `flat`), for a third of a copy's cost.
  */
-export const packFields = ({ size, md5, key }: FileEntry, mark = "") => [`${mark}${size}`, md5 ?? "", key ?? ""].join("\t");
+export const packFields = ({ size, md5, key }: FileEntry, mark = "") =>
+  [`${mark}${size}`, md5 ?? "", key ?? ""].join("\t");
 
 /** An entry of this build as FileEntries keeps it: its fields after a `+` when this build wrote it. */
 const packEntry = (entry: StagedEntry) => packFields(entry, entry.fresh ? "+" : "");
 
 /** Whether the packed fields `size\tmd5\tkey` end with this key (compared in place, no substring). */
 export function fieldsHaveKey(fields: string, key: string): boolean {
-  return key !== "" && fields.endsWith(key) && fields.charCodeAt(fields.length - key.length - 1) === 9;
+  return (
+    key !== "" && fields.endsWith(key) && fields.charCodeAt(fields.length - key.length - 1) === 9
+  );
 }
 
 /** `size\tmd5\tkey` from `start` in `packed` (an empty field: none). */

@@ -39,7 +39,8 @@ export async function writeManifest(file: string, entries: FileEntries): Promise
   let buffer = Buffer.allocUnsafeSlow(0);
   const write = async (chunk: string) => {
     const size = Buffer.byteLength(chunk);
-    if (size > buffer.length) buffer = Buffer.allocUnsafeSlow(Math.max(size, MANIFEST_CHUNK + (64 << 10)));
+    if (size > buffer.length)
+      buffer = Buffer.allocUnsafeSlow(Math.max(size, MANIFEST_CHUNK + (64 << 10)));
     buffer.write(chunk);
     await handle.writeFile(buffer.subarray(0, size));
   };
@@ -68,7 +69,10 @@ export function parseManifest(text: string): ManifestEntries {
 
 /** Calls `line` with each line's path and fields (`size\tmd5\tkey`); throws on a text that is not a manifest. */
 function scanManifest(text: string, line: (rel: string, fields: string) => void): void {
-  if (!text.startsWith(MANIFEST_HEADER)) throw new Error(`not a catalogue manifest (its first line is not ${JSON.stringify(MANIFEST_HEADER)})`);
+  if (!text.startsWith(MANIFEST_HEADER))
+    throw new Error(
+      `not a catalogue manifest (its first line is not ${JSON.stringify(MANIFEST_HEADER)})`,
+    );
   // Scanned with indexOf: split() would make an array per line.
   let number = 2;
   for (let start = MANIFEST_HEADER.length; start < text.length; number++) {
@@ -77,7 +81,15 @@ function scanManifest(text: string, line: (rel: string, fields: string) => void)
     const b = a < 0 ? -1 : text.indexOf("\t", a + 1);
     const c = b < 0 ? -1 : text.indexOf("\t", b + 1);
     const d = c < 0 ? -1 : text.indexOf("\t", c + 1);
-    if (end < 0 || a <= start || c < 0 || c > end || (d >= 0 && d < end) || b === a + 1 || !isSize(text, a + 1, b)) {
+    if (
+      end < 0 ||
+      a <= start ||
+      c < 0 ||
+      c > end ||
+      (d >= 0 && d < end) ||
+      b === a + 1 ||
+      !isSize(text, a + 1, b)
+    ) {
       throw new Error(`the manifest's line ${number} is not "path<TAB>size<TAB>md5<TAB>key"`);
     }
     line(text.slice(start, a), text.slice(a + 1, end));
@@ -108,7 +120,10 @@ export async function readManifest(dir: string): Promise<ManifestEntries> {
  * map of every file took a hash per path and the memory of a second copy. Throws on a text that
  * is not a manifest; a text out of order is read whole (parseManifest).
  */
-export async function readManifestAgainst(dir: string, base: ManifestEntries): Promise<ReadonlyMap<string, FileEntry>> {
+export async function readManifestAgainst(
+  dir: string,
+  base: ManifestEntries,
+): Promise<ReadonlyMap<string, FileEntry>> {
   const text = await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8");
   const changed = new Map<string, string | null>();
   const theirs = base.packedEntries();
@@ -147,7 +162,8 @@ export class ManifestOverlay implements ReadonlyMap<string, FileEntry> {
     private readonly changed: ReadonlyMap<string, string | null>,
   ) {
     let size = base.size;
-    for (const [rel, fields] of changed) size += (fields === null ? -1 : 0) + (base.has(rel) ? 0 : 1);
+    for (const [rel, fields] of changed)
+      size += (fields === null ? -1 : 0) + (base.has(rel) ? 0 : 1);
     this.size = size;
   }
 
@@ -183,7 +199,10 @@ export class ManifestOverlay implements ReadonlyMap<string, FileEntry> {
     return this.entries();
   }
 
-  forEach(callback: (value: FileEntry, key: string, map: ReadonlyMap<string, FileEntry>) => void, thisArg?: unknown): void {
+  forEach(
+    callback: (value: FileEntry, key: string, map: ReadonlyMap<string, FileEntry>) => void,
+    thisArg?: unknown,
+  ): void {
     for (const [rel, entry] of this.entries()) callback.call(thisArg, entry, rel, this);
   }
 }

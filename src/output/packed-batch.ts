@@ -58,7 +58,12 @@ export class BatchFiles {
   /** The files without a key, in order: their entries come back from the writer (unpackResult). */
   readonly unkeyed: { rel: string; size: number }[] = [];
 
-  begin(rel: string, key: string | undefined, previous: Identity | undefined, inStaging: Identity | undefined): void {
+  begin(
+    rel: string,
+    key: string | undefined,
+    previous: Identity | undefined,
+    inStaging: Identity | undefined,
+  ): void {
     this.text += `${rel}\0${key ?? ""}\0${previous?.id ?? ""}\0${inStaging?.id ?? ""}\0`;
     this.room(HEADER);
     this.open = this.used;
@@ -122,9 +127,22 @@ export interface PackedFile {
 }
 
 /** Reads a packed batch (BatchFiles) whose files' bytes are in `bytes`, calling `visit` with each file in order. */
-export function forEachPackedFile({ text, numbers }: PackedFiles, bytes: Uint8Array, visit: (file: PackedFile) => void): void {
+export function forEachPackedFile(
+  { text, numbers }: PackedFiles,
+  bytes: Uint8Array,
+  visit: (file: PackedFile) => void,
+): void {
   const fields = text.split("\0");
-  const file: PackedFile = { rel: "", key: "", size: 0, previousSize: -1, previousId: "", stagingSize: -1, stagingId: "", views: [] };
+  const file: PackedFile = {
+    rel: "",
+    key: "",
+    size: 0,
+    previousSize: -1,
+    previousId: "",
+    stagingSize: -1,
+    stagingId: "",
+    views: [],
+  };
   for (let f = 0, at = 0; at < numbers.length; f += FIELDS) {
     file.rel = fields[f]!;
     file.key = fields[f + 1]!;
@@ -135,7 +153,8 @@ export function forEachPackedFile({ text, numbers }: PackedFiles, bytes: Uint8Ar
     file.stagingSize = numbers[at + 2]!;
     const end = at + HEADER + numbers[at + 3]!;
     const views: Uint8Array[] = [];
-    for (at += HEADER; at < end; at += 2) views.push(bytes.subarray(numbers[at]!, numbers[at]! + numbers[at + 1]!));
+    for (at += HEADER; at < end; at += 2)
+      views.push(bytes.subarray(numbers[at]!, numbers[at]! + numbers[at + 1]!));
     file.views = views;
     visit(file);
   }
@@ -171,7 +190,13 @@ export class ResultPacker {
  * result (the main thread recorded the keyed files' entries when it handed them over:
  * src/output/staging.ts).
  */
-export function unpackResult(unkeyed: readonly { rel: string; size: number }[], { md5s, fresh, bytesWritten }: PackedResult): BatchResult {
-  const entries: [string, StagedEntry][] = unkeyed.map(({ rel, size }, i) => [rel, { size, md5: md5s.slice(i * 32, (i + 1) * 32), fresh: fresh[i] === 1 }]);
+export function unpackResult(
+  unkeyed: readonly { rel: string; size: number }[],
+  { md5s, fresh, bytesWritten }: PackedResult,
+): BatchResult {
+  const entries: [string, StagedEntry][] = unkeyed.map(({ rel, size }, i) => [
+    rel,
+    { size, md5: md5s.slice(i * 32, (i + 1) * 32), fresh: fresh[i] === 1 },
+  ]);
   return { entries, bytesWritten };
 }

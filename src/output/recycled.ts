@@ -39,9 +39,13 @@ export class RecycledVersion {
 
   /** `holds` for an entry's packed fields: equal fields mean the same bytes, without unpacking either. */
   holdsFields(rel: string, fields: string): boolean {
-    if (!hasFields(this.files)) return this.files.size > 0 && this.holds(rel, unpackFields(fields, 0));
+    if (!hasFields(this.files))
+      return this.files.size > 0 && this.holds(rel, unpackFields(fields, 0));
     const held = this.files.fields(rel);
-    return held !== undefined && (held === fields || sameBytes(unpackFields(held, 0), unpackFields(fields, 0)));
+    return (
+      held !== undefined &&
+      (held === fields || sameBytes(unpackFields(held, 0), unpackFields(fields, 0)))
+    );
   }
 
   /**
@@ -56,7 +60,11 @@ export class RecycledVersion {
       this.dirs = new Set();
       for (const held of this.files.keys()) {
         // Each file's folders up to the first one already known (string slicing: path.dirname costs more).
-        for (let slash = held.lastIndexOf("/"); slash > 0; slash = held.lastIndexOf("/", slash - 1)) {
+        for (
+          let slash = held.lastIndexOf("/");
+          slash > 0;
+          slash = held.lastIndexOf("/", slash - 1)
+        ) {
           const dir = held.slice(0, slash);
           if (this.dirs.has(dir)) break;
           this.dirs.add(dir);
@@ -65,7 +73,10 @@ export class RecycledVersion {
     }
     if (this.dirs.has(rel)) rmSync(path.join(this.staging, rel), { recursive: true, force: true });
     // Each folder is checked once, walking up to the first one already checked.
-    for (let folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/"))); folder !== "" && !this.clearFolders.has(folder); ) {
+    for (
+      let folder = rel.slice(0, Math.max(0, rel.lastIndexOf("/")));
+      folder !== "" && !this.clearFolders.has(folder);
+    ) {
       if (this.files.has(folder)) removeStale(path.join(this.staging, folder));
       this.clearFolders.add(folder);
       folder = folder.slice(0, Math.max(0, folder.lastIndexOf("/")));

@@ -19,7 +19,10 @@ export interface FileEntry {
 
 /** Whether two entries of the same path hold the same bytes (by key, else by MD5). */
 export function sameBytes(a: FileEntry, b: FileEntry): boolean {
-  return a.size === b.size && ((a.key !== undefined && a.key === b.key) || (a.md5 !== undefined && a.md5 === b.md5));
+  return (
+    a.size === b.size &&
+    ((a.key !== undefined && a.key === b.key) || (a.md5 !== undefined && a.md5 === b.md5))
+  );
 }
 
 /**

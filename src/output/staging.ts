@@ -7,7 +7,14 @@ import { MANIFEST_PATH } from "./records.ts";
 import { RecycledVersion } from "./recycled.ts";
 import { differs, makeParentDir, removeStale } from "./batch.ts";
 import type { BatchResult, Identity, StagedEntry } from "./packed-batch.ts";
-import { sameBytes, type FileData, type FileEntry, type FilePart, type FileSink, type Produced } from "./sink.ts";
+import {
+  sameBytes,
+  type FileData,
+  type FileEntry,
+  type FilePart,
+  type FileSink,
+  type Produced,
+} from "./sink.ts";
 import { hashFile } from "../util/hash.ts";
 import { writeFailure } from "./write-failure.ts";
 
@@ -62,12 +69,22 @@ export class StagingWriter implements FileSink {
   /** The older version recycled as this one's staging folder (none: empty). */
   private readonly recycled: RecycledVersion;
 
-  constructor(staging: string, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions = {}) {
+  constructor(
+    staging: string,
+    previous: ReadonlyMap<string, FileEntry>,
+    options: StagingOptions = {},
+  ) {
     this.staging = staging;
     this.previous = previous;
     this.linkSource = options.previousDir;
     this.recycled = new RecycledVersion(staging, options.recycled);
-    this.batches = new Batches(staging, options.batchBytes ?? BATCH_BYTES, options.threads ?? 1, this.madeDirs, (result) => this.merge(result));
+    this.batches = new Batches(
+      staging,
+      options.batchBytes ?? BATCH_BYTES,
+      options.threads ?? 1,
+      this.madeDirs,
+      (result) => this.merge(result),
+    );
   }
 
   /** How many files this build holds so far (written, kept, or in a batch). */
@@ -105,19 +122,39 @@ export class StagingWriter implements FileSink {
   }
 
   /** Hands batches over until `parts` fit, then packs them. */
-  private async addAfterRoom(rel: string, parts: readonly FilePart[], key: string | undefined): Promise<void> {
+  private async addAfterRoom(
+    rel: string,
+    parts: readonly FilePart[],
+    key: string | undefined,
+  ): Promise<void> {
     const previous = identity(this.previous.get(rel), key);
-    const size = await this.batches.packAfterRoom(rel, parts, key, previous, identity(this.recycled.files.get(rel), key));
+    const size = await this.batches.packAfterRoom(
+      rel,
+      parts,
+      key,
+      previous,
+      identity(this.recycled.files.get(rel), key),
+    );
     this.packed(rel, key, previous, size);
   }
 
   /** Packs a file's parts into the batch, which has room for them. */
   private pack(rel: string, parts: readonly FilePart[], key: string | undefined): void {
     const previous = identity(this.previous.get(rel), key);
-    this.packed(rel, key, previous, this.batches.pack(rel, parts, key, previous, identity(this.recycled.files.get(rel), key)));
+    this.packed(
+      rel,
+      key,
+      previous,
+      this.batches.pack(rel, parts, key, previous, identity(this.recycled.files.get(rel), key)),
+    );
   }
 
-  private packed(rel: string, key: string | undefined, previous: Identity | undefined, size: number): void {
+  private packed(
+    rel: string,
+    key: string | undefined,
+    previous: Identity | undefined,
+    size: number,
+  ): void {
     // A keyed file's entry is known now (its key stands for its bytes): recorded here, the
     // writer's answer need not carry it back (a build hands over tens of thousands of pages).
     if (key !== undefined) {
@@ -239,7 +276,8 @@ export class StagingWriter implements FileSink {
   private unlinked(): string[] {
     // A loop, not [...entries].filter: no pair array per file at the commit, for every file of the build.
     const rels: string[] = [];
-    for (const rel of this.entries.keys()) if (!this.entries.isFresh(rel) && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
+    for (const rel of this.entries.keys())
+      if (!this.entries.isFresh(rel) && !this.placed.has(rel) && !this.inPlace(rel)) rels.push(rel);
     return rels;
   }
 

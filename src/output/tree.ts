@@ -7,7 +7,14 @@ import { StagingWriter, type StagingOptions } from "./staging.ts";
 import type { ThreadJob } from "./writer-pool.ts";
 import { writeFailure } from "./write-failure.ts";
 import { isAlive, versionsFolder } from "./versions.ts";
-import { currentVersion, holdVersion, previousManifest, recycleOldVersion, releaseLock, takeLock } from "./version-store.ts";
+import {
+  currentVersion,
+  holdVersion,
+  previousManifest,
+  recycleOldVersion,
+  releaseLock,
+  takeLock,
+} from "./version-store.ts";
 import type { FileEntries } from "./entries.ts";
 import { manifestText, parseManifest, readManifest, writeManifest } from "./manifest.ts";
 
@@ -57,7 +64,14 @@ export class OutputTree implements FileSink {
   private readonly files: StagingWriter;
   private released = false;
 
-  private constructor(outDir: string, versionsDir: string, id: string, previousDir: string | null, previous: ReadonlyMap<string, FileEntry>, options: StagingOptions) {
+  private constructor(
+    outDir: string,
+    versionsDir: string,
+    id: string,
+    previousDir: string | null,
+    previous: ReadonlyMap<string, FileEntry>,
+    options: StagingOptions,
+  ) {
     this.files = new StagingWriter(path.join(versionsDir, `${id}.tmp`), previous, options);
     this.outDir = outDir;
     this.versionsDir = versionsDir;
@@ -77,9 +91,15 @@ export class OutputTree implements FileSink {
     }
     try {
       const previousDir = await currentVersion(out, versionsDir);
-      const previous = previousDir === null ? new Map<string, FileEntry>() : await previousManifest(previousDir);
+      const previous =
+        previousDir === null ? new Map<string, FileEntry>() : await previousManifest(previousDir);
       const id = `${new Date().toISOString().replace(/[-:.]/g, "")}-${process.pid}`;
-      const recycled = await recycleOldVersion(versionsDir, previousDir, path.join(versionsDir, `${id}.tmp`), previous);
+      const recycled = await recycleOldVersion(
+        versionsDir,
+        previousDir,
+        path.join(versionsDir, `${id}.tmp`),
+        previous,
+      );
       // One writer thread per core: they hash and write while this thread serialises.
       const tree = new OutputTree(out, versionsDir, id, previousDir, previous, {
         threads: Math.min(4, availableParallelism()),
@@ -161,8 +181,15 @@ export class OutputTree implements FileSink {
       const { entries } = files;
       const written = entries.countFresh();
       const removed = [...files.previous.keys()].filter((rel) => !entries.has(rel)).length;
-      const summary = { files: entries.size, written, unchanged: entries.size - written, removed, bytesWritten: files.bytesWritten };
-      const unchanged = written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir));
+      const summary = {
+        files: entries.size,
+        written,
+        unchanged: entries.size - written,
+        removed,
+        bytesWritten: files.bytesWritten,
+      };
+      const unchanged =
+        written === 0 && removed === 0 && this.previousDir !== null && (await isLink(this.outDir));
       if (unchanged && files.recycledCount === 0) {
         await fs.rm(files.staging, { recursive: true, force: true });
         return summary;

@@ -21,7 +21,9 @@ export async function currentVersion(out: string, versionsDir: string): Promise<
     const target = await fs.realpath(out).catch(() => null);
     if (target === null) return null;
     if (path.dirname(target) !== (await fs.realpath(versionsDir))) {
-      throw new UserError(`${out} is a link to ${target}, not a catalogue build: remove it or choose another --out`);
+      throw new UserError(
+        `${out} is a link to ${target}, not a catalogue build: remove it or choose another --out`,
+      );
     }
     return target;
   }
@@ -32,7 +34,9 @@ export async function currentVersion(out: string, versionsDir: string): Promise<
       return null;
     }
     if (names.includes("_catalogue")) return out;
-    throw new UserError(`${out} exists and is not a catalogue build: remove it or choose another --out`);
+    throw new UserError(
+      `${out} exists and is not a catalogue build: remove it or choose another --out`,
+    );
   }
   throw new UserError(`${out} exists and is not a folder: remove it or choose another --out`);
 }
@@ -70,19 +74,38 @@ async function heldVersions(versionsDir: string): Promise<Set<string>> {
  * returns its files (from its manifest); removes any other old version and abandoned staging
  * folder. Versions being read (holdVersion) are left alone. Null when there is none to recycle.
  */
-export async function recycleOldVersion(versionsDir: string, current: string | null, staging: string, currentFiles: ReadonlyMap<string, FileEntry>): Promise<ReadonlyMap<string, FileEntry> | null> {
+export async function recycleOldVersion(
+  versionsDir: string,
+  current: string | null,
+  staging: string,
+  currentFiles: ReadonlyMap<string, FileEntry>,
+): Promise<ReadonlyMap<string, FileEntry> | null> {
   const names = await fs.readdir(versionsDir);
   const keep = current === null ? "" : path.basename(current);
   const held = await heldVersions(versionsDir);
-  const old = names.filter((n) => n !== "lock" && n !== READERS && !n.startsWith(CONTENT_DIGESTS) && !n.startsWith(NAME_ORDERS) && n !== keep && !held.has(n)).sort();
+  const old = names
+    .filter(
+      (n) =>
+        n !== "lock" &&
+        n !== READERS &&
+        !n.startsWith(CONTENT_DIGESTS) &&
+        !n.startsWith(NAME_ORDERS) &&
+        n !== keep &&
+        !held.has(n),
+    )
+    .sort();
   const newestOld = old.filter((n) => !n.endsWith(".tmp")).at(-1);
   for (const name of old) {
-    if (name !== newestOld) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
+    if (name !== newestOld)
+      await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
   }
   if (newestOld === undefined) return null;
   const dir = path.join(versionsDir, newestOld);
   // Read against the current version's, which differs from it by what the last build changed.
-  const files = currentFiles instanceof ManifestEntries && currentFiles.size > 0 ? await readManifestAgainst(dir, currentFiles).catch(() => new ManifestEntries()) : await previousManifest(dir);
+  const files =
+    currentFiles instanceof ManifestEntries && currentFiles.size > 0
+      ? await readManifestAgainst(dir, currentFiles).catch(() => new ManifestEntries())
+      : await previousManifest(dir);
   if (files.size === 0) {
     // No manifest to say what it holds: not worth trusting.
     await fs.rm(dir, { recursive: true, force: true });
@@ -96,7 +119,8 @@ export async function recycleOldVersion(versionsDir: string, current: string | n
 }
 
 /** The previous files, or none when the manifest is missing or unreadable: every file then counts as changed (correct, only slower). */
-export const previousManifest = (dir: string): Promise<ReadonlyMap<string, FileEntry>> => readManifest(dir).catch(() => new ManifestEntries());
+export const previousManifest = (dir: string): Promise<ReadonlyMap<string, FileEntry>> =>
+  readManifest(dir).catch(() => new ManifestEntries());
 
 /** One build at a time per output folder; a lock left by a dead process is taken over. */
 export async function takeLock(versionsDir: string) {
@@ -109,7 +133,9 @@ export async function takeLock(versionsDir: string) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
       const pid = Number(await fs.readFile(lock, "utf8").catch(() => "0"));
       if (pid > 0 && isAlive(pid)) {
-        throw new UserError(`another build (process ${pid}) is writing this output; wait for it or remove ${lock}`);
+        throw new UserError(
+          `another build (process ${pid}) is writing this output; wait for it or remove ${lock}`,
+        );
       }
       await fs.rm(lock, { force: true });
     }
@@ -120,4 +146,3 @@ export async function takeLock(versionsDir: string) {
 export async function releaseLock(versionsDir: string) {
   await fs.rm(path.join(versionsDir, "lock"), { force: true });
 }
-

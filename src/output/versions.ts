@@ -31,7 +31,8 @@ export async function removeAbandoned(outDir: string): Promise<void> {
   const versionsDir = versionsFolder(outDir);
   for (const name of await fs.readdir(versionsDir).catch(() => [])) {
     const pid = Number(/-(\d+)\.tmp$/.exec(name)?.[1] ?? 0);
-    if (pid > 0 && !isAlive(pid)) await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
+    if (pid > 0 && !isAlive(pid))
+      await fs.rm(path.join(versionsDir, name), { recursive: true, force: true });
   }
 }
 

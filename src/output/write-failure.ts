@@ -22,7 +22,10 @@ export function writeFailure(error: unknown, where: string): unknown {
   const reason = code === undefined ? undefined : WRITE_FAILURES[code];
   if (reason === undefined || error instanceof UserError) return error;
   const file = (error as NodeJS.ErrnoException).path ?? where;
-  return new UserError(`cannot write the output at ${file}: ${reason} (${code}); make the folder writable, free some space, or choose another --out`, {
-    cause: error,
-  });
+  return new UserError(
+    `cannot write the output at ${file}: ${reason} (${code}); make the folder writable, free some space, or choose another --out`,
+    {
+      cause: error,
+    },
+  );
 }

@@ -1,6 +1,11 @@
 import { RequestWorker, type WithoutId } from "../workers/request.ts";
 import { codeModule, threadExecArgv, workerScript } from "../workers/script.ts";
-import { unpackResult, type BatchFiles, type BatchResult, type PackedResult } from "./packed-batch.ts";
+import {
+  unpackResult,
+  type BatchFiles,
+  type BatchResult,
+  type PackedResult,
+} from "./packed-batch.ts";
 import type { WriterRequest } from "./writer-thread.ts";
 
 type Reply = { result?: PackedResult; buffer?: ArrayBuffer };
@@ -27,17 +32,28 @@ export class WriterPool {
   constructor(private readonly threads: number) {}
 
   /** Hashes and writes a batch; resolves with its entries and the buffer, back for reuse. */
-  async write(staging: string, buffer: ArrayBuffer, files: BatchFiles): Promise<{ result: BatchResult; buffer: ArrayBuffer }> {
+  async write(
+    staging: string,
+    buffer: ArrayBuffer,
+    files: BatchFiles,
+  ): Promise<{ result: BatchResult; buffer: ArrayBuffer }> {
     const packed = files.packed();
-    const reply = await this.request({ kind: "write", staging, buffer, files: packed }, [buffer, packed.numbers.buffer as ArrayBuffer]);
+    const reply = await this.request({ kind: "write", staging, buffer, files: packed }, [
+      buffer,
+      packed.numbers.buffer as ArrayBuffer,
+    ]);
     return { result: unpackResult(files.unkeyed, reply.result!), buffer: reply.buffer! };
   }
 
   /** Links the previous version's unchanged files into staging, shared among the threads. */
   async link(previousDir: string, staging: string, rels: readonly string[]): Promise<void> {
     const share = Math.ceil(rels.length / this.threads);
-    const parts = Array.from({ length: this.threads }, (_, i) => rels.slice(i * share, (i + 1) * share)).filter((part) => part.length > 0);
-    await Promise.all(parts.map((part) => this.request({ kind: "link", staging, previousDir, rels: part })));
+    const parts = Array.from({ length: this.threads }, (_, i) =>
+      rels.slice(i * share, (i + 1) * share),
+    ).filter((part) => part.length > 0);
+    await Promise.all(
+      parts.map((part) => this.request({ kind: "link", staging, previousDir, rels: part })),
+    );
   }
 
   /**
@@ -46,7 +62,10 @@ export class WriterPool {
    */
   async run({ module, name, input, transfer = [] }: ThreadJob): Promise<void> {
     if (this.workers.length === 0) this.pick();
-    await this.workers[0]!.request({ kind: "job", module: codeModule(module).href, name, input }, transfer);
+    await this.workers[0]!.request(
+      { kind: "job", module: codeModule(module).href, name, input },
+      transfer,
+    );
   }
 
   /**
@@ -72,7 +91,11 @@ export class WriterPool {
       // A small young generation: the threads allocate little besides a batch's file records, and
       // a default-sized one's pages are all touched as allocation cycles through it, memory the
       // build's peak would carry for nothing.
-      const worker = new RequestWorker<WriterRequest, Reply>(workerScript(new URL("./writer-thread.ts", import.meta.url)), "a writer thread", { resourceLimits: { maxYoungGenerationSizeMb: 8 }, execArgv: threadExecArgv() });
+      const worker = new RequestWorker<WriterRequest, Reply>(
+        workerScript(new URL("./writer-thread.ts", import.meta.url)),
+        "a writer thread",
+        { resourceLimits: { maxYoungGenerationSizeMb: 8 }, execArgv: threadExecArgv() },
+      );
       this.workers.push(worker);
       return worker;
     }

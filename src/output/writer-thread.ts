@@ -43,7 +43,8 @@ async function answer(request: WriterRequest): Promise<object> {
       // Loaded by its first job: a thread that only writes batches never loads a job's module.
       const module = (await import(request.module)) as Record<string, unknown>;
       const run = module[request.name];
-      if (typeof run !== "function") throw new Error(`bug: ${request.module} exports no function ${request.name}`);
+      if (typeof run !== "function")
+        throw new Error(`bug: ${request.module} exports no function ${request.name}`);
       await (run as (input: unknown) => unknown)(request.input);
       return {};
     }
@@ -54,7 +55,12 @@ type LinkRequest = Extract<WriterRequest, { kind: "link" }>;
 
 /** Links per turn of the event loop: a batch that arrives meanwhile waits about a millisecond. */
 const LINK_SLICE = 200;
-const linkJobs: { request: LinkRequest; done: number; resolve: (reply: object) => void; reject: (error: unknown) => void }[] = [];
+const linkJobs: {
+  request: LinkRequest;
+  done: number;
+  resolve: (reply: object) => void;
+  reject: (error: unknown) => void;
+}[] = [];
 
 /**
  * Link requests are done a slice at a time, between the batches: the main thread waits for its
@@ -92,12 +98,16 @@ parentPort!.on("message", (request: WriterRequest) => {
   void answer(request).then(
     (result) => {
       // A batch's buffer goes back to the main thread to be filled again (transferred, not copied).
-      if (request.kind === "write") parentPort!.postMessage({ id: request.id, result, buffer: request.buffer }, [request.buffer]);
+      if (request.kind === "write")
+        parentPort!.postMessage({ id: request.id, result, buffer: request.buffer }, [
+          request.buffer,
+        ]);
       else parentPort!.postMessage({ id: request.id, ...result });
     },
     (error: unknown) => {
       const reply = { id: request.id, error: threadError(error) };
-      if (request.kind === "write") parentPort!.postMessage({ ...reply, buffer: request.buffer }, [request.buffer]);
+      if (request.kind === "write")
+        parentPort!.postMessage({ ...reply, buffer: request.buffer }, [request.buffer]);
       else parentPort!.postMessage(reply);
     },
   );

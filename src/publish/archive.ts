@@ -43,7 +43,10 @@ export class ArchiveTarget implements Target {
     this.file = path.resolve(file);
     this.format = format;
     this.name = this.file;
-    this.temp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.${process.pid}.tmp`);
+    this.temp = path.join(
+      path.dirname(this.file),
+      `.${path.basename(this.file)}.${process.pid}.tmp`,
+    );
   }
 
   async begin(): Promise<void> {
@@ -64,13 +67,17 @@ export class ArchiveTarget implements Target {
     const files = new Map<string, FileEntry>();
     for (const rel of names) {
       const added = copy.added.get(rel);
-      const { size, md5: digest } = added !== undefined ? { size: added.length, md5: md5(added) } : (copy.pages.get(rel) ?? this.entries.get(rel)!);
+      const { size, md5: digest } =
+        added !== undefined
+          ? { size: added.length, md5: md5(added) }
+          : (copy.pages.get(rel) ?? this.entries.get(rel)!);
       files.set(rel, { size, md5: digest });
     }
     // The unpacked copy is a build folder of its own: its file list describes exactly its files.
     const list = Buffer.from(manifestText(files));
     const entries = [...names, MANIFEST_PATH].sort();
-    const content = (rel: string) => (rel === MANIFEST_PATH ? Promise.resolve(list) : this.content(rel, copy));
+    const content = (rel: string) =>
+      rel === MANIFEST_PATH ? Promise.resolve(list) : this.content(rel, copy);
     try {
       if (this.format === "zip") await writeZip(this.temp, published.date, entries, content);
       else await writeTarGz(this.temp, date, entries, content);
@@ -78,7 +85,8 @@ export class ArchiveTarget implements Target {
     } catch (error) {
       await rm(this.temp, { force: true });
       const code = (error as NodeJS.ErrnoException).code;
-      if (code === "ENOSPC" || code === "EACCES" || code === "EROFS") throw new UserError(`cannot write ${this.file}: ${(error as Error).message}`);
+      if (code === "ENOSPC" || code === "EACCES" || code === "EROFS")
+        throw new UserError(`cannot write ${this.file}: ${(error as Error).message}`);
       throw error;
     }
   }
@@ -96,7 +104,9 @@ export class ArchiveTarget implements Target {
   /** A file to publish, as text (pages and build.json are small: read whole). */
   private async text(rel: string): Promise<string> {
     const entry = this.entries.get(rel)!;
-    return entry.bytes !== null ? Buffer.from(entry.bytes).toString("utf8") : readFile(entry.abs!, "utf8");
+    return entry.bytes !== null
+      ? Buffer.from(entry.bytes).toString("utf8")
+      : readFile(entry.abs!, "utf8");
   }
 
   async abort(): Promise<void> {
@@ -111,7 +121,12 @@ type Content = (rel: string) => Promise<Buffer | Readable>;
  * time (a page is rewritten as it is written, and one file is open at once), a compressed file
  * read whole (pages and API files are small) and deflated in one piece, a stored one streamed.
  */
-async function writeZip(file: string, day: string, entries: readonly string[], content: Content): Promise<void> {
+async function writeZip(
+  file: string,
+  day: string,
+  entries: readonly string[],
+  content: Content,
+): Promise<void> {
   const zip = new ZipWriter(file, day, { level: 9 });
   try {
     for (const rel of entries) {
@@ -142,7 +157,12 @@ async function chunksOf(stream: Readable): Promise<Buffer[]> {
  * at its best level: ustar headers with the entry's name, size, mode and date, owner 0. One
  * entry at a time, read whole, as the zip's.
  */
-async function writeTarGz(file: string, date: Date, entries: readonly string[], content: Content): Promise<void> {
+async function writeTarGz(
+  file: string,
+  date: Date,
+  entries: readonly string[],
+  content: Content,
+): Promise<void> {
   const { pack: tarPack } = await import("tar-stream");
   const pack = tarPack();
   const written = pipeline(pack, createGzip({ level: 9 }), createWriteStream(file));
@@ -151,7 +171,11 @@ async function writeTarGz(file: string, date: Date, entries: readonly string[], 
       const data = await content(rel);
       const bytes = data instanceof Uint8Array ? data : Buffer.concat(await chunksOf(data));
       await new Promise<void>((resolve, reject) =>
-        pack.entry({ name: rel, size: bytes.length, mode: 0o644, mtime: date, type: "file" }, bytes, (error) => (error ? reject(error) : resolve())),
+        pack.entry(
+          { name: rel, size: bytes.length, mode: 0o644, mtime: date, type: "file" },
+          bytes,
+          (error) => (error ? reject(error) : resolve()),
+        ),
       );
     }
     pack.finalize();

@@ -7,7 +7,16 @@ import { phaseIndex, type Plan, type Upload } from "./plan.ts";
 import type { Decision } from "./compare.ts";
 import type { BuildChanges } from "./options.ts";
 import type { RecordCache } from "./record-cache.ts";
-import { entryOf, isPendingAt, lineAt, parseLine, patchRecord, recordLines, RECORDS_FOLDER, type RecordLines } from "./records.ts";
+import {
+  entryOf,
+  isPendingAt,
+  lineAt,
+  parseLine,
+  patchRecord,
+  recordLines,
+  RECORDS_FOLDER,
+  type RecordLines,
+} from "./records.ts";
 import { ownersIn, phaseOf, UNPUBLISHED, type BuildFile } from "./source.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry } from "./target.ts";
 
@@ -41,14 +50,30 @@ export interface BuiltVersion {
   inputs: Record<string, string>;
 }
 
-export async function planFromChanges(built: BuiltVersion, changes: BuildChanges, catalogue: ReadonlyMap<string, Listed>, records: RecordCache): Promise<Decision | null> {
+export async function planFromChanges(
+  built: BuiltVersion,
+  changes: BuildChanges,
+  catalogue: ReadonlyMap<string, Listed>,
+  records: RecordCache,
+): Promise<Decision | null> {
   const { info, dir } = built;
   const names = info.domains.map((d) => d.domain);
   if (catalogue.has(LEGACY_PUBLISHED_PATH)) return null;
   const recordTags = new Map<string, string>();
-  for (const [rel, listed] of catalogue) if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv")) recordTags.set(rel.slice(RECORDS_FOLDER.length, -4), listed.md5);
+  for (const [rel, listed] of catalogue)
+    if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv"))
+      recordTags.set(rel.slice(RECORDS_FOLDER.length, -4), listed.md5);
   // A whole publish also removes the records of domains the build no longer has: the full comparison does.
-  if (recordTags.size !== names.length || names.some((d) => !recordTags.has(d) || changes.previousKeys[d] === undefined || built.inputs[d] === undefined)) return null;
+  if (
+    recordTags.size !== names.length ||
+    names.some(
+      (d) =>
+        !recordTags.has(d) ||
+        changes.previousKeys[d] === undefined ||
+        built.inputs[d] === undefined,
+    )
+  )
+    return null;
 
   const ownersOf = ownersIn(info);
   // Every published file of the build is owned by a domain; the fresh ones are uploaded.
@@ -78,7 +103,13 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
   let recorded = 0;
   for (const [i, domain] of names.entries()) {
     const record = stored[i];
-    if (record == null || record.head.domain !== domain || record.head.state !== "complete" || record.head.inputs !== changes.previousKeys[domain]) return null;
+    if (
+      record == null ||
+      record.head.domain !== domain ||
+      record.head.state !== "complete" ||
+      record.head.inputs !== changes.previousKeys[domain]
+    )
+      return null;
     const mine: string[] = [];
     let kept = 0;
     for (const [j, rel] of record.paths.entries()) {
@@ -113,13 +144,26 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
   const buildJson = changes.files.get(BUILD_INFO_PATH);
   const storedBuildJson = catalogue.get(BUILD_INFO_PATH);
   if (buildJson?.md5 === undefined) return null;
-  if (storedBuildJson?.md5 !== buildJson.md5) candidates.set(BUILD_INFO_PATH, { reason: storedBuildJson === undefined ? "new" : "changed", stored: null });
+  if (storedBuildJson?.md5 !== buildJson.md5)
+    candidates.set(BUILD_INFO_PATH, {
+      reason: storedBuildJson === undefined ? "new" : "changed",
+      stored: null,
+    });
 
   // Keyed files have no MD5 in the build's list: the candidates are hashed (what they would be to upload).
   const files = await completeDigests(
     [...candidates].map(([rel, c]): BuildFile => {
       const entry = changes.files.get(rel)!;
-      return { path: rel, size: entry.size, md5: entry.md5 ?? (c.reason === "headers" ? c.stored!.md5 : undefined), key: entry.key, abs: path.join(dir, rel), bytes: null, ...headersFor(rel, info), phase: phaseOf(rel, info) };
+      return {
+        path: rel,
+        size: entry.size,
+        md5: entry.md5 ?? (c.reason === "headers" ? c.stored!.md5 : undefined),
+        key: entry.key,
+        abs: path.join(dir, rel),
+        bytes: null,
+        ...headersFor(rel, info),
+        phase: phaseOf(rel, info),
+      };
     }),
     null,
   );
@@ -128,11 +172,20 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
   const rekeyed = new Map<string, PublishedEntry>();
   for (const file of files) {
     const { reason, stored: held } = candidates.get(file.path)!;
-    if (reason === "changed" && held !== null && held.md5 === file.md5 && held.size === file.size && sameHeaders(held, file)) rekeyed.set(file.path, entryOf(file, held.mtimeMs));
+    if (
+      reason === "changed" &&
+      held !== null &&
+      held.md5 === file.md5 &&
+      held.size === file.size &&
+      sameHeaders(held, file)
+    )
+      rekeyed.set(file.path, entryOf(file, held.mtimeMs));
     else uploads.push({ file, reason });
   }
   // By path, then (a stable sort) by phase: the order makePlan gives.
-  uploads.sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0)).sort((a, b) => phaseIndex(a) - phaseIndex(b));
+  uploads
+    .sort((a, b) => (a.file.path < b.file.path ? -1 : a.file.path > b.file.path ? 1 : 0))
+    .sort((a, b) => phaseIndex(a) - phaseIndex(b));
   const plan: Plan = {
     uploads,
     deletes: [...deletes].sort(),
@@ -141,7 +194,12 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
     skipped: published - uploads.length,
     bytes: uploads.reduce((sum, u) => sum + u.file.size, 0),
   };
-  const touched = names.filter((d, i) => changed.get(d)!.length > 0 || stored[i]!.head.inputs !== built.inputs[d] || stored[i]!.head.date !== info.date);
+  const touched = names.filter(
+    (d, i) =>
+      changed.get(d)!.length > 0 ||
+      stored[i]!.head.inputs !== built.inputs[d] ||
+      stored[i]!.head.date !== info.date,
+  );
   return {
     plan,
     touched,
@@ -152,12 +210,23 @@ export async function planFromChanges(built: BuiltVersion, changes: BuildChanges
     quick: true,
     record(domain, complete, done, deleted) {
       let pending = false;
-      const lines = changed.get(domain)!.map((rel): readonly [string, PublishedEntry | "pending" | null] => {
-        const change = deletes.has(rel) ? (deleted ? null : "pending") : (rekeyed.get(rel) ?? done.get(rel) ?? "pending");
-        if (change === "pending") pending = true;
-        return [rel, change];
-      });
-      const head = { domain, state: complete && !pending ? "complete" : "updating", date: info.date, inputs: built.inputs[domain] } as const;
+      const lines = changed
+        .get(domain)!
+        .map((rel): readonly [string, PublishedEntry | "pending" | null] => {
+          const change = deletes.has(rel)
+            ? deleted
+              ? null
+              : "pending"
+            : (rekeyed.get(rel) ?? done.get(rel) ?? "pending");
+          if (change === "pending") pending = true;
+          return [rel, change];
+        });
+      const head = {
+        domain,
+        state: complete && !pending ? "complete" : "updating",
+        date: info.date,
+        inputs: built.inputs[domain],
+      } as const;
       return patchRecord(stored[names.indexOf(domain)]!, head, lines);
     },
   };
@@ -180,7 +249,6 @@ function has(record: RecordLines, rel: string): boolean {
   }
   return record.paths[lo] === rel;
 }
-
 
 /**
  * Whether the stored i-th line's header cells (content type, cache control, disposition) are

@@ -15,11 +15,18 @@ const CONCURRENCY = 8;
  * holds the same bytes, so the MD5 recorded there is this file's. The others (new or changed
  * files, about those that will be uploaded) are read and hashed.
  */
-export async function completeDigests<T extends UndigestedFile>(files: readonly T[], published: ReadonlyMap<string, PublishedEntry> | null): Promise<(T & { md5: string })[]> {
+export async function completeDigests<T extends UndigestedFile>(
+  files: readonly T[],
+  published: ReadonlyMap<string, PublishedEntry> | null,
+): Promise<(T & { md5: string })[]> {
   const done = files.map((file) => {
     if (file.md5 !== undefined) return file as T & { md5: string };
     const recorded = published?.get(file.path);
-    const known = recorded !== undefined && file.key !== undefined && recorded.key === file.key && recorded.size === file.size;
+    const known =
+      recorded !== undefined &&
+      file.key !== undefined &&
+      recorded.key === file.key &&
+      recorded.size === file.size;
     return known ? { ...file, md5: recorded.md5 } : null;
   });
   const missing = done.flatMap((file, i) => (file === null ? [i] : []));

@@ -1,4 +1,16 @@
-import { copyFile, mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile } from "node:fs/promises";
+import {
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { isAlive } from "../output/tree.ts";
@@ -22,7 +34,10 @@ export class DirectoryTarget implements Store {
     this.name = this.root;
   }
 
-  async list(prefix: string, known?: ReadonlyMap<string, PublishedEntry>): Promise<Map<string, Listed>> {
+  async list(
+    prefix: string,
+    known?: ReadonlyMap<string, PublishedEntry>,
+  ): Promise<Map<string, Listed>> {
     const files = new Map<string, Listed>();
     const top = await stat(this.root).catch(() => null);
     if (top === null) return files;
@@ -31,17 +46,27 @@ export class DirectoryTarget implements Store {
     const entries = await readdir(base, { recursive: true, withFileTypes: true }).catch(() => []);
     const names = entries
       .filter((d) => d.isFile() && !/^\..*\.tmp$/.test(d.name))
-      .map((d) => path.relative(this.root, path.join(d.parentPath, d.name)).split(path.sep).join("/"));
+      .map((d) =>
+        path.relative(this.root, path.join(d.parentPath, d.name)).split(path.sep).join("/"),
+      );
     // Leftovers of a killed run (temporary names) are removed by the next listing of their folder;
     // those of a live process (another publisher writing now) are its files in the making.
-    const leftovers = entries.filter((d) => d.isFile() && /^\..*\.tmp$/.test(d.name) && !isAlive(Number(/\.(\d+)\.tmp$/.exec(d.name)?.[1])));
+    const leftovers = entries.filter(
+      (d) =>
+        d.isFile() &&
+        /^\..*\.tmp$/.test(d.name) &&
+        !isAlive(Number(/\.(\d+)\.tmp$/.exec(d.name)?.[1])),
+    );
     await Promise.all(leftovers.map((d) => rm(path.join(d.parentPath, d.name), { force: true })));
     await mapLimit(names.sort(), 16, async (rel) => {
       const abs = path.join(this.root, rel);
       const info = await stat(abs).catch(() => null);
       if (info === null) return; // removed meanwhile
       const recorded = known?.get(rel);
-      const md5 = recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs ? recorded.md5 : (await hashFile(abs).catch(gone))?.md5;
+      const md5 =
+        recorded !== undefined && recorded.size === info.size && recorded.mtimeMs === info.mtimeMs
+          ? recorded.md5
+          : (await hashFile(abs).catch(gone))?.md5;
       if (md5 !== undefined) files.set(rel, { size: info.size, md5, modified: info.mtimeMs }); // else removed meanwhile
     });
     return files;
@@ -68,7 +93,10 @@ export class DirectoryTarget implements Store {
   async claimable(): Promise<void> {
     // Deleting what another program put there would be a disaster; an empty or new folder is fine.
     const names = await readdir(this.root).catch(() => []);
-    if (names.length > 0) throw new UserError(`--to ${this.root} is not empty and was not published by catalogue (no _catalogue/records/): choose a new or empty folder`);
+    if (names.length > 0)
+      throw new UserError(
+        `--to ${this.root} is not empty and was not published by catalogue (no _catalogue/records/): choose a new or empty folder`,
+      );
   }
 
   async put(file: SourceFile): Promise<number> {
@@ -84,7 +112,12 @@ export class DirectoryTarget implements Store {
       } catch (error) {
         await rm(temp, { force: true });
         // A publisher removing the folder's last file (a lease, another domain's) removed the folder meanwhile: make it again.
-        if ((error as NodeJS.ErrnoException).code === "ENOENT" && attempt < 5 && (file.bytes !== null || (await stat(file.abs!).catch(() => null)) !== null)) continue;
+        if (
+          (error as NodeJS.ErrnoException).code === "ENOENT" &&
+          attempt < 5 &&
+          (file.bytes !== null || (await stat(file.abs!).catch(() => null)) !== null)
+        )
+          continue;
         throw explain(error, `write ${dest}`);
       }
     }
@@ -96,10 +129,12 @@ export class DirectoryTarget implements Store {
       await unlink(path.join(this.root, rel)).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== "ENOENT") throw explain(error, `delete ${rel}`);
       });
-      for (let dir = path.posix.dirname(rel); dir !== "."; dir = path.posix.dirname(dir)) folders.add(dir);
+      for (let dir = path.posix.dirname(rel); dir !== "."; dir = path.posix.dirname(dir))
+        folders.add(dir);
     }
     // Deepest first; a folder that still holds something stays.
-    for (const dir of [...folders].sort((a, b) => b.length - a.length)) await rmdir(path.join(this.root, dir)).catch(() => {});
+    for (const dir of [...folders].sort((a, b) => b.length - a.length))
+      await rmdir(path.join(this.root, dir)).catch(() => {});
   }
 }
 
@@ -111,7 +146,13 @@ function gone(error: NodeJS.ErrnoException): undefined {
 
 function explain(error: unknown, action: string): Error {
   const code = (error as NodeJS.ErrnoException).code;
-  if (code === "ENOSPC" || code === "EACCES" || code === "EPERM" || code === "EROFS" || code === "EDQUOT") {
+  if (
+    code === "ENOSPC" ||
+    code === "EACCES" ||
+    code === "EPERM" ||
+    code === "EROFS" ||
+    code === "EDQUOT"
+  ) {
     return new UserError(`cannot ${action}: ${(error as Error).message}`);
   }
   return error as Error;

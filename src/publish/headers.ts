@@ -36,12 +36,19 @@ export function isMedia(rel: string, info: BuildInfo): boolean {
 const mediaPrefixes = new WeakMap<BuildInfo, string[]>();
 function mediaFolders(info: BuildInfo): string[] {
   let folders = mediaPrefixes.get(info);
-  if (folders === undefined) mediaPrefixes.set(info, (folders = info.domains.filter((d) => d.media_folder !== d.domain).map((d) => `${d.media_folder}/`)));
+  if (folders === undefined)
+    mediaPrefixes.set(
+      info,
+      (folders = info.domains
+        .filter((d) => d.media_folder !== d.domain)
+        .map((d) => `${d.media_folder}/`)),
+    );
   return folders;
 }
 
 /** Pagefind writes its index into a `pagefind/` folder of the site. */
-export const isSearchIndex = (rel: string) => rel.startsWith("pagefind/") || rel.includes("/pagefind/");
+export const isSearchIndex = (rel: string) =>
+  rel.startsWith("pagefind/") || rel.includes("/pagefind/");
 
 export function cacheControl(rel: string, info: BuildInfo): string {
   if (isMedia(rel, info)) return CACHE_IMMUTABLE;
@@ -52,15 +59,21 @@ export function cacheControl(rel: string, info: BuildInfo): string {
 const EXPORT_FILE = /^([^/]+)\/_api\/export\/([a-z_]+)\.xlsx$/;
 
 export function headersFor(rel: string, info: BuildInfo): FileHeaders {
-  const headers: FileHeaders = { contentType: contentType(rel), cacheControl: cacheControl(rel, info) };
+  const headers: FileHeaders = {
+    contentType: contentType(rel),
+    cacheControl: cacheControl(rel, info),
+  };
   const exported = EXPORT_FILE.exec(rel);
   if (exported !== null) {
     const name = info.domains.find((d) => d.domain === exported[1])?.exports[exported[2]!];
     // The same value as the servers send (routes.ts).
-    if (name !== undefined) headers.contentDisposition = `attachment; filename="${safeFileName(name)}"`;
+    if (name !== undefined)
+      headers.contentDisposition = `attachment; filename="${safeFileName(name)}"`;
   }
   return headers;
 }
 
 export const sameHeaders = (a: FileHeaders, b: FileHeaders) =>
-  a.contentType === b.contentType && a.cacheControl === b.cacheControl && (a.contentDisposition ?? null) === (b.contentDisposition ?? null);
+  a.contentType === b.contentType &&
+  a.cacheControl === b.cacheControl &&
+  (a.contentDisposition ?? null) === (b.contentDisposition ?? null);

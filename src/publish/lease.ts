@@ -62,16 +62,36 @@ export interface Lease {
  */
 const ours = new Set<string>();
 
-const overlaps = (a: string[], b: string[]) => a.includes("*") || b.includes("*") || a.some((x) => b.includes(x));
+const overlaps = (a: string[], b: string[]) =>
+  a.includes("*") || b.includes("*") || a.some((x) => b.includes(x));
 
-export async function acquireLease(store: Store, scope: string[], options: LeaseOptions = {}): Promise<Lease> {
+export async function acquireLease(
+  store: Store,
+  scope: string[],
+  options: LeaseOptions = {},
+): Promise<Lease> {
   const ttl = options.ttlMs ?? 120_000;
   const contendMs = options.contendMs ?? 10_000;
   const deadline = Date.now() + (options.patienceMs ?? 30_000);
-  const body: LeaseBody = { owner: `${hostname()} pid ${process.pid}`, host: hostname(), pid: process.pid, started: new Date().toISOString(), scope: [...scope].sort() };
+  const body: LeaseBody = {
+    owner: `${hostname()} pid ${process.pid}`,
+    host: hostname(),
+    pid: process.pid,
+    started: new Date().toISOString(),
+    scope: [...scope].sort(),
+  };
   const rel = `${LEASES_FOLDER}${Date.now().toString(36)}-${randomBytes(6).toString("hex")}.json`;
   const bytes = Buffer.from(JSON.stringify(body) + "\n");
-  const write = () => store.put({ path: rel, size: bytes.length, md5: md5(bytes), abs: null, bytes, contentType: "application/json", cacheControl: "no-store" });
+  const write = () =>
+    store.put({
+      path: rel,
+      size: bytes.length,
+      md5: md5(bytes),
+      abs: null,
+      bytes,
+      contentType: "application/json",
+      cacheControl: "no-store",
+    });
 
   ours.add(rel);
   try {
@@ -87,7 +107,8 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
       await write();
       const listing = await store.list(LEASES_FOLDER);
       const mine = listing.get(rel);
-      if (mine === undefined) throw new Error(`bug: ${store.name} does not list the lease ${rel} just written`);
+      if (mine === undefined)
+        throw new Error(`bug: ${store.name} does not list the lease ${rel} just written`);
       const blocking: { body: LeaseBody; age: number }[] = [];
       let tookOver = false;
       for (const [other, listed] of listing) {
@@ -99,10 +120,17 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
         try {
           theirs = JSON.parse(text.toString()) as LeaseBody;
         } catch {
-          theirs = { owner: "unknown", started: new Date(listed.modified).toISOString(), scope: ["*"] };
+          theirs = {
+            owner: "unknown",
+            started: new Date(listed.modified).toISOString(),
+            scope: ["*"],
+          };
         }
         if (!overlaps(body.scope, theirs.scope ?? ["*"])) continue;
-        const dead = theirs.host === hostname() && typeof theirs.pid === "number" && (theirs.pid === process.pid ? !ours.has(other) : !isAlive(theirs.pid));
+        const dead =
+          theirs.host === hostname() &&
+          typeof theirs.pid === "number" &&
+          (theirs.pid === process.pid ? !ours.has(other) : !isAlive(theirs.pid));
         if (age > ttl || dead) {
           // Its publisher stopped rewriting it, or is a process of this machine that is gone: killed.
           // Taken over (other newcomers may delete it too).
@@ -130,12 +158,20 @@ export async function acquireLease(store: Store, scope: string[], options: Lease
         );
       }
       // Contenders that saw each other both withdrew: try again after a random pause, out of step.
-      await new Promise((resolve) => setTimeout(resolve, Math.min(200 * 2 ** attempt, 2000) * (0.5 + Math.random())));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(200 * 2 ** attempt, 2000) * (0.5 + Math.random())),
+      );
     }
   }
 }
 
-function hold(store: Store, rel: string, write: () => Promise<unknown>, ttl: number, since: number): Lease {
+function hold(
+  store: Store,
+  rel: string,
+  write: () => Promise<unknown>,
+  ttl: number,
+  since: number,
+): Lease {
   let lost = false;
   let renewing: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
@@ -153,7 +189,10 @@ function hold(store: Store, rel: string, write: () => Promise<unknown>, ttl: num
       return lost;
     },
     check() {
-      if (lost) throw new UserError(`${store.name}: this publisher's lease expired and was taken over by another publisher; run again`);
+      if (lost)
+        throw new UserError(
+          `${store.name}: this publisher's lease expired and was taken over by another publisher; run again`,
+        );
     },
     async release() {
       clearInterval(timer);

@@ -17,7 +17,11 @@ const entry = z.object({
   contentDisposition: z.string().optional(),
   mtimeMs: z.number().optional(),
 });
-const manifest = z.object({ generator: z.literal("catalogue"), date: z.string(), files: z.record(z.string(), entry) });
+const manifest = z.object({
+  generator: z.literal("catalogue"),
+  date: z.string(),
+  files: z.record(z.string(), entry),
+});
 
 /** Null when the bytes are not a manifest of ours. */
 export function decodeManifest(bytes: Buffer | string): Map<string, PublishedEntry> | null {

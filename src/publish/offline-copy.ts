@@ -5,7 +5,13 @@ import { md5 } from "../util/hash.ts";
 import { offlineHtml, relativePath } from "./offline.ts";
 import { homePage, ROOT_PAGE, rootPage } from "./offline-root.ts";
 import { FEED_FILE } from "../site/urls.ts";
-import { OFFLINE_INDEX, searchEntry, searchIndexScript, workPagePath, type SearchEntry } from "./offline-search.ts";
+import {
+  OFFLINE_INDEX,
+  searchEntry,
+  searchIndexScript,
+  workPagePath,
+  type SearchEntry,
+} from "./offline-search.ts";
 
 /**
  * What an offline copy holds beyond the build's files, and instead of some: every HTML page
@@ -37,24 +43,32 @@ export interface OfflineCopy {
  */
 export async function offlineCopy(paths: readonly string[], read: ReadText): Promise<OfflineCopy> {
   const info = paths.includes(BUILD_INFO_PATH) ? parseBuildInfo(await read(BUILD_INFO_PATH)) : null;
-  if (paths.includes(BUILD_INFO_PATH) && info === null) throw new Error(`bug: the build's ${BUILD_INFO_PATH} does not parse`);
+  if (paths.includes(BUILD_INFO_PATH) && info === null)
+    throw new Error(`bug: the build's ${BUILD_INFO_PATH} does not parse`);
   const domains = info?.domains ?? [];
   // A domain's catalogue is in the copy when its home page is (a --no-site domain has none).
   const present = new Set(paths);
-  const sites: { domain: DomainInfo; root: string }[] = domains.filter((d) => present.has(homePage(d))).map((d) => ({ domain: d, root: homePage(d).slice(0, -"index.html".length) }));
+  const sites: { domain: DomainInfo; root: string }[] = domains
+    .filter((d) => present.has(homePage(d)))
+    .map((d) => ({ domain: d, root: homePage(d).slice(0, -"index.html".length) }));
   sites.push(...languageVersions(sites, paths));
   // The deepest root first: a page of a language version belongs to it, not to the domain's root.
   sites.sort((a, b) => b.root.length - a.root.length);
   const added = new Map<string, Buffer>();
-  if (!present.has(ROOT_PAGE) && domains.length > 0) added.set(ROOT_PAGE, Buffer.from(rootPage(withSite(domains, sites))));
+  if (!present.has(ROOT_PAGE) && domains.length > 0)
+    added.set(ROOT_PAGE, Buffer.from(rootPage(withSite(domains, sites))));
   for (const { root } of sites) present.add(root + OFFLINE_INDEX);
   present.add(ROOT_PAGE);
   const siteOf = (rel: string) => sites.find(({ root }) => rel.startsWith(root));
 
   const page = (rel: string, html: string) => {
     const site = siteOf(rel);
-    const index = site === undefined ? null : relativePath(path.posix.dirname(rel), site.root + OFFLINE_INDEX);
-    const mark = (tag: string) => (index !== null && SEARCH_SCRIPT.test(tag) ? tag.replace(/>$/, ` data-offline-search="${index}">`) : tag);
+    const index =
+      site === undefined ? null : relativePath(path.posix.dirname(rel), site.root + OFFLINE_INDEX);
+    const mark = (tag: string) =>
+      index !== null && SEARCH_SCRIPT.test(tag)
+        ? tag.replace(/>$/, ` data-offline-search="${index}">`)
+        : tag;
     return Buffer.from(offlineHtml(html, rel, (p) => present.has(p), mark));
   };
   const entries = new Map<string, SearchEntry[]>(sites.map(({ root }) => [root, []]));
@@ -68,7 +82,11 @@ export async function offlineCopy(paths: readonly string[], read: ReadText): Pro
     const bytes = page(rel, html);
     pages.set(rel, { size: bytes.length, md5: md5(bytes) });
   }
-  for (const { domain, root } of sites) added.set(root + OFFLINE_INDEX, Buffer.from(searchIndexScript(entries.get(root)!, domain.locale)));
+  for (const { domain, root } of sites)
+    added.set(
+      root + OFFLINE_INDEX,
+      Buffer.from(searchIndexScript(entries.get(root)!, domain.locale)),
+    );
   return { added, pages, page };
 }
 
@@ -76,12 +94,16 @@ export async function offlineCopy(paths: readonly string[], read: ReadText): Pro
  * The language versions of the sites (src/site/versions.ts): a folder `{L}/` of a site root that
  * holds its own feed is one. Each gets its own offline index, collated in its language.
  */
-function languageVersions(sites: readonly { domain: DomainInfo; root: string }[], paths: readonly string[]): { domain: DomainInfo; root: string }[] {
+function languageVersions(
+  sites: readonly { domain: DomainInfo; root: string }[],
+  paths: readonly string[],
+): { domain: DomainInfo; root: string }[] {
   const found: { domain: DomainInfo; root: string }[] = [];
   for (const { domain, root } of sites) {
     for (const rel of paths) {
       const match = rel.startsWith(root) ? VERSION_FEED.exec(rel.slice(root.length)) : null;
-      if (match !== null) found.push({ domain: { ...domain, locale: match[1]! }, root: `${root}${match[1]}/` });
+      if (match !== null)
+        found.push({ domain: { ...domain, locale: match[1]! }, root: `${root}${match[1]}/` });
     }
   }
   return found;
@@ -90,4 +112,5 @@ function languageVersions(sites: readonly { domain: DomainInfo; root: string }[]
 const VERSION_FEED = new RegExp(`^([a-z]{2,3}(?:-[a-z0-9]+)*)/${FEED_FILE.replace(".", "\\.")}$`);
 
 /** The domains, each marked with whether its catalogue is in the copy. */
-const withSite = (domains: DomainInfo[], sites: { domain: DomainInfo }[]) => domains.map((d) => ({ ...d, site: sites.some((s) => s.domain === d) }));
+const withSite = (domains: DomainInfo[], sites: { domain: DomainInfo }[]) =>
+  domains.map((d) => ({ ...d, site: sites.some((s) => s.domain === d) }));

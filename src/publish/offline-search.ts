@@ -24,7 +24,10 @@ const GLOBAL = "catalogueSearchIndex";
 /** A work page's path below its site root (src/site/urls.ts, workDir). */
 const WORK_PAGE = /^audiovisual-detail\/(\d+)\/([^/]+)\/index\.html$/;
 /** A work page's path from the index's folder (`assets/`), to which search.js resolves it. */
-const PAGE_PATTERN = path.posix.relative(path.posix.dirname(OFFLINE_INDEX), "audiovisual-detail/{id}/{slug}/index.html");
+const PAGE_PATTERN = path.posix.relative(
+  path.posix.dirname(OFFLINE_INDEX),
+  "audiovisual-detail/{id}/{slug}/index.html",
+);
 const TITLE = /data-pagefind-body>\s*<h1>([^<]*)<\/h1>/;
 const DIRECTOR = /data-pagefind-meta="director">([^<]*)</;
 
@@ -42,12 +45,20 @@ export function workPagePath(inSite: string): { id: number; slug: string } | nul
 }
 
 /** What the index holds of a work page. */
-export function searchEntry(page: { id: number; slug: string }, html: string, rel: string): SearchEntry {
+export function searchEntry(
+  page: { id: number; slug: string },
+  html: string,
+  rel: string,
+): SearchEntry {
   const title = TITLE.exec(html);
   // The templates always write it: a page without it is a bug, not bad input.
   if (title === null) throw new Error(`bug: no <h1> in the data-pagefind-body part of ${rel}`);
   const director = DIRECTOR.exec(html);
-  return { ...page, title: unescapeHtml(title[1]!), director: director === null ? null : unescapeHtml(director[1]!) };
+  return {
+    ...page,
+    title: unescapeHtml(title[1]!),
+    director: director === null ? null : unescapeHtml(director[1]!),
+  };
 }
 
 /**
@@ -55,7 +66,10 @@ export function searchEntry(page: { id: number; slug: string }, html: string, re
  * `self.catalogueSearchIndex=JSON.parse('{"page":…,"directors":[…],"works":[[title,director,id,slug],…]}');`
  */
 export function searchIndexScript(entries: readonly SearchEntry[], locale: string): string {
-  const collator = new Intl.Collator(collationLocale(locale), { sensitivity: "base", numeric: true });
+  const collator = new Intl.Collator(collationLocale(locale), {
+    sensitivity: "base",
+    numeric: true,
+  });
   const directors = new Map<string, number>();
   const works = [...entries]
     .sort((a, b) => collator.compare(a.title, b.title) || a.id - b.id)
@@ -72,7 +86,14 @@ export function searchIndexScript(entries: readonly SearchEntry[], locale: strin
   return `self.${GLOBAL}=JSON.parse('${json.replace(/['\\]/g, (c) => `\\${c}`)}');\n`;
 }
 
-const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&#39;": "'" };
+const ENTITIES: Record<string, string> = {
+  "&amp;": "&",
+  "&lt;": "<",
+  "&gt;": ">",
+  "&quot;": '"',
+  "&#39;": "'",
+};
 
 /** The text of what src/site/html.ts escaped. */
-const unescapeHtml = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);
+const unescapeHtml = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);

@@ -33,14 +33,21 @@ const URL_ATTRIBUTE = /(\s)(href|src|srcset)="([^"]*)"/gi;
 const LOADED_LINK = /\brel="[^"]*\b(stylesheet|icon|preload|modulepreload|manifest)\b/i;
 const ABSOLUTE = /^[a-z][a-z0-9+.-]*:/i;
 const WEB = /^(https?:)?\/\//i;
-const API_URL = new RegExp(`^([^/]+)/(?:.*/)?${API_PATH.slice(1)}(\\d+|${EXPORT_KINDS.join("|")})/$`);
+const API_URL = new RegExp(
+  `^([^/]+)/(?:.*/)?${API_PATH.slice(1)}(\\d+|${EXPORT_KINDS.join("|")})/$`,
+);
 
 /**
  * The page at `pagePath` (relative to the archive's root) with its URLs pointing inside the
  * archive. `extra(tag)` may add attributes to a rewritten tag (the archive marks the search script
  * with its offline index).
  */
-export function offlineHtml(html: string, pagePath: string, holds: Holds, extra?: (tag: string) => string): string {
+export function offlineHtml(
+  html: string,
+  pagePath: string,
+  holds: Holds,
+  extra?: (tag: string) => string,
+): string {
   const pageDir = path.posix.dirname(pagePath);
   const host = pagePath.slice(0, pagePath.indexOf("/") + 1);
   return html.replace(TAG, (tag: string, name: string) => {
@@ -52,7 +59,8 @@ export function offlineHtml(html: string, pagePath: string, holds: Holds, extra?
         if (!loads && ABSOLUTE.test(url)) return url;
         return offlineUrl(url, pageDir, host, holds);
       };
-      const rewritten = attribute.toLowerCase() === "srcset" ? rewriteSrcset(value, rewrite) : rewrite(value);
+      const rewritten =
+        attribute.toLowerCase() === "srcset" ? rewriteSrcset(value, rewrite) : rewrite(value);
       return rewritten === value ? all : `${space}${attribute}="${rewritten}"`;
     });
     if (extra !== undefined) out = extra(out);
@@ -64,7 +72,9 @@ export function offlineHtml(html: string, pagePath: string, holds: Holds, extra?
 function rewriteSrcset(value: string, rewrite: (url: string) => string): string {
   return value
     .split(",")
-    .map((candidate) => candidate.replace(/^(\s*)(\S+)/, (_, space: string, url: string) => space + rewrite(url)))
+    .map((candidate) =>
+      candidate.replace(/^(\s*)(\S+)/, (_, space: string, url: string) => space + rewrite(url)),
+    )
     .join(",");
 }
 
@@ -72,13 +82,25 @@ function rewriteSrcset(value: string, rewrite: (url: string) => string): string 
 export function offlineUrl(value: string, pageDir: string, host: string, holds: Holds): string {
   if (value === "" || value.startsWith("#")) return value;
   // Most URLs already name a file of the copy relatively (a cover, the stylesheet): nothing to do.
-  if (!ABSOLUTE.test(value) && !value.startsWith("/") && !/\/([?#]|$)/.test(value) && !value.includes("api/v1/")) return value;
+  if (
+    !ABSOLUTE.test(value) &&
+    !value.startsWith("/") &&
+    !/\/([?#]|$)/.test(value) &&
+    !value.includes("api/v1/")
+  )
+    return value;
   if (ABSOLUTE.test(value) && !WEB.test(value)) return value; // data:, mailto:, …
   const hash = value.indexOf("#");
   const fragment = hash === -1 ? "" : value.slice(hash);
-  const target = archivePath(value.slice(0, hash === -1 ? undefined : hash).replaceAll("&amp;", "&"), pageDir, host);
+  const target = archivePath(
+    value.slice(0, hash === -1 ? undefined : hash).replaceAll("&amp;", "&"),
+    pageDir,
+    host,
+  );
   if (target === null || !holds(target)) return value;
-  return relativePath(pageDir, target).replaceAll("&", "&amp;").replaceAll('"', "&quot;") + fragment;
+  return (
+    relativePath(pageDir, target).replaceAll("&", "&amp;").replaceAll('"', "&quot;") + fragment
+  );
 }
 
 /**
@@ -90,7 +112,8 @@ export function relativePath(fromDir: string, to: string): string {
   const from = fromDir === "." ? [] : fromDir.split("/");
   const target = to.split("/");
   let common = 0;
-  while (common < from.length && common < target.length - 1 && from[common] === target[common]) common++;
+  while (common < from.length && common < target.length - 1 && from[common] === target[common])
+    common++;
   return "../".repeat(from.length - common) + target.slice(common).join("/");
 }
 
@@ -105,14 +128,19 @@ function archivePath(url: string, pageDir: string, host: string): string | null 
   if (WEB.test(url)) {
     const rest = url.slice(url.indexOf("//") + 2);
     const slash = rest.indexOf("/");
-    const authority = (slash === -1 ? rest : rest.slice(0, slash)).toLowerCase().replace(/:(80|443)$/, "");
+    const authority = (slash === -1 ? rest : rest.slice(0, slash))
+      .toLowerCase()
+      .replace(/:(80|443)$/, "");
     rel = path.posix.normalize(`${authority}/${slash === -1 ? "" : rest.slice(slash + 1)}`);
-  } else rel = path.posix.normalize(url.startsWith("/") ? host + url.slice(1) : `${pageDir}/${url}`);
+  } else
+    rel = path.posix.normalize(url.startsWith("/") ? host + url.slice(1) : `${pageDir}/${url}`);
   if (rel.startsWith("../") || rel === "..") return null;
   const api = API_URL.exec(rel);
   if (api !== null) {
     const [, domain, what] = api;
-    return /^\d+$/.test(what!) ? `${domain}/_api/detail/${what}.json` : `${domain}/_api/export/${what}.xlsx`;
+    return /^\d+$/.test(what!)
+      ? `${domain}/_api/detail/${what}.json`
+      : `${domain}/_api/export/${what}.xlsx`;
   }
   if (rel.endsWith("/")) rel += "index.html";
   else if (rel === ".") rel = "index.html";

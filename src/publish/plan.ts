@@ -44,11 +44,16 @@ export const UNRECORDED_DELETES = 500;
  */
 export function phaseIndex(u: Upload): number {
   if (u.file.phase === "media") return 0;
-  if (u.file.phase === "entry") return u.file.path === "_catalogue/build.json" ? 5 : u.file.path.endsWith("/1.json") ? 3 : 4;
+  if (u.file.phase === "entry")
+    return u.file.path === "_catalogue/build.json" ? 5 : u.file.path.endsWith("/1.json") ? 3 : 4;
   return u.reason === "new" ? 1 : 2;
 }
 
-export function makePlan(files: readonly (SourceFile & { phase: Phase })[], state: TargetState, deletable: (rel: string) => boolean): Plan {
+export function makePlan(
+  files: readonly (SourceFile & { phase: Phase })[],
+  state: TargetState,
+  deletable: (rel: string) => boolean,
+): Plan {
   const uploads: Upload[] = [];
   let skipped = 0;
   for (const file of files) {
@@ -78,7 +83,8 @@ function reasonFor(file: SourceFile, state: TargetState): Reason | null {
   // Same bytes: the record says with which headers they were stored. Its MD5 must match too,
   // or the entry describes an earlier upload of that path (an interrupted publish).
   const recorded = state.published.get(file.path);
-  if (recorded === undefined || recorded.md5 !== file.md5 || !sameHeaders(recorded, file)) return "headers";
+  if (recorded === undefined || recorded.md5 !== file.md5 || !sameHeaders(recorded, file))
+    return "headers";
   return null;
 }
 
@@ -95,7 +101,9 @@ export function checkDeletes(plan: Plan, maxDeletes: number | undefined, target:
   const check = "Check --to and --dir (run with --dry-run to see the list)";
   if (maxDeletes !== undefined) {
     if (n <= maxDeletes) return;
-    throw new UserError(`publishing would delete ${n} files from ${target}, more than --max-deletes ${maxDeletes}; nothing was changed. ${check}, ${allow}`);
+    throw new UserError(
+      `publishing would delete ${n} files from ${target}, more than --max-deletes ${maxDeletes}; nothing was changed. ${check}, ${allow}`,
+    );
   }
   const unrecorded = n - plan.recordedDeletes;
   if (unrecorded > UNRECORDED_DELETES) {

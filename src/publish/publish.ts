@@ -17,7 +17,13 @@ import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
 import { remerge } from "./scope.ts";
 import { unchangedOnTarget } from "./unchanged.ts";
 import type { PublishOptions } from "./options.ts";
-import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry, type Store, type Target } from "./target.ts";
+import {
+  LEGACY_PUBLISHED_PATH,
+  type Listed,
+  type PublishedEntry,
+  type Store,
+  type Target,
+} from "./target.ts";
 
 export type { PublishOptions };
 
@@ -61,9 +67,28 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
     }
     const unchanged = await unchangedOnTarget(options.dir, target, options.domains, catalogue!);
     if (unchanged !== null) {
-      const plan: Plan = { uploads: [], deletes: [], recordedDeletes: 0, recorded: 0, skipped: unchanged.skipped, bytes: 0 };
+      const plan: Plan = {
+        uploads: [],
+        deletes: [],
+        recordedDeletes: 0,
+        recorded: 0,
+        skipped: unchanged.skipped,
+        bytes: 0,
+      };
       const seconds = (performance.now() - started) / 1000;
-      return { target: target.name, plan, uploaded: 0, skipped: plan.skipped, deleted: 0, bytes: 0, seconds, requests: target.requests, dryRun: options.dryRun ?? false, pruned: [], quick: false };
+      return {
+        target: target.name,
+        plan,
+        uploaded: 0,
+        skipped: plan.skipped,
+        deleted: 0,
+        bytes: 0,
+        seconds,
+        requests: target.requests,
+        dryRun: options.dryRun ?? false,
+        pruned: [],
+        quick: false,
+      };
     }
   }
   const source = await readSource(options.dir, options.manifest ?? options.changes?.files);
@@ -72,18 +97,42 @@ export async function publish(options: PublishOptions): Promise<PublishSummary> 
       if (options.pruneMedia) throw archiveHasNoMedia(target.name);
       return await publishArchive(source, target, options, started);
     }
-    const redecide = (catalogue?: Map<string, Listed>) => decide(source, target, options, catalogue);
-    const summary = await publishToStore(source, target, options, started, await redecide(catalogue!), redecide);
+    const redecide = (catalogue?: Map<string, Listed>) =>
+      decide(source, target, options, catalogue);
+    const summary = await publishToStore(
+      source,
+      target,
+      options,
+      started,
+      await redecide(catalogue!),
+      redecide,
+    );
     if (!options.pruneMedia) return summary;
-    const pruned = await pruneMedia(target, source.info, { dryRun: summary.dryRun, maxDeletes: options.maxDeletes, lease: options.lease });
-    return { ...summary, pruned, deleted: summary.deleted + (summary.dryRun ? 0 : pruned.length), seconds: (performance.now() - started) / 1000, requests: target.requests };
+    const pruned = await pruneMedia(target, source.info, {
+      dryRun: summary.dryRun,
+      maxDeletes: options.maxDeletes,
+      lease: options.lease,
+    });
+    return {
+      ...summary,
+      pruned,
+      deleted: summary.deleted + (summary.dryRun ? 0 : pruned.length),
+      seconds: (performance.now() - started) / 1000,
+      requests: target.requests,
+    };
   } finally {
     await source.release();
   }
 }
 
 /** A publish planned from the build's changes (changes.ts); null when the records do not allow it. */
-async function publishChanges(store: Store, options: PublishOptions, started: number, catalogue: Map<string, Listed>, changes: BuildChanges): Promise<PublishSummary | null> {
+async function publishChanges(
+  store: Store,
+  options: PublishOptions,
+  started: number,
+  catalogue: Map<string, Listed>,
+  changes: BuildChanges,
+): Promise<PublishSummary | null> {
   const dir = await realpath(options.dir).catch(() => null);
   if (dir === null) return null;
   const release = await holdVersion(dir);
@@ -93,8 +142,19 @@ async function publishChanges(store: Store, options: PublishOptions, started: nu
     const inputs = await readFile(path.join(dir, INPUTS_PATH)).catch(() => null);
     if (inputs === null || md5(inputs) !== changes.files.get(INPUTS_PATH)?.md5) return null;
     const info = await readBuildInfo(dir);
-    const source: Source = { dir, info, inputs: await readDomainKeys(dir), files: [], release: async () => {} };
-    const decision = await planFromChanges(source, changes, catalogue, recordCache(store, options.cacheDir));
+    const source: Source = {
+      dir,
+      info,
+      inputs: await readDomainKeys(dir),
+      files: [],
+      release: async () => {},
+    };
+    const decision = await planFromChanges(
+      source,
+      changes,
+      catalogue,
+      recordCache(store, options.cacheDir),
+    );
     if (decision === null) return null;
     // Another publisher changed the records meanwhile: everything is compared.
     const redecide = async () => {
@@ -118,7 +178,12 @@ async function publishToStore(
   redecide: () => Promise<Decision>,
 ): Promise<PublishSummary> {
   let decision = first;
-  const summary = (uploaded: number, deleted: number, bytes: number, dryRun: boolean): PublishSummary => ({
+  const summary = (
+    uploaded: number,
+    deleted: number,
+    bytes: number,
+    dryRun: boolean,
+  ): PublishSummary => ({
     target: store.name,
     plan: decision.plan,
     uploaded,
@@ -137,13 +202,21 @@ async function publishToStore(
   const removeLegacy = whole && decision.legacy;
   // Nothing to do: no lease taken, nothing written (a night with no change costs the reads).
   const { plan, touched } = decision;
-  if (touched.length === 0 && plan.uploads.length === 0 && plan.deletes.length === 0 && !removeLegacy) return summary(0, 0, 0, false);
+  if (
+    touched.length === 0 &&
+    plan.uploads.length === 0 &&
+    plan.deletes.length === 0 &&
+    !removeLegacy
+  )
+    return summary(0, 0, 0, false);
 
   const lease = await acquireLease(store, whole ? ["*"] : decision.owned, options.lease);
   try {
     // Another publisher may have finished between the reads and the lease: then read again.
     const tags = await store.list(RECORDS_FOLDER);
-    const moved = decision.owned.some((d) => tags.get(recordPath(d))?.md5 !== decision.recordTags.get(d));
+    const moved = decision.owned.some(
+      (d) => tags.get(recordPath(d))?.md5 !== decision.recordTags.get(d),
+    );
     if (moved) {
       decision = await redecide();
       checkDeletes(decision.plan, options.maxDeletes, store.name);
@@ -156,7 +229,13 @@ async function publishToStore(
   }
 }
 
-async function execute(source: Source, store: Store, decision: Decision, lease: Lease, options: PublishOptions) {
+async function execute(
+  source: Source,
+  store: Store,
+  decision: Decision,
+  lease: Lease,
+  options: PublishOptions,
+) {
   const { plan } = decision;
   // Each upload once it is stored, as the target holds it.
   const stored = new Map<string, PublishedEntry>();
@@ -178,7 +257,8 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
     for (const uploads of phases) {
       lease.check();
       await pool(uploads, options.concurrency ?? 8, async ({ file }) => {
-        if (file.path === BUILD_INFO_PATH && options.domains !== undefined) await remerge(source, store, options);
+        if (file.path === BUILD_INFO_PATH && options.domains !== undefined)
+          await remerge(source, store, options);
         else stored.set(file.path, entryOf(file, await store.put(file)));
         done++;
         bytes += file.size;
@@ -201,9 +281,24 @@ async function execute(source: Source, store: Store, decision: Decision, lease: 
   return { uploaded: done, bytes };
 }
 
-async function publishArchive(source: Source, target: Target, options: PublishOptions, started: number): Promise<PublishSummary> {
-  const files = await completeDigests(options.domains === undefined ? source.files : domainsOnly(source, options.domains), null);
-  const plan: Plan = { uploads: files.map((file) => ({ file, reason: "new" })), deletes: [], recordedDeletes: 0, recorded: 0, skipped: 0, bytes: files.reduce((s, f) => s + f.size, 0) };
+async function publishArchive(
+  source: Source,
+  target: Target,
+  options: PublishOptions,
+  started: number,
+): Promise<PublishSummary> {
+  const files = await completeDigests(
+    options.domains === undefined ? source.files : domainsOnly(source, options.domains),
+    null,
+  );
+  const plan: Plan = {
+    uploads: files.map((file) => ({ file, reason: "new" })),
+    deletes: [],
+    recordedDeletes: 0,
+    recorded: 0,
+    skipped: 0,
+    bytes: files.reduce((s, f) => s + f.size, 0),
+  };
   const summary = (uploaded: number, dryRun: boolean): PublishSummary => ({
     target: target.name,
     plan,
@@ -218,7 +313,10 @@ async function publishArchive(source: Source, target: Target, options: PublishOp
     quick: false,
   });
   if (options.dryRun) return summary(0, true);
-  const published = { date: source.info.date, files: new Map(files.map((f) => [f.path, entryOf(f)])) };
+  const published = {
+    date: source.info.date,
+    files: new Map(files.map((f) => [f.path, entryOf(f)])),
+  };
   try {
     await target.begin();
     for (const file of files) await target.put(file);
@@ -237,9 +335,12 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): T[][] {
   return groups.filter((g) => g !== undefined);
 }
 
-
 /** Runs `fn` over items, `limit` at a time; after a failure starts nothing new, waits, then throws it. */
-async function pool<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+async function pool<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
   let next = 0;
   let failure: { error: unknown } | null = null;
   async function worker() {

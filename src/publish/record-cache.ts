@@ -25,7 +25,8 @@ export interface RecordCache {
 
 /** The records of `store`, copied under `cacheDir` (without one, every record is read from the target). */
 export function recordCache(store: Store, cacheDir: string | undefined): RecordCache {
-  if (cacheDir === undefined) return { read: (domain) => store.get(recordPath(domain)), keep: async () => {} };
+  if (cacheDir === undefined)
+    return { read: (domain) => store.get(recordPath(domain)), keep: async () => {} };
   const dir = path.join(cacheDir, "records", md5(Buffer.from(store.name)).slice(0, 16));
   const file = (domain: string) => path.join(dir, `${domain}.tsv`);
   const keep = async (domain: string, bytes: Buffer) => {

@@ -104,7 +104,7 @@ export function recordLines(stored: Buffer): RecordLines | null {
   const paths: string[] = [];
   const starts: number[] = [];
   let held = 0;
-  for (let start = first + COLUMNS.length + 2; start < text.length; ) {
+  for (let start = first + COLUMNS.length + 2; start < text.length;) {
     const end = text.indexOf("\n", start);
     const tab = text.indexOf("\t", start);
     if (tab <= start || tab > end) return null;
@@ -118,10 +118,12 @@ export function recordLines(stored: Buffer): RecordLines | null {
 }
 
 /** The stored line of the i-th path, without its line break. */
-export const lineAt = (record: RecordLines, i: number) => record.text.slice(record.starts[i], record.starts[i + 1]! - 1);
+export const lineAt = (record: RecordLines, i: number) =>
+  record.text.slice(record.starts[i], record.starts[i + 1]! - 1);
 
 /** Whether the i-th path of a stored record is pending (no size after the path). */
-export const isPendingAt = (record: RecordLines, i: number) => record.text.charCodeAt(record.starts[i]! + record.paths[i]!.length + 1) === 9;
+export const isPendingAt = (record: RecordLines, i: number) =>
+  record.text.charCodeAt(record.starts[i]! + record.paths[i]!.length + 1) === 9;
 
 /**
  * The record that `stored` becomes with `changes` (sorted by path): a path mapped to an entry is
@@ -137,7 +139,12 @@ export function patchRecord(
   // Its first line, which counts the files, is set last; unchanged lines are copied in runs (as
   // bytes when they can be: encoding 3.6 MB of text again costs more than the rest).
   const pieces: (string | Buffer)[] = ["", `${COLUMNS}\n`];
-  const run = (from: number, to: number) => pieces.push(bytes === null ? text.slice(starts[from], starts[to]) : bytes.subarray(starts[from], starts[to]));
+  const run = (from: number, to: number) =>
+    pieces.push(
+      bytes === null
+        ? text.slice(starts[from], starts[to])
+        : bytes.subarray(starts[from], starts[to]),
+    );
   let files = stored.held;
   let i = 0;
   for (const [rel, change] of changes) {
@@ -164,7 +171,13 @@ export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
   const lines = bytes.toString().split("\n");
   const head = parseHead(lines[0]!);
   if (head === null || lines[1] !== COLUMNS) return null;
-  const record: DomainRecord = { domain: head.domain, state: head.state, date: head.date, files: new Map(), pending: new Set() };
+  const record: DomainRecord = {
+    domain: head.domain,
+    state: head.state,
+    date: head.date,
+    files: new Map(),
+    pending: new Set(),
+  };
   if (head.inputs !== undefined) record.inputs = head.inputs;
   for (let i = 2; i < lines.length; i++) {
     const line = lines[i]!;
@@ -185,7 +198,16 @@ export function decodeRecord(bytes: Buffer | string): DomainRecord | null {
 export function parseLine(line: string): { rel: string; entry: PublishedEntry | null } | null {
   const cells = line.split("\t");
   if (cells.length !== 8) return null;
-  const [rel, size, md5, key, contentType, cacheControl, disposition, mtime] = cells as [string, string, string, string, string, string, string, string];
+  const [rel, size, md5, key, contentType, cacheControl, disposition, mtime] = cells as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
   if (md5 === "") return { rel, entry: null };
   const entry: PublishedEntry = { size: Number(size), md5, contentType, cacheControl };
   if (key !== "") entry.key = key;
@@ -210,8 +232,19 @@ function parseHead(line: string): RecordHead | null {
     return null;
   }
   const { domain, state, date, inputs, files } = head;
-  if (typeof domain !== "string" || (state !== "complete" && state !== "updating") || typeof date !== "string") return null;
-  return { domain, state, date, ...(typeof inputs === "string" ? { inputs } : {}), ...(typeof files === "number" ? { files } : {}) };
+  if (
+    typeof domain !== "string" ||
+    (state !== "complete" && state !== "updating") ||
+    typeof date !== "string"
+  )
+    return null;
+  return {
+    domain,
+    state,
+    date,
+    ...(typeof inputs === "string" ? { inputs } : {}),
+    ...(typeof files === "number" ? { files } : {}),
+  };
 }
 
 /** What a record says of a file the target holds. */

@@ -10,7 +10,11 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 5, baseMs: 250 };
 
-export async function withRetry<T>(action: () => Promise<T>, transient: (error: unknown) => boolean, policy: RetryPolicy = DEFAULT_RETRY): Promise<T> {
+export async function withRetry<T>(
+  action: () => Promise<T>,
+  transient: (error: unknown) => boolean,
+  policy: RetryPolicy = DEFAULT_RETRY,
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await action();

@@ -35,13 +35,17 @@ interface Refusal {
 /** An answer that may mean the request's time was wrong (the SDK's list, which includes SignatureDoesNotMatch). */
 export function isSkewError(error: unknown): boolean {
   if (rules === null) throw new Error("bug: isSkewError before loadClockRules");
-  return rules.isClockSkewError(error as Parameters<Retry["isClockSkewError"]>[0]) || isTimeRefusal(error);
+  return (
+    rules.isClockSkewError(error as Parameters<Retry["isClockSkewError"]>[0]) ||
+    isTimeRefusal(error)
+  );
 }
 
 /** An answer that says the request's time itself was refused (expired, in the future, too far off). */
 export function isTimeRefusal(error: unknown): boolean {
   const e = error as Refusal;
-  if (["RequestTimeTooSkewed", "RequestExpired", "RequestInTheFuture"].includes(e.name ?? "")) return true;
+  if (["RequestTimeTooSkewed", "RequestExpired", "RequestInTheFuture"].includes(e.name ?? ""))
+    return true;
   return e.name === "InvalidSignatureException" && /signature expired/i.test(e.message ?? "");
 }
 
@@ -57,7 +61,12 @@ export function skewCorrected(error: unknown, offsetBefore: number, client: S3Cl
 /** "3 h 0 min ahead", "20 min behind": how far this machine's clock is from the store's. */
 export function describeOffset(offsetMs: number): string {
   const minutes = Math.round(Math.abs(offsetMs) / 60_000);
-  const span = minutes >= 60 ? `${Math.floor(minutes / 60)} h ${minutes % 60} min` : minutes >= 1 ? `${minutes} min` : `${Math.round(Math.abs(offsetMs) / 1000)} s`;
+  const span =
+    minutes >= 60
+      ? `${Math.floor(minutes / 60)} h ${minutes % 60} min`
+      : minutes >= 1
+        ? `${minutes} min`
+        : `${Math.round(Math.abs(offsetMs) / 1000)} s`;
   // The offset is the store's time minus ours: positive means our clock is behind.
   return `${span} ${offsetMs > 0 ? "behind" : "ahead of"}`;
 }

@@ -37,11 +37,24 @@ export interface DirectPut {
  * Null for a bucket that is signed otherwise than with Signature V4 (an S3 Express directory
  * bucket's session auth, a multi-region access point's SigV4a): its uploads stay with the SDK.
  */
-export async function directPut(client: S3Client, sdk: Sdk, bucket: string, timeoutMs: number): Promise<DirectPut | null> {
+export async function directPut(
+  client: S3Client,
+  sdk: Sdk,
+  bucket: string,
+  timeoutMs: number,
+): Promise<DirectPut | null> {
   // The endpoint of PutObject for this bucket, by the SDK's own rules (virtual host or path style,
   // --endpoint with its base path, FIPS and dual-stack settings), and how to sign for it.
-  const endpoint = await getEndpointFromInstructions({ Bucket: bucket, Key: "k" }, sdk.PutObjectCommand, client.config);
-  const schemes = (endpoint.properties?.authSchemes ?? []) as { name?: string; signingName?: string; signingRegion?: string }[];
+  const endpoint = await getEndpointFromInstructions(
+    { Bucket: bucket, Key: "k" },
+    sdk.PutObjectCommand,
+    client.config,
+  );
+  const schemes = (endpoint.properties?.authSchemes ?? []) as {
+    name?: string;
+    signingName?: string;
+    signingRegion?: string;
+  }[];
   // No scheme named: the SDK signs with SigV4 for the client's region, as below.
   const scheme = schemes.length === 0 ? {} : schemes[0]!;
   if (schemes.length > 0 && scheme.name !== "sigv4") return null;
@@ -68,7 +81,8 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
       "content-type": object.contentType,
     };
     if (object.cacheControl !== undefined) headers["cache-control"] = object.cacheControl;
-    if (object.contentDisposition !== undefined) headers["content-disposition"] = object.contentDisposition;
+    if (object.contentDisposition !== undefined)
+      headers["content-disposition"] = object.contentDisposition;
     const signed = await signer.sign(
       {
         method: "PUT",
@@ -88,25 +102,43 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
 
   function send(path: string, headers: Record<string, string>, body: Buffer): Promise<string> {
     return new Promise((resolve, reject) => {
-      const request = transport.request({ method: "PUT", protocol: url.protocol, hostname: url.hostname, port, path, headers, agent }, (response) => {
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) {
-          response.resume();
-          response.on("end", () => resolve(String(response.headers.etag ?? "").replace(/"/g, "")));
+      const request = transport.request(
+        {
+          method: "PUT",
+          protocol: url.protocol,
+          hostname: url.hostname,
+          port,
+          path,
+          headers,
+          agent,
+        },
+        (response) => {
+          const status = response.statusCode ?? 0;
+          if (status >= 200 && status < 300) {
+            response.resume();
+            response.on("end", () =>
+              resolve(String(response.headers.etag ?? "").replace(/"/g, "")),
+            );
+            response.on("error", reject);
+            return;
+          }
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
           response.on("error", reject);
-          return;
-        }
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("error", reject);
-        response.on("end", () => {
-          const error = serviceError(sdk, status, Buffer.concat(chunks).toString("utf8"), response.headers);
-          // As the SDK's signer does with an error answer: the store's time (a RequestTimeTooSkewed's
-          // ServerTime, else the Date) sets the clock the next request is signed with.
-          setClockFrom(client, error.ServerTime ?? response.headers.date);
-          reject(error);
-        });
-      });
+          response.on("end", () => {
+            const error = serviceError(
+              sdk,
+              status,
+              Buffer.concat(chunks).toString("utf8"),
+              response.headers,
+            );
+            // As the SDK's signer does with an error answer: the store's time (a RequestTimeTooSkewed's
+            // ServerTime, else the Date) sets the clock the next request is signed with.
+            setClockFrom(client, error.ServerTime ?? response.headers.date);
+            reject(error);
+          });
+        },
+      );
       // A request that receives nothing for this long fails like the SDK's (a TimeoutError), and
       // is retried like a dropped connection.
       request.setTimeout(timeoutMs, () => {
@@ -123,7 +155,12 @@ export async function directPut(client: S3Client, sdk: Sdk, bucket: string, time
 }
 
 /** The same upload through the SDK's PutObject: for buckets that `directPut` leaves to it. */
-export async function sdkPut(client: S3Client, sdk: Sdk, bucket: string, object: PutObject): Promise<string> {
+export async function sdkPut(
+  client: S3Client,
+  sdk: Sdk,
+  bucket: string,
+  object: PutObject,
+): Promise<string> {
   const result = await client.send(
     new sdk.PutObjectCommand({
       Bucket: bucket,
@@ -146,7 +183,12 @@ const contentMd5 = (object: PutObject) => Buffer.from(object.md5, "hex").toStrin
  * elements that say where the bucket is (Region, Endpoint) and what time the store has
  * (ServerTime), and the answer's headers (its Date, its x-amz-bucket-region) where the SDK keeps them.
  */
-function serviceError(sdk: Sdk, status: number, body: string, headers: http.IncomingHttpHeaders): Error & { ServerTime?: string } {
+function serviceError(
+  sdk: Sdk,
+  status: number,
+  body: string,
+  headers: http.IncomingHttpHeaders,
+): Error & { ServerTime?: string } {
   const tag = (name: string) => new RegExp(`<${name}>([^<]*)</${name}>`).exec(body)?.[1];
   const code = tag("Code");
   const requestId = headers["x-amz-request-id"];
@@ -155,11 +197,22 @@ function serviceError(sdk: Sdk, status: number, body: string, headers: http.Inco
     // that the endpoint is wrong, as it does for the SDK's "UnknownError".
     name: code ?? "UnknownError",
     $fault: status >= 500 ? "server" : "client",
-    $metadata: { httpStatusCode: status, requestId: typeof requestId === "string" ? requestId : undefined },
+    $metadata: {
+      httpStatusCode: status,
+      requestId: typeof requestId === "string" ? requestId : undefined,
+    },
     message: tag("Message") ?? `HTTP ${status}`,
   });
   const flat: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(headers)) flat[name] = Array.isArray(value) ? value.join(", ") : value;
-  Object.defineProperty(error, "$response", { value: { statusCode: status, headers: flat }, enumerable: false });
-  return Object.assign(error, { Region: tag("Region"), Endpoint: tag("Endpoint"), ServerTime: tag("ServerTime") });
+  for (const [name, value] of Object.entries(headers))
+    flat[name] = Array.isArray(value) ? value.join(", ") : value;
+  Object.defineProperty(error, "$response", {
+    value: { statusCode: status, headers: flat },
+    enumerable: false,
+  });
+  return Object.assign(error, {
+    Region: tag("Region"),
+    Endpoint: tag("Endpoint"),
+    ServerTime: tag("ServerTime"),
+  });
 }

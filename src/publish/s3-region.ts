@@ -29,14 +29,18 @@ export function namedRegion(error: unknown): string | undefined {
     e.name === "IllegalLocationConstraintException" ||
     (status === 400 && header !== undefined);
   if (!wrongRegion) return undefined;
-  const named = [header, e.Region, regionOfEndpoint(e.Endpoint)].find((r): r is string => typeof r === "string" && REGION.test(r));
+  const named = [header, e.Region, regionOfEndpoint(e.Endpoint)].find(
+    (r): r is string => typeof r === "string" && REGION.test(r),
+  );
   return named;
 }
 
 /** `site.s3.eu-west-1.amazonaws.com` (or `s3-eu-west-1`, dual-stack): its region. */
 function regionOfEndpoint(endpoint: unknown): string | undefined {
   if (typeof endpoint !== "string") return undefined;
-  return /(?:^|\.)s3[.-](?:dualstack\.)?([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$/.exec(endpoint)?.[1];
+  return /(?:^|\.)s3[.-](?:dualstack\.)?([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com(?:\.cn)?$/.exec(
+    endpoint,
+  )?.[1];
 }
 
 /**
@@ -47,7 +51,10 @@ function regionOfEndpoint(endpoint: unknown): string | undefined {
 export function endpointFor(endpoint: string | undefined, region: string): string | undefined {
   if (endpoint === undefined) return undefined;
   const url = new URL(endpoint);
-  const match = /^((?:[^.]+\.)*s3[.-](?:dualstack\.)?)([a-z]{2}(?:-[a-z]+)+-\d+)(\.amazonaws\.com(?:\.cn)?)$/.exec(url.hostname);
+  const match =
+    /^((?:[^.]+\.)*s3[.-](?:dualstack\.)?)([a-z]{2}(?:-[a-z]+)+-\d+)(\.amazonaws\.com(?:\.cn)?)$/.exec(
+      url.hostname,
+    );
   if (match === null) return endpoint;
   url.hostname = `${match[1]}${region}${match[3]}`;
   return url.toString().replace(/\/$/, endpoint.endsWith("/") ? "/" : "");

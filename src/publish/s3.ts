@@ -23,7 +23,8 @@ let sdk: Promise<Sdk> | null = null;
  * to load, which a deploy spends while its build waits on its threads (`prepare`), not before
  * the build (issue 15).
  */
-const loadSdk = () => (sdk ??= Promise.all([import("@aws-sdk/client-s3"), loadClockRules()]).then(([s]) => s));
+const loadSdk = () =>
+  (sdk ??= Promise.all([import("@aws-sdk/client-s3"), loadClockRules()]).then(([s]) => s));
 
 /** Failures after which the target changed what it signs with (region, clock): sent again at once. */
 const corrected = new WeakSet<object>();
@@ -49,7 +50,8 @@ function requestTimeout(env: NodeJS.ProcessEnv): number {
 
 export function parseS3Url(url: string): { bucket: string; prefix: string } {
   const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
-  if (match === null) throw new UserError(`--to ${url}: expected s3://bucket or s3://bucket/prefix`);
+  if (match === null)
+    throw new UserError(`--to ${url}: expected s3://bucket or s3://bucket/prefix`);
   return { bucket: match[1]!, prefix: match[2]!.replace(/^\/+|\/+$/g, "") };
 }
 
@@ -95,12 +97,22 @@ export class S3Target implements Store {
     let token: string | undefined;
     do {
       const page = await this.send("list", (c, s) =>
-        c.send(new s.ListObjectsV2Command({ Bucket: this.bucket, Prefix: full === "" ? undefined : full, ContinuationToken: token })),
+        c.send(
+          new s.ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: full === "" ? undefined : full,
+            ContinuationToken: token,
+          }),
+        ),
       );
       this.expectS3(page.Name !== undefined || page.MaxKeys !== undefined, "list");
       for (const object of page.Contents ?? []) {
         if (object.Key === undefined) continue;
-        files.set(this.strip(object.Key), { size: object.Size ?? -1, md5: (object.ETag ?? "").replace(/"/g, ""), modified: object.LastModified?.getTime() ?? 0 });
+        files.set(this.strip(object.Key), {
+          size: object.Size ?? -1,
+          md5: (object.ETag ?? "").replace(/"/g, ""),
+          modified: object.LastModified?.getTime() ?? 0,
+        });
       }
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
@@ -112,9 +124,17 @@ export class S3Target implements Store {
     let token: string | undefined;
     do {
       const page = await this.send("list", (c, s) =>
-        c.send(new s.ListObjectsV2Command({ Bucket: this.bucket, Prefix: this.prefix === "" ? undefined : `${this.prefix}/`, Delimiter: "/", ContinuationToken: token })),
+        c.send(
+          new s.ListObjectsV2Command({
+            Bucket: this.bucket,
+            Prefix: this.prefix === "" ? undefined : `${this.prefix}/`,
+            Delimiter: "/",
+            ContinuationToken: token,
+          }),
+        ),
       );
-      for (const p of page.CommonPrefixes ?? []) if (p.Prefix !== undefined) names.push(this.strip(p.Prefix));
+      for (const p of page.CommonPrefixes ?? [])
+        if (p.Prefix !== undefined) names.push(this.strip(p.Prefix));
       for (const o of page.Contents ?? []) if (o.Key !== undefined) names.push(this.strip(o.Key));
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token !== undefined);
@@ -129,7 +149,9 @@ export class S3Target implements Store {
       return await this.send(
         `read ${rel}`,
         async (c, s) => {
-          const object = await c.send(new s.GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range }));
+          const object = await c.send(
+            new s.GetObjectCommand({ Bucket: this.bucket, Key: this.key(rel), Range: range }),
+          );
           return Buffer.from(await object.Body!.transformToByteArray());
         },
         true,
@@ -161,7 +183,10 @@ export class S3Target implements Store {
       return direct !== null ? direct.put(object) : sdkPut(client, sdk, this.bucket, object);
     });
     this.expectS3(etag !== "", `upload ${file.path}`);
-    if (etag !== file.md5) throw new Error(`bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`);
+    if (etag !== file.md5)
+      throw new Error(
+        `bug: ${this.name} stored ${file.path} with ETag ${etag}, expected the MD5 ${file.md5}`,
+      );
     return undefined;
   }
 
@@ -170,10 +195,12 @@ export class S3Target implements Store {
    * signer; null: a bucket signed otherwise, whose uploads the SDK sends.
    */
   private putter(client: S3Client, sdk: Sdk): Promise<DirectPut | null> {
-    return (this.direct ??= directPut(client, sdk, this.bucket, this.timeoutMs).catch((error: unknown) => {
-      this.direct = null; // tried again by the next upload, and reported by this one
-      throw error;
-    }));
+    return (this.direct ??= directPut(client, sdk, this.bucket, this.timeoutMs).catch(
+      (error: unknown) => {
+        this.direct = null; // tried again by the next upload, and reported by this one
+        throw error;
+      },
+    ));
   }
 
   async remove(paths: string[]): Promise<void> {
@@ -181,25 +208,39 @@ export class S3Target implements Store {
     for (let i = 0; i < paths.length; i += 1000) {
       const batch = paths.slice(i, i + 1000);
       const result = await this.send("delete", (c, s) =>
-        c.send(new s.DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch.map((rel) => ({ Key: this.key(rel) })), Quiet: true } })),
+        c.send(
+          new s.DeleteObjectsCommand({
+            Bucket: this.bucket,
+            Delete: { Objects: batch.map((rel) => ({ Key: this.key(rel) })), Quiet: true },
+          }),
+        ),
       );
       const failed = result.Errors ?? [];
       if (failed.length > 0) {
-        throw new UserError(`${this.name}: could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ""}`);
+        throw new UserError(
+          `${this.name}: could not delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ""}`,
+        );
       }
     }
   }
 
   /** An answer that lacks what S3 always sends (a web page answered 200): a wrong --endpoint. */
   private expectS3(ok: boolean, action: string) {
-    if (!ok) throw new UserError(`${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP 200 to ${action}): check --endpoint`);
+    if (!ok)
+      throw new UserError(
+        `${this.endpoint ?? "S3"} did not answer as an S3 store does (HTTP 200 to ${action}): check --endpoint`,
+      );
   }
 
   /**
    * One request, retried when transient; sent again at once after the target followed the
    * bucket's region or corrected its clock; failures become messages that say what to fix.
    */
-  private async send<T>(action: string, request: (client: S3Client, sdk: Sdk) => Promise<T>, quiet = false): Promise<T> {
+  private async send<T>(
+    action: string,
+    request: (client: S3Client, sdk: Sdk) => Promise<T>,
+    quiet = false,
+  ): Promise<T> {
     for (let corrections = 0; ; corrections++) {
       try {
         return await withRetry(
@@ -243,7 +284,9 @@ export class S3Target implements Store {
         this.endpoint = endpoint;
         this.client = this.makeClient(region, clockOffset(client));
         this.direct = null;
-        this.notice(`${this.name}: the bucket is in region ${region}, not ${signedFor}: publishing there${at} (set AWS_REGION=${region} to go there directly)`);
+        this.notice(
+          `${this.name}: the bucket is in region ${region}, not ${signedFor}: publishing there${at} (set AWS_REGION=${region} to go there directly)`,
+        );
       }
       corrected.add(error);
     } else if (skewCorrected(error, offsetBefore, client)) {
@@ -271,7 +314,11 @@ export class S3Target implements Store {
     const env = this.env;
     const credentials =
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-        ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN }
+        ? {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            sessionToken: env.AWS_SESSION_TOKEN,
+          }
         : undefined; // the SDK's default chain: profiles, SSO, container and instance roles
     const make = (chosen?: string) =>
       new S3Client({
@@ -283,7 +330,11 @@ export class S3Target implements Store {
         // Our own retries (withRetry) count and classify every attempt.
         maxAttempts: 1,
         // A stalled request (no byte for this long) fails and is retried like a dropped connection.
-        requestHandler: { requestTimeout: this.timeoutMs, connectionTimeout: this.timeoutMs, throwOnRequestTimeout: true },
+        requestHandler: {
+          requestTimeout: this.timeoutMs,
+          connectionTimeout: this.timeoutMs,
+          throwOnRequestTimeout: true,
+        },
         // Without these the SDK adds CRC32 checksums (trailers on streamed bodies) that some
         // S3-compatible stores keep as part of the object; Content-MD5 already checks every upload.
         requestChecksumCalculation: "WHEN_REQUIRED",

@@ -47,10 +47,16 @@ export interface StateOptions {
   catalogue?: Map<string, Listed>;
 }
 
-export async function readState(store: Store, info: BuildInfo, options: StateOptions): Promise<TargetState> {
+export async function readState(
+  store: Store,
+  info: BuildInfo,
+  options: StateOptions,
+): Promise<TargetState> {
   const catalogue = options.catalogue ?? (await store.list("_catalogue/"));
   const recordTags = new Map<string, string>();
-  for (const [rel, listed] of catalogue) if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv")) recordTags.set(rel.slice(RECORDS_FOLDER.length, -4), listed.md5);
+  for (const [rel, listed] of catalogue)
+    if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv"))
+      recordTags.set(rel.slice(RECORDS_FOLDER.length, -4), listed.md5);
   const hasRecords = recordTags.size > 0;
   const legacy = catalogue.has(LEGACY_PUBLISHED_PATH);
   if (!hasRecords && !legacy) await store.claimable(false);
@@ -65,7 +71,9 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
       const bytes = await options.records.read(domain, recordTags.get(domain));
       return bytes === null ? null : decodeRecord(bytes);
     }),
-    legacy ? store.get(LEGACY_PUBLISHED_PATH).then((b) => (b === null ? null : decodeManifest(b))) : null,
+    legacy
+      ? store.get(LEGACY_PUBLISHED_PATH).then((b) => (b === null ? null : decodeManifest(b)))
+      : null,
     options.readBuildJson && catalogue.has(BUILD_INFO_PATH) ? store.get(BUILD_INFO_PATH) : null,
   ]);
   for (const domain of owned) records.set(domain, null);
@@ -79,7 +87,8 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
     for (const [rel, entry] of record.files) {
       published.set(rel, entry);
       known.add(rel);
-      if (record.state === "complete" && !options.verify) held.set(rel, { size: entry.size, md5: entry.md5 });
+      if (record.state === "complete" && !options.verify)
+        held.set(rel, { size: entry.size, md5: entry.md5 });
     }
     for (const rel of record.pending) known.add(rel);
   }
@@ -97,8 +106,7 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
     for (const rel of known) tops.add(top(rel));
     tops.delete("_catalogue/");
     prefixes = [...tops].sort();
-  }
-  else if (options.whole && !hasRecords) prefixes = [""];
+  } else if (options.whole && !hasRecords) prefixes = [""];
   else {
     const folders = new Set<string>();
     for (const domain of untrusted) {
@@ -118,7 +126,13 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
   const listings = await Promise.all(prefixes.map((prefix) => store.list(prefix, published)));
   for (const listing of listings) {
     for (const [rel, listed] of listing) {
-      if (rel.startsWith(RECORDS_FOLDER) || rel.startsWith(LEASES_FOLDER) || rel === LEGACY_PUBLISHED_PATH || rel === BUILD_INFO_PATH) continue;
+      if (
+        rel.startsWith(RECORDS_FOLDER) ||
+        rel.startsWith(LEASES_FOLDER) ||
+        rel === LEGACY_PUBLISHED_PATH ||
+        rel === BUILD_INFO_PATH
+      )
+        continue;
       held.set(rel, { size: listed.size, md5: listed.md5 });
     }
   }
@@ -134,7 +148,8 @@ export async function readState(store: Store, info: BuildInfo, options: StateOpt
     known,
     records,
     recordTags,
-    buildJson: buildListed === undefined ? null : { md5: buildListed.md5, bytes: buildBytes ?? null },
+    buildJson:
+      buildListed === undefined ? null : { md5: buildListed.md5, bytes: buildBytes ?? null },
     legacy,
     listed: prefixes.length > 0,
   };

@@ -18,22 +18,41 @@ export interface TargetOptions {
 
 /** `s3://bucket/prefix`, a `.zip` / `.tar.gz` (`.tgz`) file, or else a folder. */
 export async function openTarget(to: string, options: TargetOptions): Promise<Store | Target> {
-  if (to === "") throw new UserError("--to: give an s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
+  if (to === "")
+    throw new UserError("--to: give an s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   if (to.startsWith("s3://")) {
     if (options.endpoint !== undefined && !/^https?:\/\/[^/]+/.test(options.endpoint)) {
-      throw new UserError(`--endpoint ${options.endpoint}: expected a URL like http://127.0.0.1:9000`);
+      throw new UserError(
+        `--endpoint ${options.endpoint}: expected a URL like http://127.0.0.1:9000`,
+      );
     }
     // The AWS SDK is large: it is loaded only when an S3 target is used.
     const { S3Target } = await import("./s3.ts");
-    return new S3Target({ url: to, endpoint: options.endpoint, env: options.env, retry: options.retry, notice: options.notice });
+    return new S3Target({
+      url: to,
+      endpoint: options.endpoint,
+      env: options.env,
+      retry: options.retry,
+      notice: options.notice,
+    });
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(to)) throw new UserError(`--to ${to}: unsupported scheme; use s3://, a folder or a .zip / .tar.gz file`);
-  if (options.endpoint !== undefined) throw new UserError("--endpoint applies to s3:// targets only");
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(to))
+    throw new UserError(
+      `--to ${to}: unsupported scheme; use s3://, a folder or a .zip / .tar.gz file`,
+    );
+  if (options.endpoint !== undefined)
+    throw new UserError("--endpoint applies to s3:// targets only");
   const build = await realpath(options.dir).catch(() => path.resolve(options.dir));
-  const dest = path.join(await realpath(path.dirname(path.resolve(to))).catch(() => path.dirname(path.resolve(to))), path.basename(to));
-  const overlaps = (b: string) => dest === b || dest.startsWith(b + path.sep) || b.startsWith(dest + path.sep);
+  const dest = path.join(
+    await realpath(path.dirname(path.resolve(to))).catch(() => path.dirname(path.resolve(to))),
+    path.basename(to),
+  );
+  const overlaps = (b: string) =>
+    dest === b || dest.startsWith(b + path.sep) || b.startsWith(dest + path.sep);
   if (overlaps(build) || overlaps(path.resolve(options.dir))) {
-    throw new UserError(`--to ${to} is inside the build ${options.dir} or contains it: publish to a place of its own`);
+    throw new UserError(
+      `--to ${to} is inside the build ${options.dir} or contains it: publish to a place of its own`,
+    );
   }
   const format = archiveFormat(to);
   return format === null ? new DirectoryTarget(to) : new ArchiveTarget(to, format);

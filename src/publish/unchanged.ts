@@ -24,7 +24,12 @@ import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "./target.ts";
  * full comparison would find nothing to upload or delete. Any doubt answers null: the caller
  * then publishes as usual.
  */
-export async function unchangedOnTarget(dir: string, store: Store, domains: string[] | undefined, catalogue: Map<string, Listed>): Promise<{ skipped: number } | null> {
+export async function unchangedOnTarget(
+  dir: string,
+  store: Store,
+  domains: string[] | undefined,
+  catalogue: Map<string, Listed>,
+): Promise<{ skipped: number } | null> {
   const real = await realpath(dir).catch(() => null);
   if (real === null) return null;
   const release = await holdVersion(real);
@@ -33,11 +38,15 @@ export async function unchangedOnTarget(dir: string, store: Store, domains: stri
     if (info === null) return null;
     const keys = await readDomainKeys(real);
     const whole = domains === undefined;
-    const names = whole ? info.domains.map((d) => d.domain) : chooseDomains(info, domains).map((d) => d.domain);
+    const names = whole
+      ? info.domains.map((d) => d.domain)
+      : chooseDomains(info, domains).map((d) => d.domain);
     if (names.some((d) => keys[d] === undefined)) return null;
 
     if (catalogue.has(LEGACY_PUBLISHED_PATH)) return null;
-    const recorded = [...catalogue.keys()].filter((rel) => rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv"));
+    const recorded = [...catalogue.keys()].filter(
+      (rel) => rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv"),
+    );
     if (names.some((d) => !catalogue.has(recordPath(d)))) return null;
     // A whole publish also removes the domains the build no longer has.
     if (whole && recorded.length !== names.length) return null;
@@ -46,7 +55,9 @@ export async function unchangedOnTarget(dir: string, store: Store, domains: stri
     if (storedBuild === undefined) return null;
     const ownBuild = await readFile(path.join(real, BUILD_INFO_PATH));
     // A shard's build.json is the target's with its domains' entries merged in (scope.ts).
-    const wanted = whole ? md5(ownBuild) : mergedBuildJson(info, names, await store.get(BUILD_INFO_PATH)).md5;
+    const wanted = whole
+      ? md5(ownBuild)
+      : mergedBuildJson(info, names, await store.get(BUILD_INFO_PATH)).md5;
     if (wanted !== storedBuild.md5) return null;
 
     const heads = await mapLimit(names, 8, async (domain) => {
@@ -55,7 +66,13 @@ export async function unchangedOnTarget(dir: string, store: Store, domains: stri
     });
     let files = 0;
     for (const [i, head] of heads.entries()) {
-      if (head === null || head.domain !== names[i] || head.state !== "complete" || head.inputs !== keys[names[i]!]) return null;
+      if (
+        head === null ||
+        head.domain !== names[i] ||
+        head.state !== "complete" ||
+        head.inputs !== keys[names[i]!]
+      )
+        return null;
       files += head.files ?? 0;
     }
     return { skipped: whole ? await publishedFiles(real) : files + 1 };

@@ -48,7 +48,11 @@ export class CompressCache {
   }
 }
 
-export async function compressed(cache: CompressCache, file: ServedFile, encoding: Encoding): Promise<Buffer> {
+export async function compressed(
+  cache: CompressCache,
+  file: ServedFile,
+  encoding: Encoding,
+): Promise<Buffer> {
   const key = `${file.rel}\0${file.etag}\0${encoding}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;

@@ -26,7 +26,8 @@ const originOf = (url: string) => new URL(url).origin;
  * The Content-Security-Policy of a domain's pages (src/site/policy.ts): the covers' origin when
  * `media_url` is on another host, and the sources the library's `site/content-security.json` adds.
  */
-export const contentSecurityPolicy = (domain: DomainInfo): string => sharedContentSecurityPolicy([domain]);
+export const contentSecurityPolicy = (domain: DomainInfo): string =>
+  sharedContentSecurityPolicy([domain]);
 
 /**
  * One policy for the pages of several domains (a CloudFront response headers policy cannot
@@ -34,7 +35,9 @@ export const contentSecurityPolicy = (domain: DomainInfo): string => sharedConte
  */
 export function sharedContentSecurityPolicy(domains: readonly DomainInfo[]): string {
   const media = new Set<string>();
-  for (const domain of domains) if (originOf(domain.media_url) !== originOf(domain.base_url)) media.add(originOf(domain.media_url));
+  for (const domain of domains)
+    if (originOf(domain.media_url) !== originOf(domain.base_url))
+      media.add(originOf(domain.media_url));
   return pagePolicy([...media].sort(), mergeSources(domains.map((d) => d.content_security)));
 }
 

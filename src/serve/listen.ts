@@ -12,7 +12,9 @@ export function parseListen(text: string): Listen {
   const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):([0-9]{1,5})$/.exec(text);
   const port = Number(match?.[2]);
   if (match === null || port < 1 || port > 65535) {
-    throw new UserError(`--listen: expected ADDR:PORT like 127.0.0.1:8080 or [::1]:8080, got ${JSON.stringify(text)}`);
+    throw new UserError(
+      `--listen: expected ADDR:PORT like 127.0.0.1:8080 or [::1]:8080, got ${JSON.stringify(text)}`,
+    );
   }
   return { address: match[1]!, port };
 }
@@ -25,7 +27,9 @@ export function configDir(dir: string): string {
   const absolute = path.resolve(dir);
   // Neither nginx nor Caddy can escape every character inside a path string.
   if (/[\s"'\\$;{}#`]/.test(absolute)) {
-    throw new UserError(`--dir: ${JSON.stringify(absolute)} contains a space, quote or one of \\ $ ; { } # \`, which a server configuration cannot hold: move the output`);
+    throw new UserError(
+      `--dir: ${JSON.stringify(absolute)} contains a space, quote or one of \\ $ ; { } # \`, which a server configuration cannot hold: move the output`,
+    );
   }
   return absolute;
 }

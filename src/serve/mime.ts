@@ -40,4 +40,6 @@ export function mimeType(file: string): string {
 
 /** Types worth compressing on the fly (images and fonts are compressed already). */
 export const isCompressible = (type: string) =>
-  /^(text\/|application\/(json|javascript|xml|atom\+xml|manifest\+json)|image\/svg\+xml)/.test(type);
+  /^(text\/|application\/(json|javascript|xml|atom\+xml|manifest\+json)|image\/svg\+xml)/.test(
+    type,
+  );

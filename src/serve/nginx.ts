@@ -54,10 +54,16 @@ function queryMaps(): string {
   for (const rule of QUERY_RULES) {
     const raw = variable(`${rule.name}_arg`);
     // `x` marks presence: "" is absent, "x" a bare name, "x=v" a value.
-    lines.push(`map $args $${raw} {`, `  ${str(`~${paramPattern(rule.name)}`)} "x$1";`, `  default "";`, `}`);
+    lines.push(
+      `map $args $${raw} {`,
+      `  ${str(`~${paramPattern(rule.name)}`)} "x$1";`,
+      `  default "";`,
+      `}`,
+    );
     lines.push(`map $${raw} $${variable(rule.name)} {`, `  "" ${rule.absent};`);
     // Regexes, not strings: nginx compares map strings ignoring case, the other servers do not.
-    for (const [value, folder] of Object.entries(rule.values)) lines.push(`  ${str(`~^x=${escapeRegex(value)}$`)} ${folder};`);
+    for (const [value, folder] of Object.entries(rule.values))
+      lines.push(`  ${str(`~^x=${escapeRegex(value)}$`)} ${folder};`);
     if (rule.pattern !== undefined) {
       const capture = variable(`${rule.name}_value`);
       lines.push(`  ${str(`~^x=(?<${capture}>${rule.pattern.slice(1, -1)})$`)} $${capture};`);
@@ -76,13 +82,21 @@ function apiLocations(routes: DomainRoutes, own: Entries): string[] {
     `${indent}types { }\n${indent}default_type ${str(type)};\n${headers(own, { ...API_HEADERS, ...extra }, indent)}`;
   const blocks: string[] = [];
   for (const path of slashRedirects(routes)) {
-    blocks.push(`  location = ${path} {\n${headers(own, API_HEADERS, i)}\n${i}return 301 ${path}/$is_args$args;\n  }`);
+    blocks.push(
+      `  location = ${path} {\n${headers(own, API_HEADERS, i)}\n${i}return 301 ${path}/$is_args$args;\n  }`,
+    );
   }
-  blocks.push(`  location ~ "^${escapeRegex(routes.api)}(${ID_PATTERN})$" {\n${headers(own, API_HEADERS, i)}\n${i}return 301 $uri/$is_args$args;\n  }`);
+  blocks.push(
+    `  location ~ "^${escapeRegex(routes.api)}(${ID_PATTERN})$" {\n${headers(own, API_HEADERS, i)}\n${i}return 301 $uri/$is_args$args;\n  }`,
+  );
 
   const format = QUERY_RULES.map((rule) => `$${variable(rule.name)}`);
   const errors = QUERY_RULES.flatMap((rule) =>
-    "error" in rule.otherwise ? [`${i}if ($${variable(rule.name)} = "!") {\n${i}  return 404 ${str(errorBody(rule.otherwise.error))};\n${i}}`] : [],
+    "error" in rule.otherwise
+      ? [
+          `${i}if ($${variable(rule.name)} = "!") {\n${i}  return 404 ${str(errorBody(rule.otherwise.error))};\n${i}}`,
+        ]
+      : [],
   );
   blocks.push(
     `  location = ${routes.api} {\n${apiHeaders(JSON_TYPE, i)}\n${errors.join("\n")}\n` +
@@ -99,9 +113,16 @@ function apiLocations(routes: DomainRoutes, own: Entries): string[] {
     );
   }
   // Anything else under the API path: the API's own 404.
-  blocks.push(`  location ${routes.api} {\n${apiHeaders(JSON_TYPE, i)}\n${i}return 404 ${str(errorBody("not-found"))};\n  }`);
-  for (const [name, error] of [["invalid_page", "invalid-page"], ["not_found", "not-found"]] as const) {
-    blocks.push(`  location @catalogue_${name} {\n${apiHeaders(JSON_TYPE, i)}\n${i}return 404 ${str(errorBody(error))};\n  }`);
+  blocks.push(
+    `  location ${routes.api} {\n${apiHeaders(JSON_TYPE, i)}\n${i}return 404 ${str(errorBody("not-found"))};\n  }`,
+  );
+  for (const [name, error] of [
+    ["invalid_page", "invalid-page"],
+    ["not_found", "not-found"],
+  ] as const) {
+    blocks.push(
+      `  location @catalogue_${name} {\n${apiHeaders(JSON_TYPE, i)}\n${i}return 404 ${str(errorBody(error))};\n  }`,
+    );
   }
   blocks.push(
     `  location = ${routes.openapi} {\n${i}types { }\n${i}default_type ${str(JSON_TYPE)};\n${headers(own, OPENAPI_HEADERS, i)}\n` +
@@ -122,7 +143,10 @@ export function serverBody(host: HostRoutes, dir: string): string[] {
     `  autoindex off;`,
   ];
   if (host.domain !== null) {
-    lines.push(`  error_page 404 ${host.domain.notFoundPage};`, `  error_page 403 =404 ${host.domain.notFoundPage};`);
+    lines.push(
+      `  error_page 404 ${host.domain.notFoundPage};`,
+      `  error_page 403 =404 ${host.domain.notFoundPage};`,
+    );
   }
   lines.push(
     // Server-level rewrites run before any location: the method rules hold on every path.
@@ -138,14 +162,21 @@ export function serverBody(host: HostRoutes, dir: string): string[] {
     // Answers of no location below (400, 414, a media host's 404) carry the host's headers too.
     headers(own, {}, "  "),
   );
-  for (const prefix of HIDDEN_PREFIXES) lines.push(`  location ^~ ${prefix} {\n${i}return 404;\n  }`);
+  for (const prefix of HIDDEN_PREFIXES)
+    lines.push(`  location ^~ ${prefix} {\n${i}return 404;\n  }`);
   if (host.domain !== null) lines.push(...apiLocations(host.domain, own));
   for (const prefix of host.media) {
     const where = prefix === "/" ? "/" : `^~ ${prefix}`;
-    lines.push(`  location ${where} {\n${headers(own, { "Cache-Control": CACHE.immutable }, i)}\n${i}try_files $uri =404;\n  }`);
+    lines.push(
+      `  location ${where} {\n${headers(own, { "Cache-Control": CACHE.immutable }, i)}\n${i}try_files $uri =404;\n  }`,
+    );
   }
   if (!host.media.includes("/")) {
-    lines.push(host.domain === null ? `  location / {\n${i}return 404;\n  }` : `  location / {\n${headers(own, { "Cache-Control": CACHE.short }, i)}\n  }`);
+    lines.push(
+      host.domain === null
+        ? `  location / {\n${i}return 404;\n  }`
+        : `  location / {\n${headers(own, { "Cache-Control": CACHE.short }, i)}\n  }`,
+    );
   }
   // A language version's folder: its own 404 page. error_page at a location replaces all the
   // server's, so the 405 handler is named again.
@@ -159,7 +190,11 @@ export function serverBody(host: HostRoutes, dir: string): string[] {
 }
 
 function server(host: HostRoutes, dir: string, listen: Listen, fallback: boolean): string {
-  const head = [`server {`, `  listen ${listen.address}:${listen.port}${fallback ? " default_server" : ""};`, `  server_name ${host.host};`];
+  const head = [
+    `server {`,
+    `  listen ${listen.address}:${listen.port}${fallback ? " default_server" : ""};`,
+    `  server_name ${host.host};`,
+  ];
   return [...head, ...serverBody(host, dir), `}`].join("\n");
 }
 
@@ -168,7 +203,8 @@ const typesBlock = (indent: string) =>
     .map(([ext, type]) => `${indent}  ${str(type)} ${ext};`)
     .join("\n")}\n${indent}}\n${indent}default_type ${str(DEFAULT_TYPE)};`;
 
-const GZIP_TYPES = "application/json text/css text/javascript text/plain application/xml application/atom+xml image/svg+xml application/manifest+json";
+const GZIP_TYPES =
+  "application/json text/css text/javascript text/plain application/xml application/atom+xml image/svg+xml application/manifest+json";
 
 export interface NginxSnippets {
   /** For the `http` block (nginx allows `map` only there): the query maps. */

@@ -20,9 +20,19 @@ const SINGLE = /^bytes=(\d*)-(\d*)$/;
  * `etag`. An `If-Range` must be that same strong ETag (a weak one or a date never matches: no
  * Last-Modified is sent, so a date cannot name this representation).
  */
-export function rangeOf(range: string | null | undefined, ifRange: string | null | undefined, size: number, etag: string | null): RangeOutcome {
+export function rangeOf(
+  range: string | null | undefined,
+  ifRange: string | null | undefined,
+  size: number,
+  etag: string | null,
+): RangeOutcome {
   if (range === undefined || range === null) return { kind: "whole" };
-  if (ifRange !== undefined && ifRange !== null && (etag === null || etag.startsWith("W/") || ifRange.trim() !== etag)) return { kind: "whole" };
+  if (
+    ifRange !== undefined &&
+    ifRange !== null &&
+    (etag === null || etag.startsWith("W/") || ifRange.trim() !== etag)
+  )
+    return { kind: "whole" };
   const match = SINGLE.exec(range.trim());
   if (match === null) return { kind: "whole" };
   const [, first, last] = match as unknown as [string, string, string];
@@ -40,6 +50,7 @@ export function rangeOf(range: string | null | undefined, ifRange: string | null
     end = last === "" ? size - 1 : Math.min(Number(last), size - 1);
     if (last !== "" && Number(last) < start) return { kind: "whole" };
   }
-  if (start >= size || size === 0) return { kind: "unsatisfiable", contentRange: `bytes */${size}` };
+  if (start >= size || size === 0)
+    return { kind: "unsatisfiable", contentRange: `bytes */${size}` };
   return { kind: "part", start, end, contentRange: `bytes ${start}-${end}/${size}` };
 }

@@ -62,35 +62,61 @@ export function resolve(host: HostRoutes, request: Request): Answer {
   const path = normalizePath(rawPath);
   if (path === null) return { kind: "bad-request" };
 
-  if (request.method === "OPTIONS") return { kind: "body", status: 200, headers: { ...OPTIONS_HEADERS }, body: "" };
+  if (request.method === "OPTIONS")
+    return { kind: "body", status: 200, headers: { ...OPTIONS_HEADERS }, body: "" };
   if (!(READ_METHODS as readonly string[]).includes(request.method)) {
-    return { kind: "body", status: 405, headers: { ...REFUSED_HEADERS }, body: methodNotAllowedBody(request.method) };
+    return {
+      kind: "body",
+      status: 405,
+      headers: { ...REFUSED_HEADERS },
+      body: methodNotAllowedBody(request.method),
+    };
   }
-  if (HIDDEN_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix)) return { kind: "not-found" };
+  if (HIDDEN_PREFIXES.some((prefix) => path.startsWith(prefix) || `${path}/` === prefix))
+    return { kind: "not-found" };
 
   const routes = host.domain;
   if (routes !== null && path.startsWith(routes.api.slice(0, -1))) {
     const query = rawQuery === "" ? "" : `?${rawQuery}`;
     if (slashRedirects(routes).includes(path) || regex(routes.detailNoSlash).test(path)) {
-      return { kind: "redirect", location: `${encodePath(path)}/${query}`, headers: { ...API_HEADERS } };
+      return {
+        kind: "redirect",
+        location: `${encodePath(path)}/${query}`,
+        headers: { ...API_HEADERS },
+      };
     }
     if (path === routes.api) {
       const target = listTarget(rawQuery);
       if ("error" in target) return apiError(target.error);
-      return { kind: "file", file: target.file, headers: { ...API_HEADERS, "Content-Type": JSON_TYPE }, missing: "invalid-page" };
+      return {
+        kind: "file",
+        file: target.file,
+        headers: { ...API_HEADERS, "Content-Type": JSON_TYPE },
+        missing: "invalid-page",
+      };
     }
     const detail = regex(routes.detail).exec(path);
     if (detail !== null) {
-      return { kind: "file", file: detailFile(detail[1]!), headers: { ...API_HEADERS, "Content-Type": JSON_TYPE }, missing: "not-found" };
+      return {
+        kind: "file",
+        file: detailFile(detail[1]!),
+        headers: { ...API_HEADERS, "Content-Type": JSON_TYPE },
+        missing: "not-found",
+      };
     }
     const exported = routes.exports.find((e) => e.path === path);
     if (exported !== undefined) {
-      const headers = { ...API_HEADERS, "Content-Type": XLSX_TYPE, "Content-Disposition": exported.contentDisposition };
+      const headers = {
+        ...API_HEADERS,
+        "Content-Type": XLSX_TYPE,
+        "Content-Disposition": exported.contentDisposition,
+      };
       return { kind: "file", file: exported.file, headers, missing: "not-found" };
     }
     if (path.startsWith(routes.api)) return apiError("not-found");
   }
-  if (routes !== null && path === routes.openapi) return { kind: "file", file: path, headers: { ...OPENAPI_HEADERS }, missing: "not-found" };
+  if (routes !== null && path === routes.openapi)
+    return { kind: "file", file: path, headers: { ...OPENAPI_HEADERS }, missing: "not-found" };
 
   const media = host.media.some((prefix) => path.startsWith(prefix));
   // A host that only serves media answers nothing else.

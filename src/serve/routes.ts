@@ -36,7 +36,12 @@ export const CACHE = {
 export const CORS = { "Access-Control-Allow-Origin": "*" } as const;
 
 /** Headers of every response on an API path (200s, 404s, 405s and redirects alike). */
-export const API_HEADERS = { Vary: "Accept", Allow: ALLOW, "Cache-Control": CACHE.short, ...CORS } as const;
+export const API_HEADERS = {
+  Vary: "Accept",
+  Allow: ALLOW,
+  "Cache-Control": CACHE.short,
+  ...CORS,
+} as const;
 
 /**
  * The OPTIONS answer, on any path: the interface's `Allow`, and what a CORS preflight needs to
@@ -54,7 +59,11 @@ export const OPTIONS_HEADERS = {
 export const REFUSED_HEADERS = { Allow: ALLOW, ...CORS, "Content-Type": JSON_TYPE } as const;
 
 /** Headers of the OpenAPI description (a file of the build, read by other sites' tools). */
-export const OPENAPI_HEADERS = { ...CORS, "Content-Type": JSON_TYPE, "Cache-Control": CACHE.short } as const;
+export const OPENAPI_HEADERS = {
+  ...CORS,
+  "Content-Type": JSON_TYPE,
+  "Cache-Control": CACHE.short,
+} as const;
 
 /** Error bodies, the same bytes as the build's `_api/error/<name>.json` (both come from ERROR_BODIES). */
 export const errorBody = (name: ErrorName) => JSON.stringify(ERROR_BODIES[name]);
@@ -64,7 +73,8 @@ export const errorBody = (name: ErrorName) => JSON.stringify(ERROR_BODIES[name])
  * build's `_api/error/method-<M>.json`. The method is safe to interpolate: every HTTP parser in
  * play accepts only token characters there (no quote, backslash or control character).
  */
-export const methodNotAllowedBody = (method: string) => `{"detail":"Method \\"${method}\\" not allowed."}`;
+export const methodNotAllowedBody = (method: string) =>
+  `{"detail":"Method \\"${method}\\" not allowed."}`;
 
 /** One query parameter: which raw values are accepted, and what the others mean. */
 export interface QueryRule {
@@ -84,7 +94,12 @@ export interface QueryRule {
  * over an invalid page, as in DRF where format negotiation comes before pagination).
  */
 export const QUERY_RULES: readonly QueryRule[] = [
-  { name: "format", absent: "plain", values: { api: "api", json: "json" }, otherwise: { error: "not-found" } },
+  {
+    name: "format",
+    absent: "plain",
+    values: { api: "api", json: "json" },
+    otherwise: { error: "not-found" },
+  },
   {
     name: "ordering",
     absent: "default",
@@ -92,7 +107,13 @@ export const QUERY_RULES: readonly QueryRule[] = [
     // DRF ignores an unknown ordering field: the domain's default ordering.
     otherwise: { folder: "default" },
   },
-  { name: "page", absent: "1", values: { last: "last" }, pattern: "^[1-9][0-9]{0,8}$", otherwise: { error: "invalid-page" } },
+  {
+    name: "page",
+    absent: "1",
+    values: { last: "last" },
+    pattern: "^[1-9][0-9]{0,8}$",
+    otherwise: { error: "invalid-page" },
+  },
 ];
 
 /**
@@ -139,7 +160,8 @@ export function listTarget(rawQuery: string): { file: string } | { error: ErrorN
 }
 
 /** Where the pieces go in a listing file path (relative to the domain's folder): see src/api/layout.ts. */
-export const listFile = (format: string, ordering: string, page: string) => `/_api/list/${format}/${ordering}/${page}.json`;
+export const listFile = (format: string, ordering: string, page: string) =>
+  `/_api/list/${format}/${ordering}/${page}.json`;
 export const detailFile = (id: string) => `/_api/detail/${id}.json`;
 export const exportFile = (kind: ExportKind) => `/_api/export/${kind}.xlsx`;
 
@@ -201,7 +223,9 @@ const BASE_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/;
 
 export function domainRoutes(info: DomainInfo): DomainRoutes {
   if (!BASE_PATH.test(info.base_path)) {
-    throw new UserError(`${info.domain}: base_url path ${JSON.stringify(info.base_path)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`);
+    throw new UserError(
+      `${info.domain}: base_url path ${JSON.stringify(info.base_path)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`,
+    );
   }
   const api = `${info.base_path}${API_PATH}`;
   return {
@@ -218,12 +242,18 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
     // Where src/api/openapi.ts writes it.
     openapi: `${info.base_path}/api/v1/openapi.json`,
     notFoundPage: `${info.base_path}/404.html`,
-    languageNotFound: (info.languages ?? []).map((folder) => ({ prefix: `${info.base_path}/${folder}/`, page: `${info.base_path}/${folder}/404.html` })),
+    languageNotFound: (info.languages ?? []).map((folder) => ({
+      prefix: `${info.base_path}/${folder}/`,
+      page: `${info.base_path}/${folder}/404.html`,
+    })),
     discovery: [
       { path: `/${ROBOTS_FILE}`, type: mimeType(ROBOTS_FILE) },
       { path: `${info.base_path}/${SITEMAP_FILE}`, type: mimeType(SITEMAP_FILE) },
       // A splat only ends a path in a rule set: `sitemap-*` for sitemap-1.xml, sitemap-2.xml, …
-      { path: `${info.base_path}/${sitemapPartFile(1).replace(/1\.xml$/, "*")}`, type: mimeType(sitemapPartFile(1)) },
+      {
+        path: `${info.base_path}/${sitemapPartFile(1).replace(/1\.xml$/, "*")}`,
+        type: mimeType(sitemapPartFile(1)),
+      },
       { path: `${info.base_path}/${FEED_FILE}`, type: mimeType(FEED_FILE) },
     ],
   };
@@ -231,11 +261,16 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
 
 /** The 404 page for a missing URL path: its language version's, or the domain's. */
 export function notFoundPageFor(routes: DomainRoutes, urlPath: string): string {
-  return routes.languageNotFound.find(({ prefix }) => urlPath.startsWith(prefix) || urlPath === prefix.slice(0, -1))?.page ?? routes.notFoundPage;
+  return (
+    routes.languageNotFound.find(
+      ({ prefix }) => urlPath.startsWith(prefix) || urlPath === prefix.slice(0, -1),
+    )?.page ?? routes.notFoundPage
+  );
 }
 
 /** The exact API paths that answer 301 to the same path with a slash (the retrieve pattern aside). */
-export const slashRedirects = (routes: DomainRoutes) => [routes.api, ...routes.exports.map((e) => e.path)].map((p) => p.slice(0, -1));
+export const slashRedirects = (routes: DomainRoutes) =>
+  [routes.api, ...routes.exports.map((e) => e.path)].map((p) => p.slice(0, -1));
 
 /** Everything a server answers for one host name. */
 export interface HostRoutes {
@@ -256,21 +291,30 @@ export function hostTable(info: BuildInfo): HostRoutes[] {
   const hosts = new Map<string, HostRoutes>();
   const mediaUrls = new Map<string, string[]>();
   for (const domain of info.domains) {
-    hosts.set(domain.domain, { host: domain.domain, domain: domainRoutes(domain), media: [], headers: domainHeaders(domain) });
+    hosts.set(domain.domain, {
+      host: domain.domain,
+      domain: domainRoutes(domain),
+      media: [],
+      headers: domainHeaders(domain),
+    });
   }
   for (const domain of info.domains) {
     const slash = domain.media_folder.indexOf("/");
     const host = slash === -1 ? domain.media_folder : domain.media_folder.slice(0, slash);
     const prefix = slash === -1 ? "/" : `${domain.media_folder.slice(slash)}/`;
     if (!BASE_PATH.test(prefix.slice(0, -1))) {
-      throw new UserError(`${domain.domain}: media_url path ${JSON.stringify(prefix)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`);
+      throw new UserError(
+        `${domain.domain}: media_url path ${JSON.stringify(prefix)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`,
+      );
     }
     let entry = hosts.get(host);
-    if (entry === undefined) hosts.set(host, (entry = { host, domain: null, media: [], headers: { ...NOSNIFF } }));
+    if (entry === undefined)
+      hosts.set(host, (entry = { host, domain: null, media: [], headers: { ...NOSNIFF } }));
     if (!entry.media.includes(prefix)) entry.media.push(prefix);
     mediaUrls.set(host, [...(mediaUrls.get(host) ?? []), domain.media_url]);
   }
-  for (const entry of hosts.values()) if (entry.domain === null) entry.headers = mediaHostHeaders(mediaUrls.get(entry.host)!);
+  for (const entry of hosts.values())
+    if (entry.domain === null) entry.headers = mediaHostHeaders(mediaUrls.get(entry.host)!);
   return [...hosts.values()];
 }
 

@@ -48,14 +48,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // Node checks those deadlines on this interval (30 s by default): slow clients go sooner.
     connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   };
-  const server = http.createServer(serverOptions, (req, res) => onRequest(sites, log, req, res, options.dev));
+  const server = http.createServer(serverOptions, (req, res) =>
+    onRequest(sites, log, req, res, options.dev),
+  );
   server.keepAliveTimeout = 5_000;
   // A client that stops reading (or sending) is dropped after a minute of silence.
   server.setTimeout(60_000, (socket) => socket.destroy());
 
   await new Promise<void>((done, fail) => {
     server.once("error", (error: NodeJS.ErrnoException) =>
-      fail(error.code === "EADDRINUSE" || error.code === "EACCES" ? new UserError(`cannot listen on ${options.host}:${options.port}: ${error.code}; choose another --port`) : error),
+      fail(
+        error.code === "EADDRINUSE" || error.code === "EACCES"
+          ? new UserError(
+              `cannot listen on ${options.host}:${options.port}: ${error.code}; choose another --port`,
+            )
+          : error,
+      ),
     );
     server.listen(options.port, options.host, () => done());
   });
@@ -75,12 +83,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 }
 
-function onRequest(sites: SiteCache, log: (line: string) => void, req: http.IncomingMessage, res: http.ServerResponse, dev: DevHooks | undefined) {
+function onRequest(
+  sites: SiteCache,
+  log: (line: string) => void,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  dev: DevHooks | undefined,
+) {
   const started = performance.now();
   res.on("close", () => {
     const ms = (performance.now() - started).toFixed(1);
     const target = JSON.stringify(req.url ?? "").slice(1, -1);
-    log(`${req.socket.remoteAddress ?? "-"} ${JSON.stringify(req.headers.host ?? "")} "${req.method} ${target}" ${res.statusCode} ${res.getHeader("Content-Length") ?? "-"} ${ms}ms`);
+    log(
+      `${req.socket.remoteAddress ?? "-"} ${JSON.stringify(req.headers.host ?? "")} "${req.method} ${target}" ${res.statusCode} ${res.getHeader("Content-Length") ?? "-"} ${ms}ms`,
+    );
   });
   handle(sites, req, res, dev).catch((error) => {
     // A bug or an I/O failure: answer 500 if nothing was sent yet, never crash the server.
@@ -120,7 +136,12 @@ class SiteCache {
   }
 }
 
-async function handle(sites: SiteCache, req: http.IncomingMessage, res: http.ServerResponse, dev: DevHooks | undefined) {
+async function handle(
+  sites: SiteCache,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  dev: DevHooks | undefined,
+) {
   if (dev?.handle(req, res)) return;
   const site = await sites.current();
   const host = selectHost(site.table, req.headers.host);

@@ -45,7 +45,10 @@ export async function loadSite(root: string, immutable: boolean): Promise<Site> 
     const stat = await fs.stat(real).catch(() => null);
     if (stat === null || !stat.isFile()) return null;
     const validator = validators.get(rel);
-    const etag = validator !== undefined ? `"${validator}"` : `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
+    const etag =
+      validator !== undefined
+        ? `"${validator}"`
+        : `"${stat.size.toString(16)}-${Math.floor(stat.mtimeMs).toString(16)}"`;
     return { rel, real, size: stat.size, etag };
   };
   return {

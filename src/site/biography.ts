@@ -15,7 +15,11 @@ export interface Biography {
  * them (Valencian, then Catalan, then Spanish), else English, else the untagged column, else any
  * other language. The caller marks the text with its `lang` so a screen reader pronounces it right.
  */
-export function inPageLanguage(texts: (lang: Language) => string | null | undefined, untagged: string | null | undefined, locale: string): Biography | null {
+export function inPageLanguage(
+  texts: (lang: Language) => string | null | undefined,
+  untagged: string | null | undefined,
+  locale: string,
+): Biography | null {
   const own = interfaceLanguage(locale);
   const order: Language[] = own === null ? [] : fallbackOrder(own);
   for (const lang of ["es", "en"] as const) if (!order.includes(lang)) order.push(lang);
@@ -32,10 +36,13 @@ export function inPageLanguage(texts: (lang: Language) => string | null | undefi
 }
 
 /** A director's biography on a page (`description_<lang>` and `description`). */
-export const biography = (director: Director, locale: string): Biography | null => inPageLanguage((lang) => director[`description_${lang}`], director.description, locale);
+export const biography = (director: Director, locale: string): Biography | null =>
+  inPageLanguage((lang) => director[`description_${lang}`], director.description, locale);
 
 /** A work's synopsis on a page (`synopsis_<lang>` and `synopsis`), by the biographies' rule. */
 export function synopsis(work: Audiovisual, locale: string): Biography | null {
   const { synopses } = work;
-  return synopses === undefined ? null : inPageLanguage((lang) => synopses[lang], synopses.untagged, locale);
+  return synopses === undefined
+    ? null
+    : inPageLanguage((lang) => synopses[lang], synopses.untagged, locale);
 }

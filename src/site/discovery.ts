@@ -14,10 +14,15 @@ import { FEED_FILE, ROBOTS_FILE } from "./urls.ts";
  * few new works): a file whose text is unchanged is kept as it was, so renaming a title rewrites
  * the feed only when the work is new, and the sitemap only when its URL (its slug) changed.
  */
-export function* discoveryFiles(site: DomainSite, view: DomainView, pages: SitePage[]): Generator<[string, string]> {
+export function* discoveryFiles(
+  site: DomainSite,
+  view: DomainView,
+  pages: SitePage[],
+): Generator<[string, string]> {
   yield [`${site.folder}${FEED_FILE}`, atomFeed(site, view)];
   // One sitemap and one robots.txt per domain, at the locale's version, whatever its languages.
   if (site.prefix !== "") return;
-  for (const [name, text] of sitemapFiles(site.info.base_url, sitemapUrls(site, pages))) yield [`${site.folder}${name}`, text];
+  for (const [name, text] of sitemapFiles(site.info.base_url, sitemapUrls(site, pages)))
+    yield [`${site.folder}${name}`, text];
   yield [`${site.info.domain}/${ROBOTS_FILE}`, robotsTxt(site)];
 }

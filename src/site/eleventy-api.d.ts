@@ -5,7 +5,13 @@ declare module "@11ty/eleventy" {
   export interface EleventyConfig {
     addGlobalData(name: string, data: unknown): void;
     addTemplate(virtualPath: string, content: unknown, data?: Record<string, unknown>): void;
-    addTransform(name: string, fn: (this: { page: { outputPath: string | false } }, content: string) => string | Promise<string>): void;
+    addTransform(
+      name: string,
+      fn: (
+        this: { page: { outputPath: string | false } },
+        content: string,
+      ) => string | Promise<string>,
+    ): void;
     setTemplateFormats(formats: string[]): void;
     setQuietMode(quiet: boolean): void;
     /** Internal: the benchmark group of configuration callbacks (transforms among them). */
@@ -18,6 +24,8 @@ declare module "@11ty/eleventy" {
   }
   export default class Eleventy {
     constructor(input: string, output: string, options?: EleventyOptions);
-    toJSON(): Promise<{ url: string; inputPath: string; outputPath: string | false; content: string }[]>;
+    toJSON(): Promise<
+      { url: string; inputPath: string; outputPath: string | false; content: string }[]
+    >;
   }
 }

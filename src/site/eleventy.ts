@@ -47,9 +47,14 @@ type PageSink = (rel: string, html: string) => Promise<void>;
  * for each page of the site (its template instance, data and output path, about a quarter of a
  * page's time) for every language after the first.
  */
-export async function renderPages(entries: SitePage[][], sink: PageSink, perRun = PAGES_PER_RUN): Promise<number> {
+export async function renderPages(
+  entries: SitePage[][],
+  sink: PageSink,
+  perRun = PAGES_PER_RUN,
+): Promise<number> {
   let count = 0;
-  for (let start = 0; start < entries.length; start += perRun) count += await renderRun(entries.slice(start, start + perRun), sink);
+  for (let start = 0; start < entries.length; start += perRun)
+    count += await renderRun(entries.slice(start, start + perRun), sink);
   return count;
 }
 

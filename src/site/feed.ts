@@ -43,7 +43,11 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
       text("id", `${site.main.base_url}${API_PATH}${work.id}/`),
       text("published", day(listed.window.from)),
       text("updated", day(listed.window.from)),
-      ...(work.audiovisual_type !== null ? [`<category term="${work.audiovisual_type}" label="${escape(s.categories[work.audiovisual_type])}"/>`] : []),
+      ...(work.audiovisual_type !== null
+        ? [
+            `<category term="${work.audiovisual_type}" label="${escape(s.categories[work.audiovisual_type])}"/>`,
+          ]
+        : []),
       text("summary", pageDescription(plannedWorkPage(site, view.domain, listed))),
       `</entry>`,
     );
@@ -54,5 +58,7 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
 
 /** The domain's new works, newest first; a stable sort keeps the name order within a day. */
 export function newWorks(view: DomainView): ListedWork[] {
-  return view.orders.name.filter((listed) => listed.isNew).sort((a, b) => (a.window.from < b.window.from ? 1 : a.window.from > b.window.from ? -1 : 0));
+  return view.orders.name
+    .filter((listed) => listed.isNew)
+    .sort((a, b) => (a.window.from < b.window.from ? 1 : a.window.from > b.window.from ? -1 : 0));
 }

@@ -32,7 +32,8 @@ export type Texts = Record<string, Text>;
 export const languageTag = (code: Language): string => (code === "va" ? "ca-valencia" : code);
 
 /** The order in which a language's texts (and its biographies, src/site/biography.ts) are looked for. */
-export const fallbackOrder = (code: Language): Language[] => (code === "es" ? ["es"] : code === "va" ? ["va", "ca", "es"] : [code, "es"]);
+export const fallbackOrder = (code: Language): Language[] =>
+  code === "es" ? ["es"] : code === "va" ? ["va", "ca", "es"] : [code, "es"];
 
 export { interfaceLanguage };
 
@@ -120,7 +121,8 @@ export const stringsFor = (locale: string): Strings => stringsOf(interfaceLangua
 
 export function stringsOf(code: Language): Strings {
   let strings = cache.get(code);
-  if (strings === undefined) cache.set(code, (strings = stringsFromTexts(code, resolvedTexts(code))));
+  if (strings === undefined)
+    cache.set(code, (strings = stringsFromTexts(code, resolvedTexts(code))));
   return strings;
 }
 
@@ -131,22 +133,34 @@ export function stringsFromTexts(code: Language, texts: Texts): Strings {
   const numbers = new Intl.NumberFormat(lang);
   const format = (key: string, values: Record<string, string | number> = {}): string => {
     const text = texts[key];
-    if (text === undefined) throw new Error(`bug: no interface text "${key}" in ${code}.json nor in its fallbacks`);
+    if (text === undefined)
+      throw new Error(`bug: no interface text "${key}" in ${code}.json nor in its fallbacks`);
     const count = values.n;
-    const chosen = typeof text === "string" ? text : (typeof count === "number" ? text[plurals.select(count)] : undefined) ?? text.other;
-    if (chosen === undefined) throw new Error(`bug: the interface text "${key}" of ${code} has no "other" form`);
+    const chosen =
+      typeof text === "string"
+        ? text
+        : ((typeof count === "number" ? text[plurals.select(count)] : undefined) ?? text.other);
+    if (chosen === undefined)
+      throw new Error(`bug: the interface text "${key}" of ${code} has no "other" form`);
     return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => {
       const value = values[name];
-      return value === undefined ? whole : typeof value === "number" ? numbers.format(value) : value;
+      return value === undefined
+        ? whole
+        : typeof value === "number"
+          ? numbers.format(value)
+          : value;
     });
   };
   const t = (key: string) => format(key);
-  const record = <K extends string>(prefix: string, keys: readonly K[]) => Object.fromEntries(keys.map((k) => [k, t(`${prefix}.${k}`)])) as Record<K, string>;
+  const record = <K extends string>(prefix: string, keys: readonly K[]) =>
+    Object.fromEntries(keys.map((k) => [k, t(`${prefix}.${k}`)])) as Record<K, string>;
   const works = (n: number) => format("works", { n });
   return {
     code,
     lang,
-    digest: createHash("md5").update(JSON.stringify([code, Object.entries(texts).sort(([a], [b]) => (a < b ? -1 : 1))])).digest("hex"),
+    digest: createHash("md5")
+      .update(JSON.stringify([code, Object.entries(texts).sort(([a], [b]) => (a < b ? -1 : 1))]))
+      .digest("hex"),
     languageName: t("languageName"),
     languages: t("languages"),
     skip: t("skip"),
@@ -179,16 +193,24 @@ export function stringsFromTexts(code: Language, texts: Texts): Strings {
     photo: (name) => format("photo", { name }),
     downloads: t("downloads"),
     exports: record("exports", ["export_excel", "export_up_movies", "export_down_movies"]),
-    categories: record("categories", ["peliculas", "documentales", "cortometrajes", "artes-escenicas"]),
+    categories: record("categories", [
+      "peliculas",
+      "documentales",
+      "cortometrajes",
+      "artes-escenicas",
+    ]),
     notFound: t("notFound"),
     notFoundText: t("notFoundText"),
     backHome: t("backHome"),
     breadcrumb: t("breadcrumb"),
     feedTitle: (library) => format("feed.title", { library }),
     feedLink: t("feed.link"),
-    describeListing: (library, n, ordering) => format("describe.listing", { library, works: works(n), ordering }),
-    describeCategory: (label, library, n) => format("describe.category", { label, library, works: works(n) }),
-    describeDirector: (name, library, n) => format("describe.director", { name, library, works: works(n) }),
+    describeListing: (library, n, ordering) =>
+      format("describe.listing", { library, works: works(n), ordering }),
+    describeCategory: (label, library, n) =>
+      format("describe.category", { label, library, works: works(n) }),
+    describeDirector: (name, library, n) =>
+      format("describe.director", { name, library, works: works(n) }),
     format,
   };
 }
@@ -207,7 +229,8 @@ export function formatDay(day: string, strings: Strings): string {
   // Thousands of works share a few hundred dates: format each once.
   const key = strings.lang + day;
   let text = days.get(key);
-  if (text === undefined) days.set(key, (text = dayFormat(strings.lang).format(new Date(`${day}T00:00:00Z`))));
+  if (text === undefined)
+    days.set(key, (text = dayFormat(strings.lang).format(new Date(`${day}T00:00:00Z`))));
   return text;
 }
 
@@ -215,6 +238,10 @@ const days = new Map<string, string>();
 const formats = new Map<string, Intl.DateTimeFormat>();
 function dayFormat(lang: string) {
   let format = formats.get(lang);
-  if (format === undefined) formats.set(lang, (format = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" })));
+  if (format === undefined)
+    formats.set(
+      lang,
+      (format = new Intl.DateTimeFormat(lang, { dateStyle: "long", timeZone: "UTC" })),
+    );
   return format;
 }

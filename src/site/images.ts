@@ -18,8 +18,15 @@ export interface Variants {
 }
 
 /** Processes (or finds in the disk cache) every variant of the given images, by source path. */
-export async function siteImages(sources: ImageSource[], cacheDir: string): Promise<Map<string, Variants>> {
-  const processed = await processImages(sources, { widths: SITE_IMAGE_WIDTHS, formats: [...FORMATS] }, cacheDir);
+export async function siteImages(
+  sources: ImageSource[],
+  cacheDir: string,
+): Promise<Map<string, Variants>> {
+  const processed = await processImages(
+    sources,
+    { widths: SITE_IMAGE_WIDTHS, formats: [...FORMATS] },
+    cacheDir,
+  );
   return new Map([...processed].map(([rel, v]) => [rel, { webp: v.webp!, jpeg: v.jpeg! }]));
 }
 
@@ -28,9 +35,15 @@ export async function siteImages(sources: ImageSource[], cacheDir: string): Prom
  * A variant the previous build copied under the same name is kept without reading it (see
  * `copyProcessedImage`).
  */
-export async function copyVariants(tree: OutputTree, mediaFolder: string, variants: Iterable<Variants>): Promise<void> {
+export async function copyVariants(
+  tree: OutputTree,
+  mediaFolder: string,
+  variants: Iterable<Variants>,
+): Promise<void> {
   const files = new Map<string, string>();
-  for (const v of variants) for (const image of [...v.webp, ...v.jpeg]) files.set(`${mediaFolder}/${image.file}`, image.cachePath);
+  for (const v of variants)
+    for (const image of [...v.webp, ...v.jpeg])
+      files.set(`${mediaFolder}/${image.file}`, image.cachePath);
   for (const [rel, cachePath] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     await copyProcessedImage(tree, rel, cachePath);
   }
@@ -46,7 +59,8 @@ export interface PictureOptions {
   className?: string;
 }
 
-const srcset = (media: string, list: ProcessedImage[]) => list.map((i) => `${media}${i.file} ${i.width}w`).join(", ");
+const srcset = (media: string, list: ProcessedImage[]) =>
+  list.map((i) => `${media}${i.file} ${i.width}w`).join(", ");
 
 /** `<picture>` with a WebP source and a JPEG fallback; width and height reserve the space. */
 export function picture(v: Variants, o: PictureOptions): Html {

@@ -25,7 +25,10 @@ export const SITE_CODE: CodeConcern = {
   // The library's own pages are made outside the template (src/site/custom/site.ts renders their bodies).
   entries: [".eleventy.ts", "src/site/eleventy.ts", "src/site/custom/site.ts"],
   assets: ["src/site/assets"],
-  engines: () => [`eleventy ${dependencyVersion("@11ty/eleventy")}`, `node ${process.version} icu ${process.versions.icu}`],
+  engines: () => [
+    `eleventy ${dependencyVersion("@11ty/eleventy")}`,
+    `node ${process.version} icu ${process.versions.icu}`,
+  ],
 };
 
 /**
@@ -48,21 +51,35 @@ export async function siteVersion(): Promise<string> {
  * Plain JSON.stringify of shallow copies, not a replacer: a replacer is called for every value
  * of every work, which made keying two domains' pages cost a second.
  */
-export function pageKeys(site: DomainSite, version: string, workDigests: ReadonlyMap<ListedWork, string>): (page: SitePage) => string {
+export function pageKeys(
+  site: DomainSite,
+  version: string,
+  workDigests: ReadonlyMap<ListedWork, string>,
+): (page: SitePage) => string {
   const { images, strings: _strings, look: _look, lookKey, brand, nav, ...shared } = site;
   const variants = new Map<string, string>();
   const shown = (rel: string | null | undefined) => {
     if (rel === null || rel === undefined) return "";
     let found = variants.get(rel);
-    if (found === undefined) variants.set(rel, (found = md5(JSON.stringify([rel, imageVariants(images.get(rel))]))));
+    if (found === undefined)
+      variants.set(rel, (found = md5(JSON.stringify([rel, imageVariants(images.get(rel))]))));
     return found;
   };
   // The look (its digest), the brand (with the logo's variants) and the own pages' navigation,
   // only where they are: a site without them keeps the keys it had before they existed.
   // (Absent from sites made by hand, as tests make them.)
-  const own = { ...(lookKey ? { lookKey } : {}), ...(brand && Object.keys(brand).length > 0 ? { brand, logo: shown(brand.logo) } : {}), ...(nav?.length ? { nav } : {}) };
+  const own = {
+    ...(lookKey ? { lookKey } : {}),
+    ...(brand && Object.keys(brand).length > 0 ? { brand, logo: shown(brand.logo) } : {}),
+    ...(nav?.length ? { nav } : {}),
+  };
   // Sets serialise as "{}": as sorted lists, so that their content is in the key.
-  const siteKey = md5(JSON.stringify({ version, shared: { ...shared, categories: [...shared.categories].sort(), ...own } }));
+  const siteKey = md5(
+    JSON.stringify({
+      version,
+      shared: { ...shared, categories: [...shared.categories].sort(), ...own },
+    }),
+  );
   const directorKey = (director: Director) => `${directorDigest(director)}${shown(director.photo)}`;
   const works = new Map<ListedWork, string>();
   const workKey = (listed: ListedWork) => {
@@ -70,7 +87,10 @@ export function pageKeys(site: DomainSite, version: string, workDigests: Readonl
     if (found === undefined) {
       const digest = inputsDigest(workDigests, listed);
       // One digest per work: a listing page's key then hashes 20 short digests, not their variants.
-      works.set(listed, (found = md5(`${digest}${shown(listed.work.cover)}${shown(listed.director?.photo)}`)));
+      works.set(
+        listed,
+        (found = md5(`${digest}${shown(listed.work.cover)}${shown(listed.director?.photo)}`)),
+      );
     }
     return found;
   };
@@ -83,4 +103,5 @@ export function pageKeys(site: DomainSite, version: string, workDigests: Readonl
   };
 }
 
-const imageVariants = (v: Variants | undefined) => v && [...v.webp, ...v.jpeg].map(({ file, width, height }) => [file, width, height]);
+const imageVariants = (v: Variants | undefined) =>
+  v && [...v.webp, ...v.jpeg].map(({ file, width, height }) => [file, width, height]);

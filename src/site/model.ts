@@ -1,5 +1,13 @@
 import { pageCount, PAGE_SIZE } from "../api/layout.ts";
-import { AUDIOVISUAL_TYPES, ORDERINGS, type Audiovisual, type AudiovisualType, type Director, type Domain, type Ordering } from "../content/schema.ts";
+import {
+  AUDIOVISUAL_TYPES,
+  ORDERINGS,
+  type Audiovisual,
+  type AudiovisualType,
+  type Director,
+  type Domain,
+  type Ordering,
+} from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { synopsis, type Biography } from "./biography.ts";
@@ -60,7 +68,14 @@ interface Base {
 
 export type SitePage = Base &
   (
-    | { kind: "listing"; ordering: Ordering; page: number; pages: number; count: number; works: ListedWork[] }
+    | {
+        kind: "listing";
+        ordering: Ordering;
+        page: number;
+        pages: number;
+        count: number;
+        works: ListedWork[];
+      }
     | {
         kind: "work";
         listed: ListedWork;
@@ -70,7 +85,14 @@ export type SitePage = Base &
         watch: string | null;
       }
     | { kind: "director"; director: Director; works: ListedWork[] }
-    | { kind: "category"; type: AudiovisualType; page: number; pages: number; count: number; works: ListedWork[] }
+    | {
+        kind: "category";
+        type: AudiovisualType;
+        page: number;
+        pages: number;
+        count: number;
+        works: ListedWork[];
+      }
     | { kind: "not-found" }
     | { kind: "own"; title: string; description: string | null; file: string; body: string }
   );
@@ -95,38 +117,95 @@ export class SiteData {
 }
 
 /** The output path of a page (relative to the output folder). */
-export const pagePath = (page: SitePage) => page.site.folder + (page.dir === null ? NOT_FOUND_FILE : `${page.dir}index.html`);
+export const pagePath = (page: SitePage) =>
+  page.site.folder + (page.dir === null ? NOT_FOUND_FILE : `${page.dir}index.html`);
 
 /** The sites of a domain: its locale's, then one per other language, sharing the images. */
-export function domainSites(view: DomainView, info: DomainInfo, images: Map<string, Variants>, look: Look = Look.NONE): DomainSite[] {
+export function domainSites(
+  view: DomainView,
+  info: DomainInfo,
+  images: Map<string, Variants>,
+  look: Look = Look.NONE,
+): DomainSite[] {
   const versions = siteVersions(view.domain);
   return versions.map((version, i) => {
     const tag = i === 0 ? info.locale : view.domain.languages![i - 1]!;
     const path = version.prefix.slice(0, -1);
-    const own = i === 0 ? info : { ...info, name: version.name, base_url: `${info.base_url}/${path}`, base_path: `${info.base_path}/${path}` };
-    return domainSite(view, own, images, { tag, prefix: version.prefix, versions, main: { base_url: info.base_url, base_path: info.base_path } }, look);
+    const own =
+      i === 0
+        ? info
+        : {
+            ...info,
+            name: version.name,
+            base_url: `${info.base_url}/${path}`,
+            base_path: `${info.base_path}/${path}`,
+          };
+    return domainSite(
+      view,
+      own,
+      images,
+      {
+        tag,
+        prefix: version.prefix,
+        versions,
+        main: { base_url: info.base_url, base_path: info.base_path },
+      },
+      look,
+    );
   });
 }
 
 type Version = Pick<DomainSite, "prefix" | "versions" | "main"> & { tag: string };
 
-export function domainSite(view: DomainView, info: DomainInfo, images: Map<string, Variants>, version?: Version, look: Look = Look.NONE): DomainSite {
+export function domainSite(
+  view: DomainView,
+  info: DomainInfo,
+  images: Map<string, Variants>,
+  version?: Version,
+  look: Look = Look.NONE,
+): DomainSite {
   const folder = `${info.domain}${info.base_path}/`;
   // Media under the same host are linked relatively (they then also load from file://); media on
   // another host can only be reached by their absolute URL.
   const sameHost = info.media_folder.startsWith(`${info.domain}/`);
-  const media = sameHost ? { relative: relativeFolder(folder, `${info.media_folder}/`) } : { absolute: `${info.media_url}/` };
+  const media = sameHost
+    ? { relative: relativeFolder(folder, `${info.media_folder}/`) }
+    : { absolute: `${info.media_url}/` };
   const categories = new Set<AudiovisualType>();
-  for (const listed of view.orders.name) if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
+  for (const listed of view.orders.name)
+    if (listed.work.audiovisual_type !== null) categories.add(listed.work.audiovisual_type);
   // What the pages show of it: not the counts (each page has its own), nor the policy (a header).
   const { count, total_pages, content_security: _policy, ...shown } = info;
   const defaultOrdering = view.domain.default_ordering;
-  const strings = look.dir === null ? stringsFor(version?.tag ?? info.locale) : lookStrings(look, version?.tag ?? info.locale);
+  const strings =
+    look.dir === null
+      ? stringsFor(version?.tag ?? info.locale)
+      : lookStrings(look, version?.tag ?? info.locale);
   const versions = version?.versions ?? siteVersions(view.domain);
   const main = version?.main ?? { base_url: info.base_url, base_path: info.base_path };
   const { logo, home_url, theme_color } = view.domain;
-  const brand: DomainBrand = { ...(logo !== undefined ? { logo } : {}), ...(home_url !== undefined ? { home_url } : {}), ...(theme_color !== undefined ? { theme_color } : {}) };
-  const site: DomainSite = { info: shown, defaultOrdering, strings, texts: strings.digest, folder, media, images, categories, prefix: version?.prefix ?? "", versions, main, look, lookKey: look.pagesDigest, brand, nav: navLinks(look.pages, strings.code) };
+  const brand: DomainBrand = {
+    ...(logo !== undefined ? { logo } : {}),
+    ...(home_url !== undefined ? { home_url } : {}),
+    ...(theme_color !== undefined ? { theme_color } : {}),
+  };
+  const site: DomainSite = {
+    info: shown,
+    defaultOrdering,
+    strings,
+    texts: strings.digest,
+    folder,
+    media,
+    images,
+    categories,
+    prefix: version?.prefix ?? "",
+    versions,
+    main,
+    look,
+    lookKey: look.pagesDigest,
+    brand,
+    nav: navLinks(look.pages, strings.code),
+  };
   return site;
 }
 
@@ -136,7 +215,13 @@ function relativeFolder(from: string, to: string): string {
   const b = to.split("/").slice(0, -1);
   let common = 0;
   while (common < a.length && common < b.length && a[common] === b[common]) common++;
-  return "../".repeat(a.length - common) + b.slice(common).map((s) => `${s}/`).join("");
+  return (
+    "../".repeat(a.length - common) +
+    b
+      .slice(common)
+      .map((s) => `${s}/`)
+      .join("")
+  );
 }
 
 /** Every page of one domain's site. */
@@ -165,7 +250,8 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
       if (works === undefined) byDirector.set(listed.director.id, (works = []));
       works.push(listed);
     }
-    if (listed.work.audiovisual_type !== null) byCategory.get(listed.work.audiovisual_type)!.push(listed);
+    if (listed.work.audiovisual_type !== null)
+      byCategory.get(listed.work.audiovisual_type)!.push(listed);
   }
   for (const works of byDirector.values()) {
     const director = works[0]!.director!;
@@ -188,17 +274,34 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
 }
 
 /** A work's page in one version of a domain's site: its synopsis in the version's language. */
-export function plannedWorkPage(site: DomainSite, domain: Domain, listed: ListedWork): Extract<SitePage, { kind: "work" }> {
+export function plannedWorkPage(
+  site: DomainSite,
+  domain: Domain,
+  listed: ListedWork,
+): Extract<SitePage, { kind: "work" }> {
   const { work } = listed;
   const watch = domain.watch_url === undefined ? null : watchUrl(domain.watch_url, work);
-  return { kind: "work", dir: workDir(work.id, work.slug), site, listed, synopsis: synopsis(work, site.strings.code), watch };
+  return {
+    kind: "work",
+    dir: workDir(work.id, work.slug),
+    site,
+    listed,
+    synopsis: synopsis(work, site.strings.code),
+    watch,
+  };
 }
 
 /** A `watch_url` template (checked by src/content/schema.ts) filled in for a work, its values URL-encoded. */
 export const watchUrl = (template: string, work: Pick<Audiovisual, "id" | "slug">): string =>
-  template.replace(/\{(id|slug)\}/g, (_, name: string) => encodeURIComponent(name === "id" ? String(work.id) : work.slug));
+  template.replace(/\{(id|slug)\}/g, (_, name: string) =>
+    encodeURIComponent(name === "id" ? String(work.id) : work.slug),
+  );
 
-function* paginate(works: ListedWork[], make: (slice: ListedWork[], page: number, pages: number) => SitePage): Generator<SitePage> {
+function* paginate(
+  works: ListedWork[],
+  make: (slice: ListedWork[], page: number, pages: number) => SitePage,
+): Generator<SitePage> {
   const pages = pageCount(works.length);
-  for (let page = 1; page <= pages; page++) yield make(works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages);
+  for (let page = 1; page <= pages; page++)
+    yield make(works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages);
 }

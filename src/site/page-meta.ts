@@ -21,16 +21,23 @@ export function pageDescription(page: SitePage): string {
   const pageOf = (p: number, total: number) => (total > 1 ? ` ${s.pageOf(p, total)}.` : "");
   switch (page.kind) {
     case "listing":
-      return s.describeListing(library, page.count, s.orderings[page.ordering]) + pageOf(page.page, page.pages);
+      return (
+        s.describeListing(library, page.count, s.orderings[page.ordering]) +
+        pageOf(page.page, page.pages)
+      );
     case "category":
-      return s.describeCategory(s.categories[page.type], library, page.count) + pageOf(page.page, page.pages);
+      return (
+        s.describeCategory(s.categories[page.type], library, page.count) +
+        pageOf(page.page, page.pages)
+      );
     case "work": {
       const lead = synopsisLead(page);
       if (lead !== null) return lead;
       const { work, director } = page.listed;
       const parts = [work.year === null ? work.name : `${work.name} (${work.year})`];
       if (director !== null) parts.push(`${s.director}: ${director.name}`);
-      if (work.audiovisual_type !== null) parts.push(`${s.category}: ${s.categories[work.audiovisual_type]}`);
+      if (work.audiovisual_type !== null)
+        parts.push(`${s.category}: ${s.categories[work.audiovisual_type]}`);
       parts.push(library);
       return clip(`${parts.join(". ")}.`);
     }
@@ -78,7 +85,10 @@ export function synopsisLead(page: Extract<SitePage, { kind: "work" }>): string 
 
 /** Whether a text of the content is in the page's language (Catalan reads right on a Valencian page, as Valencian on a Catalan one), or untagged. */
 function readsAs(text: Biography | null, site: DomainSite): text is Biography {
-  return text !== null && (text.lang === null || languageTag(text.lang).split("-")[0] === site.strings.lang.split("-")[0]);
+  return (
+    text !== null &&
+    (text.lang === null || languageTag(text.lang).split("-")[0] === site.strings.lang.split("-")[0])
+  );
 }
 
 const segmenters = new Map<string, Intl.Segmenter>();
@@ -100,13 +110,18 @@ export function firstSentence(text: string, lang: string): string {
  */
 function* sentences(text: string, lang: string): Generator<string> {
   let segmenter = segmenters.get(lang);
-  if (segmenter === undefined) segmenters.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: "sentence" })));
-  const paragraph = text.trim().split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
+  if (segmenter === undefined)
+    segmenters.set(lang, (segmenter = new Intl.Segmenter(lang, { granularity: "sentence" })));
+  const paragraph = text
+    .trim()
+    .split(/\n\s*\n/)[0]!
+    .replace(/\s+/g, " ");
   let sentence = "";
   for (const { segment } of segmenter.segment(paragraph)) {
     sentence += segment;
     const last = ABBREVIATED.exec(sentence)?.[1];
-    if (last !== undefined && (/^\p{Lu}$/u.test(last) || ABBREVIATIONS.has(last.toLowerCase()))) continue;
+    if (last !== undefined && (/^\p{Lu}$/u.test(last) || ABBREVIATIONS.has(last.toLowerCase())))
+      continue;
     yield sentence.trim();
     sentence = "";
   }
@@ -116,7 +131,31 @@ function* sentences(text: string, lang: string): Generator<string> {
 /** The word before a sentence's final full stop. */
 const ABBREVIATED = /(?:^|[\s(«"'])(\p{L}{1,5})\.\s*$/u;
 /** Titles and abbreviations that end in a full stop inside a sentence (es, ca, gl, eu, fr, en). */
-const ABBREVIATIONS = new Set(["dr", "dra", "mr", "mrs", "ms", "sr", "sra", "srta", "st", "sta", "sto", "jr", "mme", "mlle", "mgr", "gral", "prof", "vol", "núm", "pág", "aprox", "ca", "vs"]);
+const ABBREVIATIONS = new Set([
+  "dr",
+  "dra",
+  "mr",
+  "mrs",
+  "ms",
+  "sr",
+  "sra",
+  "srta",
+  "st",
+  "sta",
+  "sto",
+  "jr",
+  "mme",
+  "mlle",
+  "mgr",
+  "gral",
+  "prof",
+  "vol",
+  "núm",
+  "pág",
+  "aprox",
+  "ca",
+  "vs",
+]);
 
 /** A text cut at the last word boundary before MAX_DESCRIPTION, with an ellipsis. */
 function clip(text: string): string {
@@ -140,14 +179,24 @@ export function pageTrail(page: SitePage): Crumb[] {
   switch (page.kind) {
     case "work": {
       const { work } = page.listed;
-      const category = work.audiovisual_type === null ? [] : [{ name: s.categories[work.audiovisual_type], dir: categoryDir(work.audiovisual_type, 1) }];
+      const category =
+        work.audiovisual_type === null
+          ? []
+          : [
+              {
+                name: s.categories[work.audiovisual_type],
+                dir: categoryDir(work.audiovisual_type, 1),
+              },
+            ];
       return [home, ...category, { name: work.name, dir: workDir(work.id, work.slug) }];
     }
     case "director":
       return [home, { name: page.director.name, dir: directorDir(page.director.slug) }];
     case "category": {
       const first = { name: s.categories[page.type], dir: categoryDir(page.type, 1) };
-      return page.page === 1 ? [home, first] : [home, first, { name: s.pageOf(page.page, page.pages), dir: page.dir! }];
+      return page.page === 1
+        ? [home, first]
+        : [home, first, { name: s.pageOf(page.page, page.pages), dir: page.dir! }];
     }
     default:
       return [];
@@ -171,7 +220,12 @@ export function pageImage(page: SitePage): PageImage | null {
   const { site } = page;
   // The library's logo stands for the pages that have no image of their own.
   const own = contentImage(page);
-  return own ?? (site.brand.logo === undefined ? null : largestJpeg(site, site.images.get(site.brand.logo), site.info.name));
+  return (
+    own ??
+    (site.brand.logo === undefined
+      ? null
+      : largestJpeg(site, site.images.get(site.brand.logo), site.info.name))
+  );
 }
 
 function contentImage(page: SitePage): PageImage | null {
@@ -183,7 +237,9 @@ function contentImage(page: SitePage): PageImage | null {
       return image(page.listed.work.cover, s.cover(page.listed.work.name));
     case "director": {
       const { director } = page;
-      return director.show_img && director.photo !== null ? image(director.photo, s.photo(director.name)) : null;
+      return director.show_img && director.photo !== null
+        ? image(director.photo, s.photo(director.name))
+        : null;
     }
     case "listing":
     case "category": {
@@ -196,8 +252,17 @@ function contentImage(page: SitePage): PageImage | null {
   }
 }
 
-function largestJpeg(site: DomainSite, variants: Variants | undefined, alt: string): PageImage | null {
+function largestJpeg(
+  site: DomainSite,
+  variants: Variants | undefined,
+  alt: string,
+): PageImage | null {
   const jpeg = variants?.jpeg.at(-1);
   if (jpeg === undefined) return null;
-  return { url: `${site.info.media_url}/${jpeg.file}`, width: jpeg.width, height: jpeg.height, alt };
+  return {
+    url: `${site.info.media_url}/${jpeg.file}`,
+    width: jpeg.width,
+    height: jpeg.height,
+    alt,
+  };
 }

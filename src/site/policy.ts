@@ -69,14 +69,19 @@ export function mergeSources(all: readonly (PolicySources | undefined)[]): Polic
       for (const source of list) if (!into.includes(source)) into.push(source);
     }
   }
-  return Object.fromEntries(Object.keys(EXTENSIBLE).filter((name) => merged[name] !== undefined).map((name) => [name, merged[name]!]));
+  return Object.fromEntries(
+    Object.keys(EXTENSIBLE)
+      .filter((name) => merged[name] !== undefined)
+      .map((name) => [name, merged[name]!]),
+  );
 }
 
 /** The setting's file, at the root of the site folder. */
 export const POLICY_FILE = "content-security.json";
 
 /** `https://host`, `https://*.host:port/path`, `wss://host`: a host source with a scheme. */
-const HOST_SOURCE = /^(https?|wss?):\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:(\d{1,5}|\*))?(\/[^\s;,'"]*)?$/i;
+const HOST_SOURCE =
+  /^(https?|wss?):\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:(\d{1,5}|\*))?(\/[^\s;,'"]*)?$/i;
 /** A scheme source a library may name on purpose (`https:`: anything over TLS). */
 const SCHEME_SOURCE = /^(https|wss|data|blob):$/i;
 /** The hash of one inline script or style: `'sha256-…'`. */
@@ -84,13 +89,29 @@ export const HASH_SOURCE = /^'sha(256|384|512)-[A-Za-z0-9+/]+={0,2}'$/;
 
 /** Why a source is refused, or null when it is one a library may add to `directive`. */
 function refusal(directive: string, source: string): string | null {
-  if (source === "'unsafe-inline'" || source === "'unsafe-eval'" || source === "'unsafe-hashes'" || source === "'strict-dynamic'") {
+  if (
+    source === "'unsafe-inline'" ||
+    source === "'unsafe-eval'" ||
+    source === "'unsafe-hashes'" ||
+    source === "'strict-dynamic'"
+  ) {
     return `${source} would let any injected text run: put the script or style in a file under site/assets/ and link it, or name its hash ('sha256-…')`;
   }
-  if (source === "*") return `"*" allows every host: name the hosts, or "https:" for any host over TLS`;
-  if (source === "'self'" || source === "'none'") return `${source} is not needed: the site's own files are always allowed, and a library only adds sources`;
-  if (HASH_SOURCE.test(source)) return directive === "script-src" || directive === "style-src" ? null : `a hash source means something only in script-src and style-src`;
-  if (SCHEME_SOURCE.test(source)) return source.toLowerCase() === "data:" && directive !== "img-src" && directive !== "font-src" && directive !== "media-src" ? `data: in ${directive} would let any injected text run or load` : null;
+  if (source === "*")
+    return `"*" allows every host: name the hosts, or "https:" for any host over TLS`;
+  if (source === "'self'" || source === "'none'")
+    return `${source} is not needed: the site's own files are always allowed, and a library only adds sources`;
+  if (HASH_SOURCE.test(source))
+    return directive === "script-src" || directive === "style-src"
+      ? null
+      : `a hash source means something only in script-src and style-src`;
+  if (SCHEME_SOURCE.test(source))
+    return source.toLowerCase() === "data:" &&
+      directive !== "img-src" &&
+      directive !== "font-src" &&
+      directive !== "media-src"
+      ? `data: in ${directive} would let any injected text run or load`
+      : null;
   if (HOST_SOURCE.test(source)) return null;
   return `not a source: write an origin like "https://stats.example.org" (a "*." before the host for its subdomains, a path after it), "https:", or a hash like 'sha256-…'`;
 }
@@ -105,11 +126,20 @@ export function parsePolicySetting(file: string, text: string, problems: Problem
     parsed = JSON.parse(text);
   } catch (error) {
     const at = /position (\d+)/.exec((error as Error).message);
-    problems.push({ file, ...(at ? { line: lineAt(text, Number(at[1])) } : {}), message: `not valid JSON: ${(error as Error).message}` });
+    problems.push({
+      file,
+      ...(at ? { line: lineAt(text, Number(at[1])) } : {}),
+      message: `not valid JSON: ${(error as Error).message}`,
+    });
     return {};
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    problems.push({ file, line: 1, message: 'expected an object of directives, like { "frame-src": ["https://www.youtube-nocookie.com"] }' });
+    problems.push({
+      file,
+      line: 1,
+      message:
+        'expected an object of directives, like { "frame-src": ["https://www.youtube-nocookie.com"] }',
+    });
     return {};
   }
   const sources: Record<string, string[]> = {};
@@ -127,14 +157,23 @@ export function parsePolicySetting(file: string, text: string, problems: Problem
       continue;
     }
     if (!Array.isArray(value) || !value.every((v) => typeof v === "string")) {
-      problems.push({ file, line, message: `"${directive}": expected a list of sources, like ["https://stats.example.org"]` });
+      problems.push({
+        file,
+        line,
+        message: `"${directive}": expected a list of sources, like ["https://stats.example.org"]`,
+      });
       continue;
     }
     const kept: string[] = [];
     for (const source of value as string[]) {
       const why = refusal(directive, source.trim());
       if (why === null) kept.push(source.trim());
-      else problems.push({ file, line: lineAt(text, text.indexOf(JSON.stringify(source))), message: `"${directive}": ${JSON.stringify(source)}: ${why}` });
+      else
+        problems.push({
+          file,
+          line: lineAt(text, text.indexOf(JSON.stringify(source))),
+          message: `"${directive}": ${JSON.stringify(source)}: ${why}`,
+        });
     }
     if (kept.length > 0) sources[directive] = kept;
   }
@@ -149,22 +188,53 @@ const lineAt = (text: string, at: number) => (at < 0 ? 1 : text.slice(0, at).spl
  * origins. What a browser would decide, for the URLs a library writes (host sources with an
  * optional "*." and path prefix, scheme sources).
  */
-export function allows(directive: string, url: URL, page: URL, imagesFrom: readonly string[], extra: PolicySources): boolean {
+export function allows(
+  directive: string,
+  url: URL,
+  page: URL,
+  imagesFrom: readonly string[],
+  extra: PolicySources,
+): boolean {
   const base = BASE.find(([name]) => name === directive)?.[1] ?? [];
-  const sources = [...base, ...(directive === "img-src" ? imagesFrom : []), ...(extra[directive] ?? [])];
+  const sources = [
+    ...base,
+    ...(directive === "img-src" ? imagesFrom : []),
+    ...(extra[directive] ?? []),
+  ];
   return sources.some((source) => matches(source, url, page));
 }
 
 function matches(source: string, url: URL, page: URL): boolean {
-  if (source === "'self'") return url.origin === page.origin || (page.protocol === "http:" && url.protocol === "https:" && url.host === page.host);
-  if (source.endsWith(":") && !source.includes("/")) return url.protocol === source.toLowerCase() || (source.toLowerCase() === "http:" && url.protocol === "https:");
+  if (source === "'self'")
+    return (
+      url.origin === page.origin ||
+      (page.protocol === "http:" && url.protocol === "https:" && url.host === page.host)
+    );
+  if (source.endsWith(":") && !source.includes("/"))
+    return (
+      url.protocol === source.toLowerCase() ||
+      (source.toLowerCase() === "http:" && url.protocol === "https:")
+    );
   const m = /^([a-z]+):\/\/(\*\.)?([^/:]+)(?::(\d+|\*))?(\/.*)?$/i.exec(source);
   if (m === null) return false;
   const [, scheme, wildcard, host, port, pathPrefix] = m;
-  const schemeOk = url.protocol === `${scheme!.toLowerCase()}:` || (scheme!.toLowerCase() === "http" && url.protocol === "https:") || (scheme!.toLowerCase() === "ws" && url.protocol === "wss:");
-  const hostOk = wildcard ? url.hostname.toLowerCase().endsWith(`.${host!.toLowerCase()}`) : url.hostname.toLowerCase() === host!.toLowerCase();
+  const schemeOk =
+    url.protocol === `${scheme!.toLowerCase()}:` ||
+    (scheme!.toLowerCase() === "http" && url.protocol === "https:") ||
+    (scheme!.toLowerCase() === "ws" && url.protocol === "wss:");
+  const hostOk = wildcard
+    ? url.hostname.toLowerCase().endsWith(`.${host!.toLowerCase()}`)
+    : url.hostname.toLowerCase() === host!.toLowerCase();
   const defaultPort = url.protocol === "https:" || url.protocol === "wss:" ? "443" : "80";
-  const portOk = port === "*" || (port ?? defaultPort) === (url.port || defaultPort) || (port === undefined && scheme!.toLowerCase() === "http" && url.protocol === "https:" && (url.port || "443") === "443");
-  const pathOk = pathPrefix === undefined || (pathPrefix.endsWith("/") ? url.pathname.startsWith(pathPrefix) : url.pathname === pathPrefix);
+  const portOk =
+    port === "*" ||
+    (port ?? defaultPort) === (url.port || defaultPort) ||
+    (port === undefined &&
+      scheme!.toLowerCase() === "http" &&
+      url.protocol === "https:" &&
+      (url.port || "443") === "443");
+  const pathOk =
+    pathPrefix === undefined ||
+    (pathPrefix.endsWith("/") ? url.pathname.startsWith(pathPrefix) : url.pathname === pathPrefix);
   return schemeOk && hostOk && portOk && pathOk;
 }

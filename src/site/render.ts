@@ -9,7 +9,21 @@ import { renderPages, versionEntries } from "./eleventy.ts";
 import { copyVariants, siteImages, type Variants } from "./images.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSites, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
-import { buildIndex, closeSearch, partCount, partFolder, partOf, partsFile, PARTS_FILE, reuseIndex, searchKey, SEARCH_LANES, startSearch, writeIndex, type SearchDocument } from "./search.ts";
+import {
+  buildIndex,
+  closeSearch,
+  partCount,
+  partFolder,
+  partOf,
+  partsFile,
+  PARTS_FILE,
+  reuseIndex,
+  searchKey,
+  SEARCH_LANES,
+  startSearch,
+  writeIndex,
+  type SearchDocument,
+} from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
@@ -51,7 +65,14 @@ const ASSET_FILES = ["style.css", "search.js", FAVICON];
  * renamed, its work page and the listing, director and category pages that show it.
  */
 export class SiteRenderer {
-  private readonly summary: SiteSummary = { pages: 0, rendered: 0, searchFiles: 0, indexed: 0, indexedParts: 0, searchParts: 0 };
+  private readonly summary: SiteSummary = {
+    pages: 0,
+    rendered: 0,
+    searchFiles: 0,
+    indexed: 0,
+    indexedParts: 0,
+    searchParts: 0,
+  };
   private sites = 0;
   /** Seconds spent in Eleventy runs (the benchmark reports pages per second of Eleventy alone). */
   private eleventySeconds = 0;
@@ -59,7 +80,9 @@ export class SiteRenderer {
    * The two Pagefind processes' queues: each part is indexed after the previous one of its lane,
    * so that its documents are rendered just before (not all domains' documents at once).
    */
-  private readonly lanes: Promise<unknown>[] = Array.from({ length: SEARCH_LANES }, () => Promise.resolve());
+  private readonly lanes: Promise<unknown>[] = Array.from({ length: SEARCH_LANES }, () =>
+    Promise.resolve(),
+  );
   /** Each domain's index parts, indexed and written (a domain's pages are rendered meanwhile). */
   private readonly searches: Promise<void>[][] = [];
   // The first failure of an index: it stops the rendering (at its next page) rather than after it.
@@ -93,10 +116,17 @@ export class SiteRenderer {
     const rels = domainImageRels(view);
     const missing = [...rels].filter((rel) => !this.images.has(rel)).sort();
     if (missing.length > 0) {
-      const processed = await siteImages(missing.map((rel) => this.input.catalogue.images.get(rel)!), this.input.cacheDir);
+      const processed = await siteImages(
+        missing.map((rel) => this.input.catalogue.images.get(rel)!),
+        this.input.cacheDir,
+      );
       for (const [rel, variants] of processed) this.images.set(rel, variants);
     }
-    await copyVariants(this.tree, info.media_folder, [...rels].map((rel) => this.images.get(rel)!));
+    await copyVariants(
+      this.tree,
+      info.media_folder,
+      [...rels].map((rel) => this.images.get(rel)!),
+    );
   }
 
   /**
@@ -104,7 +134,11 @@ export class SiteRenderer {
    * parts whose pages changed are indexed while its pages render (Pagefind runs in its own
    * processes); their documents are rendered when a process takes them.
    */
-  async renderDomain(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>): Promise<void> {
+  async renderDomain(
+    view: DomainView,
+    info: DomainInfo,
+    workDigests: ReadonlyMap<ListedWork, string>,
+  ): Promise<void> {
     let started = () => {};
     this.indexingStarted = new Promise((resolve) => (started = resolve));
     try {
@@ -120,7 +154,12 @@ export class SiteRenderer {
    * planned and keyed, and its search index started, in turn; then the pages that changed are
    * rendered, every version of a page in the same Eleventy page (src/site/eleventy.ts).
    */
-  private async renderPages(view: DomainView, info: DomainInfo, workDigests: ReadonlyMap<ListedWork, string>, indexingStarted: () => void): Promise<void> {
+  private async renderPages(
+    view: DomainView,
+    info: DomainInfo,
+    workDigests: ReadonlyMap<ListedWork, string>,
+    indexingStarted: () => void,
+  ): Promise<void> {
     // The first domain to render: Pagefind's processes start while its pages are planned.
     if (this.sites === 0) startSearch();
     // Indexing runs at most one domain behind: an older domain's pages are not held any longer.
@@ -146,11 +185,18 @@ export class SiteRenderer {
    * changed search index parts (added to `searches`). Returns its pages to render, their keys
    * added to `keys` by output path; the others are kept from the previous build.
    */
-  private async planSite(site: DomainSite, view: DomainView, workDigests: ReadonlyMap<ListedWork, string>, searches: Promise<void>[], keys: Map<string, string>): Promise<SitePage[]> {
+  private async planSite(
+    site: DomainSite,
+    view: DomainView,
+    workDigests: ReadonlyMap<ListedWork, string>,
+    searches: Promise<void>[],
+    keys: Map<string, string>,
+  ): Promise<SitePage[]> {
     const { tree, summary } = this;
     await this.writeAssets(site);
     const planned = [...sitePages(site, view), ...ownSitePages(site)];
-    for (const [rel, text] of discoveryFiles(site, view, planned)) await tree.write(rel, text, md5(text));
+    for (const [rel, text] of discoveryFiles(site, view, planned))
+      await tree.write(rel, text, md5(text));
     const keyOf = pageKeys(site, this.version, workDigests);
     const keyed: string[] = new Array(planned.length);
     summary.pages += planned.length;
@@ -163,7 +209,10 @@ export class SiteRenderer {
     // other pages are keyed. A work page's key covers everything its search document is rendered
     // from, so a part is keyed by its pages' keys: only the documents of changed parts are rendered.
     const parts = partCount(view.orders.name.length, this.input.searchDocsPerPart);
-    const works: { page: SitePage & { kind: "work" }; key: string }[][] = Array.from({ length: parts }, () => []);
+    const works: { page: SitePage & { kind: "work" }; key: string }[][] = Array.from(
+      { length: parts },
+      () => [],
+    );
     for (const [p, page] of planned.entries()) {
       if (page.kind !== "work") continue;
       keyed[p] = keyOf(page);
@@ -176,7 +225,12 @@ export class SiteRenderer {
       const key = searchKey(site, partWorks, part, parts);
       const kept = reuseIndex(tree, folder, key);
       if (kept > 0) summary.searchFiles += kept;
-      else searches.push(this.index(site, folder, key, part, parts, () => partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) }))));
+      else
+        searches.push(
+          this.index(site, folder, key, part, parts, () =>
+            partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) })),
+          ),
+        );
     }
     if (summary.indexedParts > indexedBefore) summary.indexed++;
     summary.searchParts += parts;
@@ -202,13 +256,23 @@ export class SiteRenderer {
   private async writeAssets(site: DomainSite): Promise<void> {
     const folder = `${site.folder}${ASSETS_DIR}`;
     const own = new Set(site.look.assets.map((a) => a.name));
-    for (const name of ASSET_FILES) if (!own.has(name)) await this.tree.write(`${folder}${name}`, await asset(name));
-    for (const { name, bytes } of site.look.assets) await this.tree.write(`${folder}${name}`, bytes);
-    if (site.brand.theme_color !== undefined && !own.has(THEME_CSS)) await this.tree.write(`${folder}${THEME_CSS}`, themeStylesheet(site.brand.theme_color));
+    for (const name of ASSET_FILES)
+      if (!own.has(name)) await this.tree.write(`${folder}${name}`, await asset(name));
+    for (const { name, bytes } of site.look.assets)
+      await this.tree.write(`${folder}${name}`, bytes);
+    if (site.brand.theme_color !== undefined && !own.has(THEME_CSS))
+      await this.tree.write(`${folder}${THEME_CSS}`, themeStylesheet(site.brand.theme_color));
   }
 
   /** Indexes a part in the next Pagefind process's lane, then writes its files. */
-  private index(site: DomainSite, folder: string, key: string, part: number, parts: number, documents: () => SearchDocument[]): Promise<void> {
+  private index(
+    site: DomainSite,
+    folder: string,
+    key: string,
+    part: number,
+    parts: number,
+    documents: () => SearchDocument[],
+  ): Promise<void> {
     const lane = this.summary.indexedParts++ % SEARCH_LANES;
     const done = this.lanes[lane]!.then(async () => {
       // A failed part stops the others too: the build fails.
@@ -230,8 +294,12 @@ export class SiteRenderer {
       await this.close();
     }
     const { pages, rendered, indexed, indexedParts, searchParts } = this.summary;
-    this.input.reporter.stage(`rendered ${rendered} of ${pages} HTML pages (Eleventy ${this.eleventySeconds.toFixed(2)} s)`);
-    this.input.reporter.stage(`built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.sites} site(s): one per domain and language)`);
+    this.input.reporter.stage(
+      `rendered ${rendered} of ${pages} HTML pages (Eleventy ${this.eleventySeconds.toFixed(2)} s)`,
+    );
+    this.input.reporter.stage(
+      `built the search index (${indexedParts} of ${searchParts} part(s) changed, in ${indexed} of ${this.sites} site(s): one per domain and language)`,
+    );
     return this.summary;
   }
 
@@ -256,6 +324,7 @@ function domainImageRels(view: DomainView): Set<string> {
 const assets = new Map<string, Promise<Buffer>>();
 const asset = (name: string) => {
   let bytes = assets.get(name);
-  if (bytes === undefined) assets.set(name, (bytes = readFile(new URL(`./assets/${name}`, import.meta.url))));
+  if (bytes === undefined)
+    assets.set(name, (bytes = readFile(new URL(`./assets/${name}`, import.meta.url))));
   return bytes;
 };

@@ -9,7 +9,8 @@ import type * as pagefind from "pagefind";
 const IN_FLIGHT = 64;
 // Only the search API is used (assets/search.js draws the results): Pagefind's ready-made UIs
 // and the highlighter are left out of the output.
-export const UNUSED = /(^|\/)pagefind-(ui|modular-ui|component-ui|highlight)\.(js|css)$|^wasm\.unknown\.pagefind$/;
+export const UNUSED =
+  /(^|\/)pagefind-(ui|modular-ui|component-ui|highlight)\.(js|css)$|^wasm\.unknown\.pagefind$/;
 
 export interface SearchDocument {
   /** Relative to the site root. */
@@ -26,24 +27,35 @@ export interface IndexOptions {
 }
 
 /** Indexes the documents with this Pagefind module (its process). */
-export async function indexDocuments(engine: typeof pagefind, indexOptions: IndexOptions, documents: SearchDocument[]): Promise<IndexFile[]> {
+export async function indexDocuments(
+  engine: typeof pagefind,
+  indexOptions: IndexOptions,
+  documents: SearchDocument[],
+): Promise<IndexFile[]> {
   const { index, errors } = await engine.createIndex(indexOptions);
-  if (index === undefined) throw new Error(`Pagefind could not create an index: ${errors.join("; ")}`);
+  if (index === undefined)
+    throw new Error(`Pagefind could not create an index: ${errors.join("; ")}`);
   const pending = new Set<Promise<void>>();
   let failure: unknown = null;
   for (const { url, content } of documents) {
     if (failure !== null) break;
     const job = index.addHTMLFile({ url, content }).then(({ errors }) => {
-      if (errors.length > 0) throw new Error(`Pagefind could not index ${url}: ${errors.join("; ")}`);
+      if (errors.length > 0)
+        throw new Error(`Pagefind could not index ${url}: ${errors.join("; ")}`);
     });
-    const tracked = job.catch((error) => void (failure ??= error)).finally(() => pending.delete(tracked));
+    const tracked = job
+      .catch((error) => void (failure ??= error))
+      .finally(() => pending.delete(tracked));
     pending.add(tracked);
     if (pending.size >= IN_FLIGHT) await Promise.race(pending);
   }
   await Promise.all(pending);
   if (failure !== null) throw failure;
   const files = await index.getFiles();
-  if (files.errors.length > 0) throw new Error(`Pagefind could not build the index: ${files.errors.join("; ")}`);
+  if (files.errors.length > 0)
+    throw new Error(`Pagefind could not build the index: ${files.errors.join("; ")}`);
   await index.deleteIndex();
-  return files.files.filter((file) => !UNUSED.test(file.path)).sort((a, b) => (a.path < b.path ? -1 : 1));
+  return files.files
+    .filter((file) => !UNUSED.test(file.path))
+    .sort((a, b) => (a.path < b.path ? -1 : 1));
 }

@@ -8,7 +8,8 @@ import { indexDocuments, type IndexOptions, type SearchDocument } from "./search
  * after another, until told to close.
  */
 /** What the main thread (buildIndex in src/site/search.ts) asks. */
-export type SearchRequest = { id: number; options: IndexOptions; documents: SearchDocument[] } | { id: number; warm: true };
+export type SearchRequest =
+  { id: number; options: IndexOptions; documents: SearchDocument[] } | { id: number; warm: true };
 
 let queue = Promise.resolve();
 parentPort!.on("message", (request: SearchRequest | { close: true }) => {

@@ -41,7 +41,10 @@ export const PARTS_FILE = "parts.json";
 export type { IndexFile, SearchDocument };
 
 /** Pagefind's options for one part of `parts`: the fragment bundles are shared among the parts. */
-const options = (site: DomainSite, parts: number): IndexOptions => ({ forceLanguage: site.strings.lang, maxFragments: Math.ceil(MAX_FRAGMENTS / parts) });
+const options = (site: DomainSite, parts: number): IndexOptions => ({
+  forceLanguage: site.strings.lang,
+  maxFragments: Math.ceil(MAX_FRAGMENTS / parts),
+});
 
 /**
  * Parts of the index of a domain with `count` documents: a power of two, about `perPart`
@@ -57,25 +60,42 @@ export function partCount(count: number, perPart = DOCS_PER_PART): number {
 export const partOf = (workId: number, parts: number) => workId % parts;
 
 /** Where a part's files go: the primary part in `pagefind/`, the others in `pagefind/part-N/`. */
-export const partFolder = (site: DomainSite, part: number) => `${site.folder}${SEARCH_DIR}${part === 0 ? "" : `part-${part}/`}`;
+export const partFolder = (site: DomainSite, part: number) =>
+  `${site.folder}${SEARCH_DIR}${part === 0 ? "" : `part-${part}/`}`;
 
 /** The parts merged into the primary one, as `parts.json` lists them (relative to `pagefind/`). */
-export const partsFile = (parts: number) => JSON.stringify({ parts: Array.from({ length: parts - 1 }, (_, i) => `part-${i + 1}/`) }) + "\n";
+export const partsFile = (parts: number) =>
+  JSON.stringify({ parts: Array.from({ length: parts - 1 }, (_, i) => `part-${i + 1}/`) }) + "\n";
 
 /**
  * What makes a part's files besides its pages' documents (which the pages' keys cover): this
  * indexing code and its worker (src/util/code-version.ts).
  */
-export const SEARCH_CODE: CodeConcern = { entries: ["src/site/search.ts", "src/site/search-worker.ts"] };
+export const SEARCH_CODE: CodeConcern = {
+  entries: ["src/site/search.ts", "src/site/search-worker.ts"],
+};
 
 /**
  * The key of a part of a domain's index: the indexing code's version (SEARCH_CODE), Pagefind's version, the options, the part, and the keys
  * of its work pages in order (a page's key covers everything its search document is rendered
  * from: its data and the template code, src/site/keys.ts).
  */
-export function searchKey(site: DomainSite, works: readonly { key: string }[], part = 0, parts = 1): string {
+export function searchKey(
+  site: DomainSite,
+  works: readonly { key: string }[],
+  part = 0,
+  parts = 1,
+): string {
   const layout = { part, parts, merged: MERGED_UNUSED.source };
-  const hash = createHash("md5").update(JSON.stringify({ code: codeVersion(SEARCH_CODE), pagefind: pagefindVersion(), options: options(site, parts), unused: UNUSED.source, layout }));
+  const hash = createHash("md5").update(
+    JSON.stringify({
+      code: codeVersion(SEARCH_CODE),
+      pagefind: pagefindVersion(),
+      options: options(site, parts),
+      unused: UNUSED.source,
+      layout,
+    }),
+  );
   hash.update(works.map(({ key }) => key).join("\n"));
   return hash.digest("hex");
 }
@@ -88,7 +108,8 @@ export function searchKey(site: DomainSite, works: readonly { key: string }[], p
 export function reuseIndex(tree: OutputTree, folder: string, key: string): number {
   const previous = previousIndexFiles(tree).get(folder) ?? [];
   if (previous.length === 0 || previous.some(([, entry]) => entry.key !== key)) return 0;
-  for (const [rel] of previous) if (!tree.reuse(rel, key)) throw new Error(`bug: ${rel} could not be kept`);
+  for (const [rel] of previous)
+    if (!tree.reuse(rel, key)) throw new Error(`bug: ${rel} could not be kept`);
   return previous.length;
 }
 
@@ -128,16 +149,28 @@ export const SEARCH_LANES = 2;
  * event loop turns, which it seldom does while Eleventy renders, so its indexing would stall
  * until the site's pages were rendered, and the next site would wait for it.
  */
-export async function buildIndex(site: DomainSite, documents: SearchDocument[], parts: number, lane = 0): Promise<IndexFile[]> {
+export async function buildIndex(
+  site: DomainSite,
+  documents: SearchDocument[],
+  parts: number,
+  lane = 0,
+): Promise<IndexFile[]> {
   return (await searchWorker(lane).request({ options: options(site, parts), documents })).files;
 }
 
 /** The worker threads with the Pagefind processes, each started on first use. */
-const lanes: (RequestWorker<SearchRequest, { files: IndexFile[] }> | null)[] = Array.from({ length: SEARCH_LANES }, () => null);
+const lanes: (RequestWorker<SearchRequest, { files: IndexFile[] }> | null)[] = Array.from(
+  { length: SEARCH_LANES },
+  () => null,
+);
 
 const searchWorker = (lane: number) =>
   // The compiled module, or from the sources its tsx script (src/workers/script.ts), as the writer threads run.
-  (lanes[lane] ??= new RequestWorker(workerScript(new URL("./search-worker.ts", import.meta.url)), `the search index worker ${lane + 1}`, { execArgv: threadExecArgv() }));
+  (lanes[lane] ??= new RequestWorker(
+    workerScript(new URL("./search-worker.ts", import.meta.url)),
+    `the search index worker ${lane + 1}`,
+    { execArgv: threadExecArgv() },
+  ));
 
 /**
  * Starts both Pagefind processes now, before the first part is indexed. Starting a process
@@ -157,7 +190,13 @@ export function startSearch(): void {
  * Writes a part of the index into `folder`, each file with the part's key. A merged part (not the
  * primary one) goes without the script and WebAssembly.
  */
-export async function writeIndex(tree: OutputTree, folder: string, files: IndexFile[], key: string, merged: boolean): Promise<number> {
+export async function writeIndex(
+  tree: OutputTree,
+  folder: string,
+  files: IndexFile[],
+  key: string,
+  merged: boolean,
+): Promise<number> {
   const kept = merged ? files.filter((file) => !MERGED_UNUSED.test(file.path)) : files;
   for (const file of kept) await tree.write(`${folder}${file.path}`, file.content, key);
   return kept.length;
@@ -204,5 +243,9 @@ function pagefindVersion(): string {
       return "";
     }
   })();
-  return (version = JSON.stringify([read(own), read(binary), process.env.PAGEFIND_BINARY_PATH ?? null]));
+  return (version = JSON.stringify([
+    read(own),
+    read(binary),
+    process.env.PAGEFIND_BINARY_PATH ?? null,
+  ]));
 }

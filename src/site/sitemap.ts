@@ -38,7 +38,10 @@ export const inSitemap = (page: SitePage) =>
  * The sitemap's URLs of a domain, sorted by path (the home page first): not in the pages' name
  * order, which a renamed title would change, rewriting the sitemap for nothing.
  */
-export const sitemapUrls = (site: DomainSite, pages: Iterable<SitePage>): (string | SitemapUrl)[] => {
+export const sitemapUrls = (
+  site: DomainSite,
+  pages: Iterable<SitePage>,
+): (string | SitemapUrl)[] => {
   const dirs: string[] = [];
   for (const page of pages) if (inSitemap(page)) dirs.push(page.dir!);
   dirs.sort();
@@ -49,7 +52,9 @@ export const sitemapUrls = (site: DomainSite, pages: Iterable<SitePage>): (strin
     dirs.map((dir) => ({
       loc: url(version.prefix, dir),
       alternates: [
-        ...site.versions.filter((v) => v.hreflang !== null).map((v): [string, string] => [v.hreflang!, url(v.prefix, dir)]),
+        ...site.versions
+          .filter((v) => v.hreflang !== null)
+          .map((v): [string, string] => [v.hreflang!, url(v.prefix, dir)]),
         ["x-default", url("", dir)] as [string, string],
       ],
     })),
@@ -57,7 +62,11 @@ export const sitemapUrls = (site: DomainSite, pages: Iterable<SitePage>): (strin
 };
 
 /** The sitemap files of one site, by file name relative to the site root. */
-export function sitemapFiles(baseUrl: string, urls: (string | SitemapUrl)[], limits = { urls: MAX_URLS, bytes: MAX_BYTES }): Map<string, string> {
+export function sitemapFiles(
+  baseUrl: string,
+  urls: (string | SitemapUrl)[],
+  limits = { urls: MAX_URLS, bytes: MAX_BYTES },
+): Map<string, string> {
   const open = urls.some((url) => typeof url !== "string") ? URLSET_ALTERNATES_OPEN : URLSET_OPEN;
   const parts: string[] = [];
   let entries: string[] = [];
@@ -73,7 +82,8 @@ export function sitemapFiles(baseUrl: string, urls: (string | SitemapUrl)[], lim
         ? `<url><loc>${escape(url)}</loc></url>\n`
         : `<url><loc>${escape(url.loc)}</loc>${url.alternates.map(([lang, href]) => `<xhtml:link rel="alternate" hreflang="${lang}" href="${escape(href)}"/>`).join("")}</url>\n`;
     const size = Buffer.byteLength(entry);
-    if (entries.length > 0 && (entries.length >= limits.urls || bytes + size > limits.bytes)) close();
+    if (entries.length > 0 && (entries.length >= limits.urls || bytes + size > limits.bytes))
+      close();
     entries.push(entry);
     bytes += size;
   }
@@ -84,7 +94,10 @@ export function sitemapFiles(baseUrl: string, urls: (string | SitemapUrl)[], lim
     files.set(sitemapPartFile(i + 1), part);
     return `<sitemap><loc>${escape(absoluteUrl(baseUrl, sitemapPartFile(i + 1)))}</loc></sitemap>\n`;
   });
-  files.set(SITEMAP_FILE, `${XML_HEAD}<sitemapindex xmlns="${NS}">\n${index.join("")}</sitemapindex>\n`);
+  files.set(
+    SITEMAP_FILE,
+    `${XML_HEAD}<sitemapindex xmlns="${NS}">\n${index.join("")}</sitemapindex>\n`,
+  );
   return files;
 }
 

@@ -49,7 +49,10 @@ const PAGE_TYPE: Record<SitePage["kind"], string> = {
  * too, for the parsers that once read JSON as JavaScript.
  */
 export function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
 }
 
 function mainNode(page: SitePage): Node | null {
@@ -66,13 +69,30 @@ function mainNode(page: SitePage): Node | null {
         name: work.name,
         url: url(page.dir!),
         ...(image !== null ? { image: imageObject(image) } : {}),
-        ...(director !== null ? { director: { "@type": "Person", name: director.name, url: url(directorDir(director.slug)) } } : {}),
+        ...(director !== null
+          ? {
+              director: {
+                "@type": "Person",
+                name: director.name,
+                url: url(directorDir(director.slug)),
+              },
+            }
+          : {}),
         ...(work.year !== null ? { dateCreated: String(work.year) } : {}),
         ...(work.duration !== null ? { duration: `PT${work.duration}M` } : {}),
-        ...(work.audiovisual_type !== null ? { genre: site.strings.categories[work.audiovisual_type] } : {}),
+        ...(work.audiovisual_type !== null
+          ? { genre: site.strings.categories[work.audiovisual_type] }
+          : {}),
         ...(description !== null ? { description } : {}),
         // Where the library's platform lends or streams it (the domain's watch_url).
-        ...(page.watch !== null ? { potentialAction: { "@type": "WatchAction", target: { "@type": "EntryPoint", urlTemplate: page.watch } } } : {}),
+        ...(page.watch !== null
+          ? {
+              potentialAction: {
+                "@type": "WatchAction",
+                target: { "@type": "EntryPoint", urlTemplate: page.watch },
+              },
+            }
+          : {}),
       };
     }
     case "director": {

@@ -38,7 +38,8 @@ export function listingDir(ordering: Ordering, defaultOrdering: Ordering, page: 
 
 export const workDir = (id: number, slug: string) => `audiovisual-detail/${id}/${slug}/`;
 export const directorDir = (slug: string) => `director/${slug}/`;
-export const categoryDir = (type: AudiovisualType, page: number) => `category/${type}/${page > 1 ? `page/${page}/` : ""}`;
+export const categoryDir = (type: AudiovisualType, page: number) =>
+  `category/${type}/${page > 1 ? `page/${page}/` : ""}`;
 
 /** The API URLs the pages link to, relative to the site root (the API shares the base path). */
 const API_DIR = API_PATH.slice(1);

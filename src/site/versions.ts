@@ -36,7 +36,8 @@ export function siteVersions(domain: Domain): SiteVersion[] {
     const strings = stringsFor(tag);
     const code = interfaceLanguage(tag);
     // A tag outside the seven gets the Spanish interface: its pages are Spanish, and say so.
-    const hreflang = code === null ? null : code === "va" ? (hasCatalan ? null : "ca") : strings.lang;
+    const hreflang =
+      code === null ? null : code === "va" ? (hasCatalan ? null : "ca") : strings.lang;
     return {
       prefix: i === 0 ? "" : `${siteLanguage(tag)}/`,
       lang: strings.lang,

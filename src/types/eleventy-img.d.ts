@@ -25,6 +25,9 @@ declare module "@11ty/eleventy-img" {
     sharpWebpOptions?: Record<string, unknown>;
     [key: string]: unknown;
   }
-  function Image(src: string | Buffer, options?: ImageOptions): Promise<Record<string, ImageStat[]>>;
+  function Image(
+    src: string | Buffer,
+    options?: ImageOptions,
+  ): Promise<Record<string, ImageStat[]>>;
   export default Image;
 }

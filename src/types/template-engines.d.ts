@@ -7,11 +7,19 @@ declare module "nunjucks" {
     constructor(searchPaths: string | string[], options?: { noCache?: boolean; watch?: boolean });
   }
   class Environment {
-    constructor(loader: FileSystemLoader, options?: { autoescape?: boolean; throwOnUndefined?: boolean });
+    constructor(
+      loader: FileSystemLoader,
+      options?: { autoescape?: boolean; throwOnUndefined?: boolean },
+    );
   }
   function compile(source: string, env: Environment, path: string, eagerCompile: boolean): Template;
   const runtime: { SafeString: new (value: string) => object };
-  const nunjucks: { FileSystemLoader: typeof FileSystemLoader; Environment: typeof Environment; compile: typeof compile; runtime: typeof runtime };
+  const nunjucks: {
+    FileSystemLoader: typeof FileSystemLoader;
+    Environment: typeof Environment;
+    compile: typeof compile;
+    runtime: typeof runtime;
+  };
   export default nunjucks;
   export type { Environment };
 }

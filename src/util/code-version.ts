@@ -34,9 +34,17 @@ export function codeVersion(concern: CodeConcern, root: string = CODE_ROOT): str
   const known = own ? versions.get(concern) : undefined;
   if (known !== undefined) return known;
   const hash = createHash("md5");
-  for (const file of sourceFiles(root, concern.entries.map(codePath))) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update("\0");
+  for (const file of sourceFiles(root, concern.entries.map(codePath)))
+    hash
+      .update(`${file}\0`)
+      .update(readFileSync(path.join(root, file)))
+      .update("\0");
   for (const asset of concern.assets ?? []) {
-    for (const file of assetFiles(root, asset)) hash.update(`${file}\0`).update(readFileSync(path.join(root, file))).update("\0");
+    for (const file of assetFiles(root, asset))
+      hash
+        .update(`${file}\0`)
+        .update(readFileSync(path.join(root, file)))
+        .update("\0");
   }
   for (const engine of concern.engines?.() ?? []) hash.update(`${engine}\0`);
   const version = hash.digest("hex");
@@ -45,7 +53,8 @@ export function codeVersion(concern: CodeConcern, root: string = CODE_ROOT): str
 }
 
 // Relative imports and re-exports that load code (`import type` is erased: it makes no byte).
-const IMPORT = /^\s*(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s*["'](\.[^"']+)["']|^\s*import\s*["'](\.[^"']+)["']/gm;
+const IMPORT =
+  /^\s*(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s*["'](\.[^"']+)["']|^\s*import\s*["'](\.[^"']+)["']/gm;
 
 /** The source files `entries` load, themselves included, following relative imports (paths relative to root, sorted). */
 export function sourceFiles(root: string, entries: readonly string[]): string[] {
@@ -57,7 +66,12 @@ export function sourceFiles(root: string, entries: readonly string[]): string[] 
     seen.add(file);
     const text = readFileSync(path.join(root, file), "utf8");
     for (const match of text.matchAll(IMPORT)) {
-      queue.push(path.relative(root, path.resolve(root, path.dirname(file), match[1] ?? match[2]!)).split(path.sep).join("/"));
+      queue.push(
+        path
+          .relative(root, path.resolve(root, path.dirname(file), match[1] ?? match[2]!))
+          .split(path.sep)
+          .join("/"),
+      );
     }
   }
   return [...seen].sort();

@@ -7,7 +7,9 @@ export function dayNumber(date: string): number {
   // Every domain's view asks for each work's two dates, and a catalogue has few distinct dates.
   let day = dayNumbers.get(date);
   if (day === undefined) {
-    day = Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) / DAY_MS;
+    day =
+      Date.UTC(Number(date.slice(0, 4)), Number(date.slice(5, 7)) - 1, Number(date.slice(8, 10))) /
+      DAY_MS;
     if (dayNumbers.size >= DAY_NUMBERS_KEPT) dayNumbers.clear();
     dayNumbers.set(date, day);
   }
@@ -23,14 +25,22 @@ export function dateOfDay(day: number): string {
 }
 
 /** The build date T: `--date`, else SOURCE_DATE_EPOCH (reproducible builds), else today in UTC. */
-export function resolveBuildDate(option: string | undefined, env: NodeJS.ProcessEnv = process.env, now = new Date()): string {
+export function resolveBuildDate(
+  option: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  now = new Date(),
+): string {
   if (option !== undefined) {
-    if (!isRealDate(option)) throw new UserError(`--date: expected a date YYYY-MM-DD, got ${JSON.stringify(option)}`);
+    if (!isRealDate(option))
+      throw new UserError(`--date: expected a date YYYY-MM-DD, got ${JSON.stringify(option)}`);
     return option;
   }
   const epoch = env.SOURCE_DATE_EPOCH;
   if (epoch !== undefined && epoch !== "") {
-    if (!/^\d{1,12}$/.test(epoch)) throw new UserError(`SOURCE_DATE_EPOCH: expected seconds since 1970, got ${JSON.stringify(epoch)}`);
+    if (!/^\d{1,12}$/.test(epoch))
+      throw new UserError(
+        `SOURCE_DATE_EPOCH: expected seconds since 1970, got ${JSON.stringify(epoch)}`,
+      );
     return new Date(Number(epoch) * 1000).toISOString().slice(0, 10);
   }
   return now.toISOString().slice(0, 10);
@@ -39,7 +49,8 @@ export function resolveBuildDate(option: string | undefined, env: NodeJS.Process
 /** A calendar date written YYYY-MM-DD that exists (2023-02-30 does not). */
 export function isRealDate(text: string): boolean {
   // Written out rather than a regex and a Date: it runs for every availability row.
-  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH) return false;
+  if (text.length !== 10 || text.charCodeAt(4) !== DASH || text.charCodeAt(7) !== DASH)
+    return false;
   const year = digits(text, 0, 4);
   const month = digits(text, 5, 7);
   const day = digits(text, 8, 10);

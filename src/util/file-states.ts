@@ -39,7 +39,10 @@ export class FileStates<T> {
     if (!this.changed) return;
     await mkdir(path.dirname(this.file), { recursive: true });
     // Sorted, so the file is the same whatever order the sources were read in.
-    await atomicWrite(this.file, JSON.stringify(Object.fromEntries([...this.known].sort(([a], [b]) => (a < b ? -1 : 1)))));
+    await atomicWrite(
+      this.file,
+      JSON.stringify(Object.fromEntries([...this.known].sort(([a], [b]) => (a < b ? -1 : 1)))),
+    );
     this.changed = false;
   }
 }

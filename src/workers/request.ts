@@ -26,7 +26,10 @@ export type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
  */
 export class RequestWorker<Request extends { id: number }, Reply extends object> {
   private readonly worker: Worker;
-  private readonly waiting = new Map<number, { resolve: (reply: Reply) => void; reject: (error: unknown) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (reply: Reply) => void; reject: (error: unknown) => void }
+  >();
   private nextId = 0;
   /** Settles when the thread has stopped. */
   readonly exited: Promise<unknown>;
@@ -38,12 +41,16 @@ export class RequestWorker<Request extends { id: number }, Reply extends object>
       for (const { reject } of this.waiting.values()) reject(error);
       this.waiting.clear();
     };
-    this.worker.on("message", (reply: Reply & { id: number } & ({ error: ThreadError } | object)) => {
-      const waiting = this.waiting.get(reply.id);
-      this.waiting.delete(reply.id);
-      if ("error" in reply) waiting?.reject(Object.assign(new Error(reply.error.message), reply.error));
-      else waiting?.resolve(reply);
-    });
+    this.worker.on(
+      "message",
+      (reply: Reply & { id: number } & ({ error: ThreadError } | object)) => {
+        const waiting = this.waiting.get(reply.id);
+        this.waiting.delete(reply.id);
+        if ("error" in reply)
+          waiting?.reject(Object.assign(new Error(reply.error.message), reply.error));
+        else waiting?.resolve(reply);
+      },
+    );
     this.worker.on("error", failAll);
     this.worker.on("exit", (code) => failAll(new Error(`${name} stopped (exit code ${code})`)));
   }
@@ -80,8 +87,18 @@ function startWorker(url: URL, options?: WorkerOptions): Worker {
   try {
     return new Worker(url, options);
   } catch (error) {
-    const refused = /invalid execArgv flags: (.*)$/.exec((error as Error).message)?.[1]?.split(", ");
-    if ((error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV" || refused === undefined || options?.execArgv === undefined) throw error;
-    return new Worker(url, { ...options, execArgv: options.execArgv.filter((arg) => !refused.includes(arg)) });
+    const refused = /invalid execArgv flags: (.*)$/
+      .exec((error as Error).message)?.[1]
+      ?.split(", ");
+    if (
+      (error as NodeJS.ErrnoException).code !== "ERR_WORKER_INVALID_EXEC_ARGV" ||
+      refused === undefined ||
+      options?.execArgv === undefined
+    )
+      throw error;
+    return new Worker(url, {
+      ...options,
+      execArgv: options.execArgv.filter((arg) => !refused.includes(arg)),
+    });
   }
 }

@@ -34,7 +34,11 @@ export function threadExecArgv(execArgv: readonly string[] = process.execArgv): 
     const arg = execArgv[i]!;
     const joined = /^--(?:import|require|loader|experimental-loader)=(.*)$/.exec(arg);
     if (joined !== null && isTsx(joined[1]!)) continue;
-    if (/^(?:--import|--require|-r|--loader|--experimental-loader)$/.test(arg) && i + 1 < execArgv.length && isTsx(execArgv[i + 1]!)) {
+    if (
+      /^(?:--import|--require|-r|--loader|--experimental-loader)$/.test(arg) &&
+      i + 1 < execArgv.length &&
+      isTsx(execArgv[i + 1]!)
+    ) {
       i++;
       continue;
     }

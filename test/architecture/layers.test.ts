@@ -16,34 +16,85 @@ const BASE = ["errors.ts", "program.ts", "util"];
 
 const LAYERS: Record<string, { job: string; mayImport: string[] }> = {
   // The base.
-  "errors.ts": { job: "the errors a user sees (FILE:LINE: column: message) and the bugs", mayImport: [] },
-  "program.ts": { job: "where the running code lies (sources or lib/), its digest, dependency versions", mayImport: [] },
-  util: { job: "small shared pieces: hashing, dates, code versions, concurrency, memory, file states, the Reporter type", mayImport: ["errors.ts", "program.ts"] },
+  "errors.ts": {
+    job: "the errors a user sees (FILE:LINE: column: message) and the bugs",
+    mayImport: [],
+  },
+  "program.ts": {
+    job: "where the running code lies (sources or lib/), its digest, dependency versions",
+    mayImport: [],
+  },
+  util: {
+    job: "small shared pieces: hashing, dates, code versions, concurrency, memory, file states, the Reporter type",
+    mayImport: ["errors.ts", "program.ts"],
+  },
   types: { job: "declarations for packages without types", mayImport: [] },
-  workers: { job: "generic worker threads: a request/reply channel and the script a thread runs", mayImport: [] },
+  workers: {
+    job: "generic worker threads: a request/reply channel and the script a thread runs",
+    mayImport: [],
+  },
   draw: { job: "stand-in images drawn from a row (SVG, rendered to JPEG)", mayImport: [] },
   // The data.
-  content: { job: "reading and checking the librarians' files (CSV, images; a missing image drawn)", mayImport: ["draw"] },
-  model: { job: "what each domain lists at a date, in every ordering, and the works' digests", mayImport: ["content"] },
+  content: {
+    job: "reading and checking the librarians' files (CSV, images; a missing image drawn)",
+    mayImport: ["draw"],
+  },
+  model: {
+    job: "what each domain lists at a date, in every ordering, and the works' digests",
+    mayImport: ["content"],
+  },
   // Where files go: knows nothing of what they hold.
-  output: { job: "the output folder: versions, manifest, a file sink and writer threads running the jobs they are given", mayImport: ["workers"] },
+  output: {
+    job: "the output folder: versions, manifest, a file sink and writer threads running the jobs they are given",
+    mayImport: ["workers"],
+  },
   // The stages: each turns the model into files of the output.
-  media: { job: "processed images: covers and photos, cached between builds", mayImport: ["content", "output"] },
-  api: { job: "the JSON API: layout, pages of every ordering, OpenAPI", mayImport: ["content", "model", "output"] },
-  site: { job: "the HTML catalogue: Eleventy pages, images, search index, feeds, sitemaps", mayImport: ["api", "content", "media", "model", "output", "workers"] },
+  media: {
+    job: "processed images: covers and photos, cached between builds",
+    mayImport: ["content", "output"],
+  },
+  api: {
+    job: "the JSON API: layout, pages of every ordering, OpenAPI",
+    mayImport: ["content", "model", "output"],
+  },
+  site: {
+    job: "the HTML catalogue: Eleventy pages, images, search index, feeds, sitemaps",
+    mayImport: ["api", "content", "media", "model", "output", "workers"],
+  },
   // The spreadsheets show the site's labels and link to its pages.
-  exports: { job: "the xlsx exports and the spreadsheet job of the writer threads", mayImport: ["api", "content", "model", "output", "site"] },
+  exports: {
+    job: "the xlsx exports and the spreadsheet job of the writer threads",
+    mayImport: ["api", "content", "model", "output", "site"],
+  },
   // The orchestration, above the stages it runs.
-  build: { job: "a build: load, plan, run the stages, commit; fingerprints and up-to-date checks", mayImport: ["api", "content", "exports", "media", "model", "output", "site"] },
+  build: {
+    job: "a build: load, plan, run the stages, commit; fingerprints and up-to-date checks",
+    mayImport: ["api", "content", "exports", "media", "model", "output", "site"],
+  },
   // What reads a finished build.
-  serve: { job: "serving a build, and the nginx and Caddy configurations", mayImport: ["api", "output", "site"] },
-  edge: { job: "Netlify and Cloudflare configurations and the Worker", mayImport: ["output", "serve"] },
+  serve: {
+    job: "serving a build, and the nginx and Caddy configurations",
+    mayImport: ["api", "output", "site"],
+  },
+  edge: {
+    job: "Netlify and Cloudflare configurations and the Worker",
+    mayImport: ["output", "serve"],
+  },
   // exports: the archives are written with the spreadsheets' zip writer (exports/zip.ts).
-  publish: { job: "publishing a build to S3, a folder or an archive", mayImport: ["api", "exports", "model", "output", "serve", "site"] },
+  publish: {
+    job: "publishing a build to S3, a folder or an archive",
+    mayImport: ["api", "exports", "model", "output", "serve", "site"],
+  },
   // The top.
   init: { job: "a new project's starter content", mayImport: ["content", "draw"] },
-  dev: { job: "the development server: build, watch, reload, preview", mayImport: ["build", "output", "serve", "site"] },
-  cli: { job: "the command line", mayImport: ["build", "content", "dev", "edge", "init", "output", "publish", "serve"] },
+  dev: {
+    job: "the development server: build, watch, reload, preview",
+    mayImport: ["build", "output", "serve", "site"],
+  },
+  cli: {
+    job: "the command line",
+    mayImport: ["build", "content", "dev", "edge", "init", "output", "publish", "serve"],
+  },
   "index.ts": { job: "the package's API", mayImport: ["build", "content", "model", "output"] },
 };
 
@@ -89,12 +140,15 @@ describe("src/", () => {
   });
 
   it("imports only down the layers", () => {
-    const unknown = Object.keys(graph).map(partOf).filter((part) => LAYERS[part] === undefined);
+    const unknown = Object.keys(graph)
+      .map(partOf)
+      .filter((part) => LAYERS[part] === undefined);
     expect([...new Set(unknown)], "parts of src/ missing from LAYERS").toEqual([]);
     const wrong: string[] = [];
     for (const [module, imports] of Object.entries(graph)) {
       for (const imported of imports) {
-        if (!mayImport(partOf(module), partOf(imported))) wrong.push(`${module} imports ${imported}`);
+        if (!mayImport(partOf(module), partOf(imported)))
+          wrong.push(`${module} imports ${imported}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -103,14 +157,25 @@ describe("src/", () => {
   it("has layers that point one way (the rules themselves have no cycle)", () => {
     const parts = Object.keys(LAYERS);
     const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
-      parts.some((next) => next !== from && mayImport(from, next) && !seen.has(next) && (next === to || reaches(next, to, seen.add(next))));
-    const both = parts.flatMap((a) => parts.filter((b) => a < b && reaches(a, b) && reaches(b, a)).map((b) => `${a} <-> ${b}`));
+      parts.some(
+        (next) =>
+          next !== from &&
+          mayImport(from, next) &&
+          !seen.has(next) &&
+          (next === to || reaches(next, to, seen.add(next))),
+      );
+    const both = parts.flatMap((a) =>
+      parts.filter((b) => a < b && reaches(a, b) && reaches(b, a)).map((b) => `${a} <-> ${b}`),
+    );
     expect(both).toEqual([]);
   });
 
   it("has no module over 400 lines", () => {
     const long = Object.keys(graph)
-      .map((module) => ({ module, lines: readFileSync(path.join(ROOT, "src", module), "utf8").split("\n").length - 1 }))
+      .map((module) => ({
+        module,
+        lines: readFileSync(path.join(ROOT, "src", module), "utf8").split("\n").length - 1,
+      }))
       .filter(({ lines }) => lines > 400);
     expect(long).toEqual([]);
   });

@@ -12,5 +12,8 @@ declare module "madge" {
     circular(): string[][];
     warnings(): { skipped: string[] };
   }
-  export default function madge(path: string | string[], config?: MadgeConfig): Promise<MadgeResult>;
+  export default function madge(
+    path: string | string[],
+    config?: MadgeConfig,
+  ): Promise<MadgeResult>;
 }

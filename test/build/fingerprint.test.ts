@@ -25,7 +25,10 @@ beforeAll(async () => {
     const folder = path.join(dir, name, "content");
     await mkdir(folder, { recursive: true });
     await mkdir(path.join(dir, name, "versions"));
-    await writeFile(path.join(folder, "content.csv"), name === "b" ? CSV.replace("Nosferatu", "Nosferatu!") : CSV);
+    await writeFile(
+      path.join(folder, "content.csv"),
+      name === "b" ? CSV.replace("Nosferatu", "Nosferatu!") : CSV,
+    );
     await utimes(path.join(folder, "content.csv"), LONG_AGO, LONG_AGO);
   }
   // Files changed (ctime) less than two seconds before they are read are not recorded (racy).
@@ -36,10 +39,18 @@ afterAll(() => cleanup?.());
 /** One of the folders made above: a content folder with one CSV, and a folder beside it for the digests. */
 async function content(name: string) {
   const folder = path.join(dir, name, "content");
-  return { csv: path.join(folder, "content.csv"), content: folder, digests: path.join(dir, name, "versions", "digests.json") };
+  return {
+    csv: path.join(folder, "content.csv"),
+    content: folder,
+    digests: path.join(dir, name, "versions", "digests.json"),
+  };
 }
 
-const recorded = async (digests: string) => JSON.parse(await readFile(digests, "utf8")).files as Record<string, { signature: string; sha256: string }>;
+const recorded = async (digests: string) =>
+  JSON.parse(await readFile(digests, "utf8")).files as Record<
+    string,
+    { signature: string; sha256: string }
+  >;
 
 describe("the inputs' fingerprint", () => {
   it("is the bytes' fingerprint, with or without recorded digests, and records them beside the output", async () => {
@@ -51,7 +62,9 @@ describe("the inputs' fingerprint", () => {
     // Other content, other fingerprint; another option, another.
     const b = await content("b");
     expect(await inputFingerprint(b.content, OPTIONS, b.digests)).not.toBe(plain);
-    expect(await inputFingerprint(a.content, { ...OPTIONS, site: true }, a.digests)).not.toBe(plain);
+    expect(await inputFingerprint(a.content, { ...OPTIONS, site: true }, a.digests)).not.toBe(
+      plain,
+    );
   });
 
   it("does not read a CSV whose signature is the recorded one", async () => {
@@ -110,7 +123,9 @@ describe("the inputs' fingerprint", () => {
     const linked = path.join(dir, "linked");
     await mkdir(linked);
     await symlink(other, path.join(linked, "content.csv"));
-    expect(await inputFingerprint(linked, OPTIONS, path.join(linked, "digests.json"))).toBe(await inputFingerprint(s.content, OPTIONS));
+    expect(await inputFingerprint(linked, OPTIONS, path.join(linked, "digests.json"))).toBe(
+      await inputFingerprint(s.content, OPTIONS),
+    );
   });
 
   it("saves nothing when the output's folder does not exist yet, and survives an unreadable record", async () => {

@@ -11,7 +11,10 @@ const run = promisify(execFile);
 /** Runs the real command line; resolves with the exit code and both streams. */
 async function catalogue(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, env: { ...process.env, ...env } });
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      cwd,
+      env: { ...process.env, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -42,10 +45,19 @@ afterAll(() => cleanup());
 
 describe("catalogue build and validate (CLI)", () => {
   it("builds, is deterministic across output folders, and rebuilds without rewriting", async () => {
-    const first = await catalogue(["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"], dir);
-    expect(first.stderr).toMatch(/built 2 domain\(s\) for 2026-11-20 into a: \d+ files, \d+ written, 0 unchanged, 0 removed/);
+    const first = await catalogue(
+      ["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
+    expect(first.stderr).toMatch(
+      /built 2 domain\(s\) for 2026-11-20 into a: \d+ files, \d+ written, 0 unchanged, 0 removed/,
+    );
     expect(first.code).toBe(0);
-    const second = await catalogue(["build", "--content", content, "--out", "b", "--no-site"], dir, { SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 20, 15) / 1000) });
+    const second = await catalogue(
+      ["build", "--content", content, "--out", "b", "--no-site"],
+      dir,
+      { SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 20, 15) / 1000) },
+    );
     expect(second.code).toBe(0);
     const a = await snapshot(path.join(dir, "a"));
     expect(Object.keys(a).length).toBeGreaterThan(100);
@@ -53,7 +65,10 @@ describe("catalogue build and validate (CLI)", () => {
 
     const probe = path.join(dir, "a", "domain-1.example/_api/list/plain/default/1.json");
     const before = await stat(probe);
-    const again = await catalogue(["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"], dir);
+    const again = await catalogue(
+      ["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
     expect(again.stderr).toMatch(/, 0 written, \d+ unchanged, 0 removed/);
     const after = await stat(probe);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -63,7 +78,14 @@ describe("catalogue build and validate (CLI)", () => {
     // A copy of the installed command whose recorded code digest can change (node_modules shared).
     const install = path.join(dir, "install");
     await run("mkdir", ["-p", install]);
-    await run("cp", ["-a", path.join(ROOT, "bin"), path.join(ROOT, "lib"), path.join(ROOT, "package.json"), path.join(ROOT, "i18n"), install]);
+    await run("cp", [
+      "-a",
+      path.join(ROOT, "bin"),
+      path.join(ROOT, "lib"),
+      path.join(ROOT, "package.json"),
+      path.join(ROOT, "i18n"),
+      install,
+    ]);
     await symlink(path.join(ROOT, "node_modules"), path.join(install, "node_modules"));
     const cli = path.join(install, "bin/catalogue.js");
     const args = ["build", "--content", content, "--out", "p", "--date", "2026-11-20", "--no-site"];
@@ -86,15 +108,26 @@ describe("catalogue build and validate (CLI)", () => {
   it("rewrites only what a one-title rename changes", async () => {
     const copy = path.join(dir, "edited");
     await run("cp", ["-a", content, copy]);
-    await catalogue(["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"], dir);
+    await catalogue(
+      ["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
     const before = await snapshot(path.join(dir, "e"));
     const csv = await readFile(path.join(copy, "audiovisuals.csv"), "utf8");
     // A work that is surely listed: the first one of the first page.
-    const first = JSON.parse(await readFile(path.join(dir, "e", "domain-1.example/_api/list/plain/default/1.json"), "utf8"));
+    const first = JSON.parse(
+      await readFile(
+        path.join(dir, "e", "domain-1.example/_api/list/plain/default/1.json"),
+        "utf8",
+      ),
+    );
     const line = csv.split("\n").find((l) => l.startsWith(`${first.results[0].id},`))!;
     const renamed = line.replace(/^(\d+),[^,]+,/, "$1,Zzz renamed title,");
     await writeFile(path.join(copy, "audiovisuals.csv"), csv.replace(line, renamed));
-    const result = await catalogue(["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"], dir);
+    const result = await catalogue(
+      ["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
     const after = await snapshot(path.join(dir, "e"));
     const changed = Object.keys(after).filter((f) => after[f] !== before[f]);
     const written = Number(/(\d+) written/.exec(result.stderr)![1]);
@@ -107,7 +140,10 @@ describe("catalogue build and validate (CLI)", () => {
   it("rejects bad content with every problem, exit 1, no stack trace, and keeps the previous output", async () => {
     const bad = path.join(dir, "bad");
     await run("cp", ["-a", content, bad]);
-    await catalogue(["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"], dir);
+    await catalogue(
+      ["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
     const before = await snapshot(path.join(dir, "kept"));
     const link = await readlink(path.join(dir, "kept"));
     const csv = await readFile(path.join(bad, "audiovisuals.csv"), "utf8");
@@ -115,10 +151,15 @@ describe("catalogue build and validate (CLI)", () => {
     lines[2] = lines[2]!.replace(/^(\d+),([^,]+),[^,]+,/, "$1,$2,../x,");
     lines[4] = lines[4]!.replace(/^\d+,/, "abc,");
     await writeFile(path.join(bad, "audiovisuals.csv"), lines.join("\n"));
-    const result = await catalogue(["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"], dir);
+    const result = await catalogue(
+      ["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`${bad}/audiovisuals.csv:3: slug: expected lowercase letters`);
-    expect(result.stderr).toContain(`${bad}/audiovisuals.csv:5: id: expected a positive integer, got "abc"`);
+    expect(result.stderr).toContain(
+      `${bad}/audiovisuals.csv:5: id: expected a positive integer, got "abc"`,
+    );
     expect(result.stderr).not.toMatch(/\n\s+at /);
     expect(await readlink(path.join(dir, "kept"))).toBe(link);
     expect(await snapshot(path.join(dir, "kept"))).toEqual(before);
@@ -126,34 +167,65 @@ describe("catalogue build and validate (CLI)", () => {
     const validate = await catalogue(["validate", "--content", bad], dir);
     expect(validate.code).toBe(1);
     // The id that became "abc" no longer exists, so its availability row now dangles too.
-    expect(validate.stderr).toMatch(/availability\.csv:\d+: audiovisual_id: no audiovisual with id 4 in /);
+    expect(validate.stderr).toMatch(
+      /availability\.csv:\d+: audiovisual_id: no audiovisual with id 4 in /,
+    );
     expect(validate.stderr).toContain("3 problem(s) found");
     expect((await catalogue(["validate", "--content", content], dir)).code).toBe(0);
   });
 
   it("builds only the named domains and keeps the others' output", async () => {
-    await catalogue(["build", "--content", content, "--out", "d", "--date", "2026-11-20", "--no-site"], dir);
+    await catalogue(
+      ["build", "--content", content, "--out", "d", "--date", "2026-11-20", "--no-site"],
+      dir,
+    );
     const before = await snapshot(path.join(dir, "d"));
-    const result = await catalogue(["build", "--content", content, "--out", "d", "--date", "2026-11-21", "--no-site", "--domain", "domain-2.example"], dir);
+    const result = await catalogue(
+      [
+        "build",
+        "--content",
+        content,
+        "--out",
+        "d",
+        "--date",
+        "2026-11-21",
+        "--no-site",
+        "--domain",
+        "domain-2.example",
+      ],
+      dir,
+    );
     expect(result.stderr).toContain("built 1 domain(s) for 2026-11-21");
     const after = await snapshot(path.join(dir, "d"));
-    const domain1 = (s: Record<string, string>) => Object.entries(s).filter(([f]) => f.startsWith("domain-1.example/"));
+    const domain1 = (s: Record<string, string>) =>
+      Object.entries(s).filter(([f]) => f.startsWith("domain-1.example/"));
     expect(domain1(after)).toEqual(domain1(before));
     const info = JSON.parse(await readFile(path.join(dir, "d", "_catalogue/build.json"), "utf8"));
-    expect(info.domains.map((d: { domain: string }) => d.domain)).toEqual(["domain-1.example", "domain-2.example"]);
-    const unknown = await catalogue(["build", "--content", content, "--out", "d", "--domain", "nope.example", "--no-site"], dir);
+    expect(info.domains.map((d: { domain: string }) => d.domain)).toEqual([
+      "domain-1.example",
+      "domain-2.example",
+    ]);
+    const unknown = await catalogue(
+      ["build", "--content", content, "--out", "d", "--domain", "nope.example", "--no-site"],
+      dir,
+    );
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain("--domain: unknown domain nope.example; the domains are: domain-1.example, domain-2.example");
+    expect(unknown.stderr).toContain(
+      "--domain: unknown domain nope.example; the domains are: domain-1.example, domain-2.example",
+    );
   });
 
   it("answers usage errors with exit 1 and the usage line", async () => {
     const result = await catalogue(["build", "--frobnicate"], dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("Usage: catalogue build");
-    const date = await catalogue(["build", "--content", content, "--date", "2026-02-30", "--no-site"], dir);
+    const date = await catalogue(
+      ["build", "--content", content, "--date", "2026-02-30", "--no-site"],
+      dir,
+    );
     expect(date.code).toBe(1);
     expect(date.stderr).toContain('--date: expected a date YYYY-MM-DD, got "2026-02-30"');
-    expect((await lstat(path.join(dir, "dist")).catch(() => null))).toBeNull();
+    expect(await lstat(path.join(dir, "dist")).catch(() => null)).toBeNull();
     const help = await catalogue(["--help"], dir);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/build +validate the content/);
@@ -165,7 +237,19 @@ describe("writer threads", () => {
     // 2,500 works × 2 domains: a build that large starts its writer threads at once.
     const large = await generatedContent(path.join(dir, "large"), { works: 2500, domains: 2 });
     const out = path.join(dir, "large-out");
-    const { stderr } = await run(process.execPath, ["--max-old-space-size=2048", "--stack-size=2000", CLI, "build", "--no-site", "--content", large, "--out", out, "--date", "2026-11-20"]);
+    const { stderr } = await run(process.execPath, [
+      "--max-old-space-size=2048",
+      "--stack-size=2000",
+      CLI,
+      "build",
+      "--no-site",
+      "--content",
+      large,
+      "--out",
+      out,
+      "--date",
+      "2026-11-20",
+    ]);
     expect(stderr).toMatch(/built 2 domain\(s\)/);
     expect(await readdir(path.join(out, "domain-1.example"))).toContain("_api");
   });

@@ -18,7 +18,9 @@ async function snapshot(folder: string) {
   const files: Record<string, string> = {};
   for (const entry of await readdir(folder, { recursive: true, withFileTypes: true })) {
     const file = path.join(entry.parentPath, entry.name);
-    if (entry.isFile()) files[path.relative(folder, file)] = `${(await stat(file)).size} ${(await stat(file)).mtimeMs}`;
+    if (entry.isFile())
+      files[path.relative(folder, file)] =
+        `${(await stat(file)).size} ${(await stat(file)).mtimeMs}`;
   }
   return files;
 }
@@ -34,11 +36,19 @@ describe("catalogue init", () => {
     expect((await readdir(project)).sort()).toEqual([".gitignore", "content", "site"]);
     // The example of the library's own look loads as the build reads it: a page in two languages, a stylesheet, a text.
     const look = loadLook(path.join(project, "site"));
-    expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual(["* about/ About the network", "ca about/ Sobre la xarxa", "es about/ Sobre la red"]);
+    expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual([
+      "* about/ About the network",
+      "ca about/ Sobre la xarxa",
+      "es about/ Sobre la red",
+    ]);
     expect(look.hasStylesheet).toBe(true);
     expect(look.parts.size).toBe(0);
-    expect(look.texts.get("ca")).toEqual({ empty: "Encara no hi ha cap pel·lícula disponible en aquesta biblioteca." });
-    expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe("# written by catalogue build, dev and deploy\n/dist/\n/.dist.versions/\n/.cache/\n");
+    expect(look.texts.get("ca")).toEqual({
+      empty: "Encara no hi ha cap pel·lícula disponible en aquesta biblioteca.",
+    });
+    expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe(
+      "# written by catalogue build, dev and deploy\n/dist/\n/.dist.versions/\n/.cache/\n",
+    );
     const content = path.join(project, "content");
     const check = await checkContent(content);
     expect(check.problems).toEqual([]);
@@ -47,7 +57,9 @@ describe("catalogue init", () => {
     // Every cover and photo the CSVs name was drawn as a real image (the content check opens them).
     expect(catalogue.images.size).toBe(7);
     // Two domains with different windows: one lists every work, the other an ended and a future window less.
-    const listed = catalogue.domains.map((domain) => domainView(catalogue, domain, "2026-11-20").orders.year.map((l) => l.work.id));
+    const listed = catalogue.domains.map((domain) =>
+      domainView(catalogue, domain, "2026-11-20").orders.year.map((l) => l.work.id),
+    );
     expect(listed).toEqual([
       [2, 1, 5, 4, 3],
       [1, 3],
@@ -71,14 +83,30 @@ describe("catalogue init", () => {
     const work = withSynopses[0]!;
     const out = path.join(project, "dist");
     await buildFixture(content, out, { site: true });
-    const page = (prefix: string) => readFile(path.join(out, catalan!.domain, prefix, `audiovisual-detail/${work.id}/${work.slug}/index.html`), "utf8");
-    for (const [prefix, lang] of [["", "ca"], ["es", "es"]] as const) {
+    const page = (prefix: string) =>
+      readFile(
+        path.join(
+          out,
+          catalan!.domain,
+          prefix,
+          `audiovisual-detail/${work.id}/${work.slug}/index.html`,
+        ),
+        "utf8",
+      );
+    for (const [prefix, lang] of [
+      ["", "ca"],
+      ["es", "es"],
+    ] as const) {
       const html = await page(prefix);
       expect(html).toContain(`<html lang="${lang}">`);
       expect(html).toContain(`<p>${work.synopses![lang]!.replace(/'/g, "&#39;")}</p>`);
-      expect(html).toContain(`<p class="watch" data-pagefind-ignore><a href="${watchUrl(catalan!.watch_url!, work)}">`);
+      expect(html).toContain(
+        `<p class="watch" data-pagefind-ignore><a href="${watchUrl(catalan!.watch_url!, work)}">`,
+      );
     }
-    expect(await readFile(path.join(out, catalan!.domain, "es/index.html"), "utf8")).toContain(catalan!.names!.es!);
+    expect(await readFile(path.join(out, catalan!.domain, "es/index.html"), "utf8")).toContain(
+      catalan!.names!.es!,
+    );
   });
 
   it("adds to an existing .gitignore only the lines it lacks", async () => {
@@ -87,7 +115,9 @@ describe("catalogue init", () => {
     await mkdir(project);
     await writeFile(path.join(project, ".gitignore"), "node_modules\ndist/");
     expect((await runCli(["init", project])).code).toBe(0);
-    expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe("node_modules\ndist/\n# written by catalogue build, dev and deploy\n/.dist.versions/\n/.cache/\n");
+    expect(await readFile(path.join(project, ".gitignore"), "utf8")).toBe(
+      "node_modules\ndist/\n# written by catalogue build, dev and deploy\n/.dist.versions/\n/.cache/\n",
+    );
   });
 
   it("defaults to the working directory, and changes nothing, exit 1, when content/ exists", async () => {

@@ -24,19 +24,30 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
   const real = await realpath(root);
   for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
+    if (entry.isFile())
+      result[path.relative(real, path.join(entry.parentPath, entry.name))] = (
+        await hashFile(path.join(entry.parentPath, entry.name))
+      ).md5;
   }
   return result;
 }
 
 /** A CSV as Spanish-locale Excel saves it as "CSV UTF-8": BOM, semicolons, CRLF, day-first dates, VERDADERO/FALSO. */
 function spanishExcel(csv: string): string {
-  const rows = csv.trimEnd().split("\n").map((line) =>
-    line
-      .split(",")
-      .map((cell) => cell.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$3/$2/$1").replace(/^true$/, "VERDADERO").replace(/^false$/, "FALSO"))
-      .join(";"),
-  );
+  const rows = csv
+    .trimEnd()
+    .split("\n")
+    .map((line) =>
+      line
+        .split(",")
+        .map((cell) =>
+          cell
+            .replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$3/$2/$1")
+            .replace(/^true$/, "VERDADERO")
+            .replace(/^false$/, "FALSO"),
+        )
+        .join(";"),
+    );
   return `\uFEFF${rows.join("\r\n")}\r\n`;
 }
 
@@ -54,16 +65,50 @@ describe("the files librarians keep", () => {
       audiovisuals: spanishExcel(MINIMAL.audiovisuals),
       availability: spanishExcel(MINIMAL.availability),
     });
-    expect(await readFile(path.join(excel, "availability.csv"), "utf8")).toContain(";01/01/2020;\r\n");
+    expect(await readFile(path.join(excel, "availability.csv"), "utf8")).toContain(
+      ";01/01/2020;\r\n",
+    );
     expect(await readFile(path.join(excel, "directors.csv"), "utf8")).toContain(";VERDADERO;");
     const cache = path.join(dir, ".cache");
-    const a = await catalogue(["build", "--content", comma, "--out", "out-comma", "--date", "2026-11-20", "--no-site", "--cache", cache], dir);
-    const b = await catalogue(["build", "--content", excel, "--out", "out-excel", "--date", "2026-11-20", "--no-site", "--cache", cache], dir);
+    const a = await catalogue(
+      [
+        "build",
+        "--content",
+        comma,
+        "--out",
+        "out-comma",
+        "--date",
+        "2026-11-20",
+        "--no-site",
+        "--cache",
+        cache,
+      ],
+      dir,
+    );
+    const b = await catalogue(
+      [
+        "build",
+        "--content",
+        excel,
+        "--out",
+        "out-excel",
+        "--date",
+        "2026-11-20",
+        "--no-site",
+        "--cache",
+        cache,
+      ],
+      dir,
+    );
     expect([a.code, a.stderr.includes("warning")]).toEqual([0, false]);
     expect([b.code, b.stderr.includes("warning")]).toEqual([0, false]);
     // The build's own records key it by the input files' bytes, which differ; not published (publish/source.ts).
     const published = async (out: string) => {
-      const { "_catalogue/inputs.json": inputs, "_catalogue/files.tsv": list, ...rest } = await snapshot(path.join(dir, out));
+      const {
+        "_catalogue/inputs.json": inputs,
+        "_catalogue/files.tsv": list,
+        ...rest
+      } = await snapshot(path.join(dir, out));
       expect([inputs, list]).not.toContain(undefined);
       return rest;
     };
@@ -76,7 +121,10 @@ describe("the files librarians keep", () => {
     const content = await writeContent(path.join(dir, "us"), {
       availability: MINIMAL.availability.replace("2026-11-10,2026-12-31", "11/10/2026,12/31/2026"),
     });
-    await writeFile(path.join(content, "domains.csv"), Buffer.from(MINIMAL.domains.replace("Uno", "Uno Peñíscola"), "latin1"));
+    await writeFile(
+      path.join(content, "domains.csv"),
+      Buffer.from(MINIMAL.domains.replace("Uno", "Uno Peñíscola"), "latin1"),
+    );
     const result = await catalogue(["validate", "--content", content], dir);
     expect(result.code).toBe(1);
     expect(result.stderr.replaceAll(content, "content").split("\n")).toEqual([
@@ -90,24 +138,54 @@ describe("the files librarians keep", () => {
 
 describe("suggestions, warnings and --strict", () => {
   it("names the column a header typo meant on one line, and the command or flag a typo meant", async () => {
-    const content = await writeContent(path.join(dir, "typo"), { audiovisuals: MINIMAL.audiovisuals.replace("id,name,", "id,nmae,") });
+    const content = await writeContent(path.join(dir, "typo"), {
+      audiovisuals: MINIMAL.audiovisuals.replace("id,name,", "id,nmae,"),
+    });
     const result = await catalogue(["validate", "--content", content], dir);
     expect(result.code).toBe(1);
-    expect(result.stderr.replaceAll(content, "content")).toBe('content/audiovisuals.csv:1: nmae: unknown column; did you mean "name"?\n1 problem(s) found\n');
+    expect(result.stderr.replaceAll(content, "content")).toBe(
+      'content/audiovisuals.csv:1: nmae: unknown column; did you mean "name"?\n1 problem(s) found\n',
+    );
     const command = await catalogue(["biuld"], dir);
-    expect([command.code, command.stderr.split("\n")[0]]).toEqual([1, 'catalogue: unknown command "biuld"; did you mean "build"?']);
+    expect([command.code, command.stderr.split("\n")[0]]).toEqual([
+      1,
+      'catalogue: unknown command "biuld"; did you mean "build"?',
+    ]);
     const flag = await catalogue(["publish", "--tos", "x.zip"], dir);
-    expect([flag.code, flag.stderr.split("\n")[0]]).toEqual([1, "catalogue publish: unknown option --tos; did you mean --to?"]);
+    expect([flag.code, flag.stderr.split("\n")[0]]).toEqual([
+      1,
+      "catalogue publish: unknown option --tos; did you mean --to?",
+    ]);
     const server = await catalogue(["config", "ngnix"], dir);
-    expect([server.code, server.stderr]).toEqual([1, expect.stringContaining('got "ngnix" (did you mean "nginx"?)')]);
+    expect([server.code, server.stderr]).toEqual([
+      1,
+      expect.stringContaining('got "ngnix" (did you mean "nginx"?)'),
+    ]);
     // Nothing close: no suggestion.
-    expect((await catalogue(["frobnicate"], dir)).stderr.split("\n")[0]).toBe('catalogue: unknown command "frobnicate"');
+    expect((await catalogue(["frobnicate"], dir)).stderr.split("\n")[0]).toBe(
+      'catalogue: unknown command "frobnicate"',
+    );
   });
 
   it("a missing cover is a warning naming where it looked and the file in another case; the work gets a drawn cover; --strict refuses", async () => {
-    const content = await writeContent(path.join(dir, "missing"), {}, ["covers/A.PNG", "covers/b.png", "photos/melies.png"]);
+    const content = await writeContent(path.join(dir, "missing"), {}, [
+      "covers/A.PNG",
+      "covers/b.png",
+      "photos/melies.png",
+    ]);
     const cache = path.join(dir, ".cache-missing");
-    const args = ["build", "--content", content, "--out", "out-missing", "--date", "2026-11-20", "--no-site", "--cache", cache];
+    const args = [
+      "build",
+      "--content",
+      content,
+      "--out",
+      "out-missing",
+      "--date",
+      "2026-11-20",
+      "--no-site",
+      "--cache",
+      cache,
+    ];
     const strict = await catalogue([...args, "--strict"], dir);
     expect(strict.code).toBe(1);
     expect(strict.stderr.replaceAll(content, "content").split("\n")).toEqual([
@@ -123,27 +201,50 @@ describe("suggestions, warnings and --strict", () => {
       'content/audiovisuals.csv:4: warning: cover: image file not found: "covers/a.png" (content/covers/a.png; "covers/A.PNG" exists, in another case): a cover drawn from the row is used',
     ]);
     // The API's cover points at a real file: the drawn one, processed as any cover.
-    const detail = JSON.parse(await readFile(path.join(dir, "out-missing/uno.example/_api/detail/10.json"), "utf8")) as { cover: string };
-    const media = path.join(dir, "out-missing/uno.example", new URL(detail.cover).pathname.replace(/^\/+/, ""));
+    const detail = JSON.parse(
+      await readFile(path.join(dir, "out-missing/uno.example/_api/detail/10.json"), "utf8"),
+    ) as { cover: string };
+    const media = path.join(
+      dir,
+      "out-missing/uno.example",
+      new URL(detail.cover).pathname.replace(/^\/+/, ""),
+    );
     const sharp = (await import("sharp")).default;
-    expect(await sharp(media).metadata()).toMatchObject({ format: "jpeg", width: 400, height: 600 });
+    expect(await sharp(media).metadata()).toMatchObject({
+      format: "jpeg",
+      width: 400,
+      height: 600,
+    });
     const validate = await catalogue(["validate", "--content", content, "--strict"], dir);
     expect([validate.code, validate.stderr.split("\n").at(-2)]).toEqual([1, "2 problem(s) found"]);
     const lenient = await catalogue(["validate", "--content", content], dir);
-    expect([lenient.code, lenient.stdout]).toEqual([0, "content is valid: 2 domains, 2 directors, 3 audiovisuals, 2 images, 1 missing (the build draws them)\n"]);
+    expect([lenient.code, lenient.stdout]).toEqual([
+      0,
+      "content is valid: 2 domains, 2 directors, 3 audiovisuals, 2 images, 1 missing (the build draws them)\n",
+    ]);
   }, 60_000);
 });
 
 describe("the first minutes", () => {
   it("every --help has an example, and publish's names the credentials it reads", async () => {
     const { commands } = await import("../../src/cli/commands/index.ts");
-    expect((await catalogue(["--help"], dir)).stdout).toMatch(/\nExample \([^)]*\):\n {2}npx catalogue /);
+    expect((await catalogue(["--help"], dir)).stdout).toMatch(
+      /\nExample \([^)]*\):\n {2}npx catalogue /,
+    );
     for (const entry of commands) {
       const help = await catalogue([entry.name, "--help"], dir);
       expect(help.stdout, entry.name).toMatch(/\nExamples?( \([^)]*\))?:\n {2}npx catalogue /);
     }
     const publish = (await catalogue(["publish", "--help"], dir)).stdout;
-    for (const name of ["AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION", "CATALOGUE_S3_TIMEOUT"]) {
+    for (const name of [
+      "AWS_ACCESS_KEY_ID",
+      "AWS_SECRET_ACCESS_KEY",
+      "AWS_SESSION_TOKEN",
+      "AWS_PROFILE",
+      "AWS_REGION",
+      "AWS_DEFAULT_REGION",
+      "CATALOGUE_S3_TIMEOUT",
+    ]) {
       expect(publish).toContain(name);
     }
   });
@@ -153,10 +254,15 @@ describe("the first minutes", () => {
     for (const to of ["site.rar", "site.7z", "site.tar", "site.tar.xz", "site.bz2"]) {
       const result = await catalogue(["publish", "--dir", out, "--to", path.join(dir, to)], dir);
       expect(result.code, to).toBe(1);
-      expect(result.stderr, to).toMatch(/catalogue writes \.zip and \.tar\.gz archives, not \.[\w.]+: use .*site\.zip or .*site\.tar\.gz/);
+      expect(result.stderr, to).toMatch(
+        /catalogue writes \.zip and \.tar\.gz archives, not \.[\w.]+: use .*site\.zip or .*site\.tar\.gz/,
+      );
     }
     // A folder named like a host is a folder target (here refused later, for another reason: no build in --dir).
-    const host = await catalogue(["publish", "--dir", path.join(dir, "nothing"), "--to", path.join(dir, "www.example.org")], dir);
+    const host = await catalogue(
+      ["publish", "--dir", path.join(dir, "nothing"), "--to", path.join(dir, "www.example.org")],
+      dir,
+    );
     expect(host.stderr).not.toContain("archives");
   });
 });

@@ -18,10 +18,13 @@ import { CLI } from "../helpers/catalogue.ts";
  * module.register's hooks do not see.
  */
 async function loaded(args: string[]): Promise<string[]> {
-  const { stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], { env: { ...process.env, NODE_DEBUG: "esm,module" } });
+  const { stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
+    env: { ...process.env, NODE_DEBUG: "esm,module" },
+  });
   const urls = new Set<string>();
   for (const [, url] of stderr.matchAll(/^ESM \d+: Storing (file:\S+)/gm)) urls.add(url!);
-  for (const [, file] of stderr.matchAll(/^MODULE \d+: load "([^"]+)"/gm)) urls.add(pathToFileURL(file!).href);
+  for (const [, file] of stderr.matchAll(/^MODULE \d+: load "([^"]+)"/gm))
+    urls.add(pathToFileURL(file!).href);
   return [...urls];
 }
 
@@ -29,15 +32,24 @@ describe("the command's start", () => {
   it("runs the compiled program and loads no package for any command's --help", async () => {
     for (const args of commands.map((c) => [c.name, "--help"])) {
       const urls = await loaded(args);
-      expect(urls.some((url) => url.endsWith("/lib/src/cli/main.js")), args.join(" ")).toBe(true);
-      expect(urls.filter((url) => url.includes("/node_modules/") || url.endsWith(".ts")), args.join(" ")).toEqual([]);
+      expect(
+        urls.some((url) => url.endsWith("/lib/src/cli/main.js")),
+        args.join(" "),
+      ).toBe(true);
+      expect(
+        urls.filter((url) => url.includes("/node_modules/") || url.endsWith(".ts")),
+        args.join(" "),
+      ).toEqual([]);
     }
   });
 
   it("prints the main help, the program's own, without loading any of its modules", async () => {
     for (const args of [["--help"], ["-h"], ["help"]]) {
       const urls = await loaded(args);
-      expect(urls.filter((url) => url.includes("/lib/") || url.includes("/node_modules/")), args.join(" ")).toEqual([]);
+      expect(
+        urls.filter((url) => url.includes("/lib/") || url.includes("/node_modules/")),
+        args.join(" "),
+      ).toEqual([]);
       const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args]);
       expect(stdout, args.join(" ")).toBe(await helpOfTheSources());
     }
@@ -45,15 +57,30 @@ describe("the command's start", () => {
 
   it("loads no command's module when the program prints the main help itself (two arguments: not from lib/help.txt)", async () => {
     const urls = await loaded(["--help", "--help"]);
-    const modules = urls.filter((url) => url.includes("/lib/src/")).map((url) => url.slice(url.indexOf("/lib/src/") + "/lib/src/".length));
-    expect(modules.sort()).toEqual(["cli/commands/index.js", "cli/main.js", "cli/run.js", "errors.js", "program.js"]);
+    const modules = urls
+      .filter((url) => url.includes("/lib/src/"))
+      .map((url) => url.slice(url.indexOf("/lib/src/") + "/lib/src/".length));
+    expect(modules.sort()).toEqual([
+      "cli/commands/index.js",
+      "cli/main.js",
+      "cli/run.js",
+      "errors.js",
+      "program.js",
+    ]);
   });
 });
 
 /** What run() of the sources prints for --help. */
 async function helpOfTheSources(): Promise<string> {
   let text = "";
-  const sink = { write: (chunk: string) => ((text += chunk), true) } as unknown as NodeJS.WritableStream;
-  await run(["--help"], { stdout: sink, stderr: sink, interactive: false, env: {} } as unknown as CliIO);
+  const sink = {
+    write: (chunk: string) => ((text += chunk), true),
+  } as unknown as NodeJS.WritableStream;
+  await run(["--help"], {
+    stdout: sink,
+    stderr: sink,
+    interactive: false,
+    env: {},
+  } as unknown as CliIO);
   return text;
 }

@@ -31,7 +31,8 @@ export const PREFIX = "site/prod";
 /** Methods a behaviour can allow; CloudFront refuses any other before functions run (403). */
 const CLOUDFRONT_METHODS = ["GET", "HEAD", "OPTIONS", "PUT", "POST", "PATCH", "DELETE"];
 /** CloudFront compresses these types, from 1,000 bytes to 10 MB, for a 200 of a request without Range. */
-const COMPRESSED = /^(text\/|application\/(json|javascript|xml|atom\+xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
+const COMPRESSED =
+  /^(text\/|application\/(json|javascript|xml|atom\+xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
 /** CloudFront's quota on a request's URL. */
 const MAX_URL = 8192;
@@ -47,7 +48,8 @@ interface Policy {
 /** The function as CloudFront runs it: top-level `handler`, `import cf from "cloudfront"` bound to the store. */
 export function loadFunction(code: string, store: Map<string, string>): Handler {
   const importLine = /^import cf from "cloudfront";$/m;
-  if (!importLine.test(code)) throw new Error("function.js does not import the cloudfront module as expected");
+  if (!importLine.test(code))
+    throw new Error("function.js does not import the cloudfront module as expected");
   const cf = {
     kvs: () => ({
       async get(key: string) {
@@ -57,7 +59,9 @@ export function loadFunction(code: string, store: Map<string, string>): Handler 
     }),
   };
   const context = vm.createContext({ cf, console });
-  return new vm.Script(`${code.replace(importLine, "")}\n;handler`, { filename: "function.js" }).runInContext(context) as Handler;
+  return new vm.Script(`${code.replace(importLine, "")}\n;handler`, {
+    filename: "function.js",
+  }).runInContext(context) as Handler;
 }
 
 /** The viewer-request event of a raw request: uri and query as sent, headers lower-cased. */
@@ -79,13 +83,20 @@ export function viewerEvent(req: http.IncomingMessage): unknown {
   const headers: Record<string, { value: string }> = {};
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!.toLowerCase();
-    if (name !== "cookie" && headers[name] === undefined) headers[name] = { value: req.rawHeaders[i + 1]! };
+    if (name !== "cookie" && headers[name] === undefined)
+      headers[name] = { value: req.rawHeaders[i + 1]! };
   }
   return {
     version: "1.0",
     context: { eventType: "viewer-request" },
     viewer: { ip: req.socket.remoteAddress },
-    request: { method: req.method, uri: mark < 0 ? target : target.slice(0, mark), querystring, headers, cookies: {} },
+    request: {
+      method: req.method,
+      uri: mark < 0 ? target : target.slice(0, mark),
+      querystring,
+      headers,
+      cookies: {},
+    },
   };
 }
 
@@ -95,12 +106,16 @@ function applyPolicy(policy: Policy, headers: Record<string, string>, origin: bo
   headers["x-content-type-options"] = "nosniff";
   headers["referrer-policy"] = security.ReferrerPolicy.ReferrerPolicy;
   headers["content-security-policy"] = security.ContentSecurityPolicy.ContentSecurityPolicy;
-  if (security.StrictTransportSecurity) headers["strict-transport-security"] = `max-age=${security.StrictTransportSecurity.AccessControlMaxAgeSec}`;
+  if (security.StrictTransportSecurity)
+    headers["strict-transport-security"] =
+      `max-age=${security.StrictTransportSecurity.AccessControlMaxAgeSec}`;
   for (const { Header, Value, Override } of policy.CustomHeadersConfig.Items) {
-    if (Override || headers[Header.toLowerCase()] === undefined) headers[Header.toLowerCase()] = Value;
+    if (Override || headers[Header.toLowerCase()] === undefined)
+      headers[Header.toLowerCase()] = Value;
   }
   // CORS headers go on answers to requests that carry an Origin (what browsers send across origins).
-  if (origin) headers["access-control-allow-origin"] = policy.CorsConfig.AccessControlAllowOrigins.Items[0]!;
+  if (origin)
+    headers["access-control-allow-origin"] = policy.CorsConfig.AccessControlAllowOrigins.Items[0]!;
 }
 
 export interface RunningCloudFront {
@@ -118,24 +133,55 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
   const store = new Map<string, string>();
 
   const deploy = async () => {
-    await run(process.execPath, [CLI, "publish", "--dir", dist, "--to", `s3://${BUCKET}/${PREFIX}`, "--endpoint", s3.endpoint], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...s3.env },
-    });
+    await run(
+      process.execPath,
+      [
+        CLI,
+        "publish",
+        "--dir",
+        dist,
+        "--to",
+        `s3://${BUCKET}/${PREFIX}`,
+        "--endpoint",
+        s3.endpoint,
+      ],
+      {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, ...s3.env },
+      },
+    );
     // The fixture's hand-placed pages are in no manifest: uploaded as publish would.
     const info = await readBuildInfo(dist);
     const client = s3Client(s3.endpoint);
-    const placed = [...Object.keys(DISCOVERY), "domain-2.example/cataleg/index.html", "domain-2.example/cataleg/sub/index.html", "domain-2.example/cataleg/404.html"];
+    const placed = [
+      ...Object.keys(DISCOVERY),
+      "domain-2.example/cataleg/index.html",
+      "domain-2.example/cataleg/sub/index.html",
+      "domain-2.example/cataleg/404.html",
+    ];
     for (const rel of placed) {
       const h = headersFor(rel, info);
-      await client.send(new PutObjectCommand({ Bucket: BUCKET, Key: `${PREFIX}/${rel}`, Body: await readFile(path.join(dist, rel)), ContentType: h.contentType, CacheControl: h.cacheControl }));
+      await client.send(
+        new PutObjectCommand({
+          Bucket: BUCKET,
+          Key: `${PREFIX}/${rel}`,
+          Body: await readFile(path.join(dist, rel)),
+          ContentType: h.contentType,
+          CacheControl: h.cacheControl,
+        }),
+      );
     }
     client.destroy();
     await writeCloudFrontFiles({ dir: dist, out });
     handler = loadFunction(await readFile(path.join(out, "function.js"), "utf8"), store);
-    policy = JSON.parse(await readFile(path.join(out, "response-headers-policy.json"), "utf8")) as Policy;
+    policy = JSON.parse(
+      await readFile(path.join(out, "response-headers-policy.json"), "utf8"),
+    ) as Policy;
     store.clear();
-    for (const { key, value } of JSON.parse(await readFile(path.join(out, "key-value-store.json"), "utf8")).data) store.set(key, value);
+    for (const { key, value } of JSON.parse(
+      await readFile(path.join(out, "key-value-store.json"), "utf8"),
+    ).data)
+      store.set(key, value);
   };
   await deploy();
 
@@ -157,7 +203,11 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
       let body: Buffer;
       if (typeof result.statusCode === "number") {
         status = result.statusCode;
-        for (const [name, { value }] of Object.entries(result.headers ?? {}) as [string, { value: string }][]) headers[name] = value;
+        for (const [name, { value }] of Object.entries(result.headers ?? {}) as [
+          string,
+          { value: string },
+        ][])
+          headers[name] = value;
         body = Buffer.from(result.body?.data ?? "");
       } else {
         ({ status, headers, body } = await fromBucket(s3.endpoint, result as { uri: string }, req));
@@ -166,8 +216,14 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
       const type = headers["content-type"] ?? "";
       const fromFunction = typeof result.statusCode === "number";
       // A HEAD from the bucket has no body: its size is the length S3 announces.
-      const size = method === "HEAD" && !fromFunction ? Number(headers["content-length"] ?? 0) : body.length;
-      if (status === 200 && size >= 1000 && COMPRESSED.test(type) && req.headers.range === undefined) {
+      const size =
+        method === "HEAD" && !fromFunction ? Number(headers["content-length"] ?? 0) : body.length;
+      if (
+        status === 200 &&
+        size >= 1000 &&
+        COMPRESSED.test(type) &&
+        req.headers.range === undefined
+      ) {
         headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
         if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
           body = gzipSync(body);
@@ -180,7 +236,9 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
       res.writeHead(status, headers);
       res.end(method === "HEAD" ? undefined : body);
     } catch (error) {
-      res.writeHead(502, { "content-type": "text/plain" }).end(`harness: ${(error as Error).stack}`);
+      res
+        .writeHead(502, { "content-type": "text/plain" })
+        .end(`harness: ${(error as Error).stack}`);
     }
   });
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
@@ -196,7 +254,16 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
   };
 }
 
-const KEPT = ["content-type", "content-length", "etag", "cache-control", "content-disposition", "last-modified", "accept-ranges", "content-range"];
+const KEPT = [
+  "content-type",
+  "content-length",
+  "etag",
+  "cache-control",
+  "content-disposition",
+  "last-modified",
+  "accept-ranges",
+  "content-range",
+];
 
 /**
  * The origin request: the function's URI under the origin path, no query (the function cleared
@@ -205,17 +272,25 @@ const KEPT = ["content-type", "content-length", "etag", "cache-control", "conten
  */
 async function fromBucket(endpoint: string, request: { uri: string }, req: http.IncomingMessage) {
   const forwarded: Record<string, string> = {};
-  for (const name of ["range", "if-none-match"] as const) if (req.headers[name] !== undefined) forwarded[name] = String(req.headers[name]);
+  for (const name of ["range", "if-none-match"] as const)
+    if (req.headers[name] !== undefined) forwarded[name] = String(req.headers[name]);
   const url = `${endpoint}/${BUCKET}/${PREFIX}${request.uri}`;
   const ifRange = req.headers["if-range"];
-  if (forwarded.range !== undefined && (ifRange !== undefined || /^bytes=-\d+$/.test(forwarded.range))) {
+  if (
+    forwarded.range !== undefined &&
+    (ifRange !== undefined || /^bytes=-\d+$/.test(forwarded.range))
+  ) {
     const head = await fetch(url, { method: "HEAD" });
     if (ifRange !== undefined && ifRange !== head.headers.get("etag")) delete forwarded.range;
     // s3rver reads a suffix range as a start; S3 answers the last N bytes, as asked here.
     const suffix = /^bytes=-(\d+)$/.exec(forwarded.range ?? "");
-    if (suffix !== null) forwarded.range = `bytes=${Math.max(0, Number(head.headers.get("content-length")) - Number(suffix[1]))}-`;
+    if (suffix !== null)
+      forwarded.range = `bytes=${Math.max(0, Number(head.headers.get("content-length")) - Number(suffix[1]))}-`;
   }
-  const answer = await fetch(url, { method: req.method === "HEAD" ? "HEAD" : "GET", headers: forwarded });
+  const answer = await fetch(url, {
+    method: req.method === "HEAD" ? "HEAD" : "GET",
+    headers: forwarded,
+  });
   const headers: Record<string, string> = {};
   for (const name of KEPT) {
     const value = answer.headers.get(name);

@@ -39,10 +39,18 @@ it("watches and builds a site folder made while it runs", { timeout: 120_000 }, 
   };
   expect(await page()).toBe("404");
   await mkdir(path.join(project, "site/pages"), { recursive: true });
-  await writeFile(path.join(project, "site/pages/hours.md"), "---\ntitle: Horari\n---\nDe dilluns a divendres.\n");
+  await writeFile(
+    path.join(project, "site/pages/hours.md"),
+    "---\ntitle: Horari\n---\nDe dilluns a divendres.\n",
+  );
   await expect.poll(page, { timeout: 60_000, interval: 300 }).toContain("<h1>Horari</h1>");
   expect(stderr()).toContain(`watching ${path.join("site")}`);
   // Watched from then on: a save in it rebuilds again.
-  await writeFile(path.join(project, "site/pages/hours.md"), "---\ntitle: Horari d'obertura\n---\nDe dilluns a divendres.\n");
-  await expect.poll(page, { timeout: 60_000, interval: 300 }).toContain("<h1>Horari d&#39;obertura</h1>");
+  await writeFile(
+    path.join(project, "site/pages/hours.md"),
+    "---\ntitle: Horari d'obertura\n---\nDe dilluns a divendres.\n",
+  );
+  await expect
+    .poll(page, { timeout: 60_000, interval: 300 })
+    .toContain("<h1>Horari d&#39;obertura</h1>");
 });

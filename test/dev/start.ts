@@ -9,8 +9,17 @@ export interface RunningDev {
   stderr(): string;
 }
 
-export async function startDev(bin: string, cwd: string, args: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<RunningDev> {
-  const dev = spawn(process.execPath, [bin, "dev", "--port", "0", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], env });
+export async function startDev(
+  bin: string,
+  cwd: string,
+  args: string[] = [],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunningDev> {
+  const dev = spawn(process.execPath, [bin, "dev", "--port", "0", ...args], {
+    cwd,
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
   let stderr = "";
   dev.stderr!.on("data", (chunk) => (stderr += chunk));
   const url = await devUrl(dev, () => stderr);

@@ -31,7 +31,8 @@ describe("watchFolder", () => {
       { quietMs: 100 },
     );
     try {
-      for (const name of ["a.csv", "b.csv", "a.csv", "c.csv"]) await writeFile(`${dir}/${name}`, name);
+      for (const name of ["a.csv", "b.csv", "a.csv", "c.csv"])
+        await writeFile(`${dir}/${name}`, name);
       await until(() => calls.length === 1);
       expect(calls[0]).toEqual(expect.arrayContaining(["a.csv", "b.csv", "c.csv"]));
       // The first rebuild is still running: two saves now wait for it, then make one rebuild.

@@ -9,7 +9,14 @@ import { describe, expect, it } from "vitest";
  */
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const DOCUMENTS = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", ...readdirSync(path.join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
+const DOCUMENTS = [
+  "README.md",
+  "CONTRIBUTING.md",
+  "CHANGELOG.md",
+  ...readdirSync(path.join(ROOT, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`),
+];
 
 /** The text outside fenced code blocks and inline code spans, where links and headings live. */
 function prose(markdown: string): string[] {
@@ -21,7 +28,9 @@ function prose(markdown: string): string[] {
       fence = fence === null ? marker : null;
       continue;
     }
-    lines.push(fence === null ? line.replace(/`[^`]*`/g, (code) => code.replace(/[[\]()#]/g, " ")) : "");
+    lines.push(
+      fence === null ? line.replace(/`[^`]*`/g, (code) => code.replace(/[[\]()#]/g, " ")) : "",
+    );
   }
   return lines;
 }
@@ -71,10 +80,14 @@ function links(doc: string): { line: number; target: string }[] {
 /** What is wrong with one link, or null. */
 function broken(doc: string, target: string): string | null {
   const [file, anchor] = target.split("#", 2) as [string, string | undefined];
-  const resolved = file === "" ? path.join(ROOT, doc) : path.resolve(path.dirname(path.join(ROOT, doc)), decodeURIComponent(file));
+  const resolved =
+    file === ""
+      ? path.join(ROOT, doc)
+      : path.resolve(path.dirname(path.join(ROOT, doc)), decodeURIComponent(file));
   if (!existsSync(resolved)) return "no such file";
   if (anchor === undefined) return null;
-  if (!resolved.endsWith(".md") || statSync(resolved).isDirectory()) return "an anchor into a file that is not Markdown";
+  if (!resolved.endsWith(".md") || statSync(resolved).isDirectory())
+    return "an anchor into a file that is not Markdown";
   return anchors(resolved).has(decodeURIComponent(anchor)) ? null : `no heading #${anchor}`;
 }
 
@@ -98,15 +111,24 @@ describe("documentation links", () => {
     const sections = anchors(path.join(ROOT, "docs/interface.md"));
     const problems: string[] = [];
     const walk = (dir: string): string[] =>
-      readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(`${dir}/${e.name}`) : e.name.endsWith(".ts") ? [`${dir}/${e.name}`] : []));
+      readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory()
+          ? walk(`${dir}/${e.name}`)
+          : e.name.endsWith(".ts")
+            ? [`${dir}/${e.name}`]
+            : [],
+      );
     const files = ["src", "test", "scripts"].flatMap(walk);
     for (const file of files) {
       readFileSync(path.join(ROOT, file), "utf8")
         .split("\n")
         .forEach((text, i) => {
-          for (const match of text.matchAll(/docs\/interface\.md#([\w-]+)(?:(?: and | or |, )#([\w-]+))?/g)) {
+          for (const match of text.matchAll(
+            /docs\/interface\.md#([\w-]+)(?:(?: and | or |, )#([\w-]+))?/g,
+          )) {
             for (const anchor of match.slice(1).filter((a): a is string => a !== undefined)) {
-              if (!sections.has(anchor)) problems.push(`${file}:${i + 1}: docs/interface.md#${anchor}: no such section`);
+              if (!sections.has(anchor))
+                problems.push(`${file}:${i + 1}: docs/interface.md#${anchor}: no such section`);
             }
           }
         });
@@ -116,6 +138,8 @@ describe("documentation links", () => {
   });
 
   it("keeps the README short enough to read (at most 300 lines)", () => {
-    expect(readFileSync(path.join(ROOT, "README.md"), "utf8").split("\n").length).toBeLessThanOrEqual(301);
+    expect(
+      readFileSync(path.join(ROOT, "README.md"), "utf8").split("\n").length,
+    ).toBeLessThanOrEqual(301);
   });
 });

@@ -18,7 +18,12 @@ export function folderAssets(dir: string): Assets {
         if (!file.startsWith(root + path.sep)) return new Response(null, { status: 404 });
         const bytes = await readFile(file);
         // As an asset store answers: with a length and a strong validator.
-        return new Response(bytes, { headers: { "Content-Length": String(bytes.length), ETag: `"${createHash("md5").update(bytes).digest("hex")}"` } });
+        return new Response(bytes, {
+          headers: {
+            "Content-Length": String(bytes.length),
+            ETag: `"${createHash("md5").update(bytes).digest("hex")}"`,
+          },
+        });
       } catch {
         return new Response(null, { status: 404 });
       }
@@ -36,12 +41,20 @@ export async function startEdge(dir: string): Promise<{ port: number; stop(): Pr
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers.set(name, value);
-    const body = chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD" ? Buffer.concat(chunks) : undefined;
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === "string") headers.set(name, value);
+    const body =
+      chunks.length > 0 && req.method !== "GET" && req.method !== "HEAD"
+        ? Buffer.concat(chunks)
+        : undefined;
     let request: Request;
     try {
       // The raw target is kept as sent: the worker sees the path and query a CDN would pass on.
-      request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, { method: req.method, headers, body });
+      request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
+        method: req.method,
+        headers,
+        body,
+      });
     } catch {
       // A Host or target no URL can hold: the CDN refuses it before any code runs.
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
@@ -55,7 +68,11 @@ export async function startEdge(dir: string): Promise<{ port: number; stop(): Pr
     // What the CDN itself adds in front of the function: compression for clients that accept it.
     const type = out["content-type"] ?? "";
     const size = req.method === "HEAD" ? Number(out["content-length"] ?? 0) : bytes.length;
-    if (/^(text\/|application\/(json|javascript|xml|atom\+xml))/.test(type) && size >= 256 && response.status === 200) {
+    if (
+      /^(text\/|application\/(json|javascript|xml|atom\+xml))/.test(type) &&
+      size >= 256 &&
+      response.status === 200
+    ) {
       out.vary = out.vary ? `${out.vary}, Accept-Encoding` : "Accept-Encoding";
       if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
         bytes = gzipSync(bytes);

@@ -29,10 +29,14 @@ beforeAll(async () => {
 afterAll(() => fx?.cleanup());
 afterEach(() => vi.useRealTimers());
 
-const configWorkers = (...args: string[]) => run(process.execPath, [CLI, "config", "workers", "--dir", fx.dist, ...args]);
+const configWorkers = (...args: string[]) =>
+  run(process.execPath, [CLI, "config", "workers", "--dir", fx.dist, ...args]);
 const readOut = async (out: string) => ({
   code: await readFile(path.join(out, "worker.js"), "utf8"),
-  config: JSON.parse(await readFile(path.join(out, "wrangler.json"), "utf8")) as Record<string, any>,
+  config: JSON.parse(await readFile(path.join(out, "wrangler.json"), "utf8")) as Record<
+    string,
+    any
+  >,
   raw: await readFile(path.join(out, "wrangler.json")),
 });
 
@@ -40,7 +44,9 @@ describe("catalogue config workers", () => {
   it("writes the bundle and a wrangler.json serving the build folder as static assets, every request through the Worker", async () => {
     const out = path.join(fx.dir, "worker");
     const { stderr } = await configWorkers("--out", out);
-    expect(stderr).toBe(`wrote ${path.join(out, "worker.js")} and ${path.join(out, "wrangler.json")}\n`);
+    expect(stderr).toBe(
+      `wrote ${path.join(out, "worker.js")} and ${path.join(out, "wrangler.json")}\n`,
+    );
     const { code, config, raw } = await readOut(out);
     expect(config).toEqual({
       name: "catalogue",
@@ -48,9 +54,21 @@ describe("catalogue config workers", () => {
       compatibility_date: COMPATIBILITY_DATE,
       no_bundle: true,
       // domain-2 lives under /cataleg and keeps its media on media.example/covers; the others' media are under their own routes.
-      routes: ["domain-1.example/*", "domain-2.example/cataleg", "domain-2.example/cataleg/*", "domain-3.example/*", "media.example/covers/*"],
+      routes: [
+        "domain-1.example/*",
+        "domain-2.example/cataleg",
+        "domain-2.example/cataleg/*",
+        "domain-3.example/*",
+        "media.example/covers/*",
+      ],
       // The link `dist`, not the version it shows: a redeploy after a build takes the new one.
-      assets: { directory: "../dist", binding: "ASSETS", run_worker_first: true, html_handling: "none", not_found_handling: "none" },
+      assets: {
+        directory: "../dist",
+        binding: "ASSETS",
+        run_worker_first: true,
+        html_handling: "none",
+        not_found_handling: "none",
+      },
     });
     // The command runs the compiled package, which carries the bundle prebuilt: the same bytes as a
     // bundle of these sources, which the workerd suites run.
@@ -74,12 +92,22 @@ describe("catalogue config workers", () => {
     const mf = new Miniflare(miniflareOptions(config, code));
     try {
       const port = Number((await mf.ready).port);
-      const page = await ask(port, { host: "domain-2.example", path: `/cataleg${API}?ordering=-year&page=2&format=json` });
+      const page = await ask(port, {
+        host: "domain-2.example",
+        path: `/cataleg${API}?ordering=-year&page=2&format=json`,
+      });
       expect(page.status).toBe(200);
-      expect(page.body.equals(await fx.read("domain-2.example/_api/list/json/-year/2.json"))).toBe(true);
+      expect(page.body.equals(await fx.read("domain-2.example/_api/list/json/-year/2.json"))).toBe(
+        true,
+      );
       // The asset store never answers by itself: the raw files stay hidden.
-      expect((await ask(port, { host: "domain-1.example", path: "/_catalogue/build.json" })).status).toBe(404);
-      expect((await ask(port, { host: "domain-1.example", path: "/_api/list/plain/default/1.json" })).status).toBe(404);
+      expect(
+        (await ask(port, { host: "domain-1.example", path: "/_catalogue/build.json" })).status,
+      ).toBe(404);
+      expect(
+        (await ask(port, { host: "domain-1.example", path: "/_api/list/plain/default/1.json" }))
+          .status,
+      ).toBe(404);
     } finally {
       await mf.dispose();
     }
@@ -87,11 +115,20 @@ describe("catalogue config workers", () => {
 
   it("binds the R2 bucket publish writes to, with its prefix, instead of static assets", async () => {
     const out = path.join(fx.dir, "worker-r2");
-    await configWorkers("--out", out, "--r2", "library-site/catalogue/prod/", "--name", "library-catalogue");
+    await configWorkers(
+      "--out",
+      out,
+      "--r2",
+      "library-site/catalogue/prod/",
+      "--name",
+      "library-catalogue",
+    );
     const { config } = await readOut(out);
     expect(config.name).toBe("library-catalogue");
     expect(config.assets).toBeUndefined();
-    expect(config.r2_buckets).toEqual([{ binding: "CATALOGUE_BUCKET", bucket_name: "library-site" }]);
+    expect(config.r2_buckets).toEqual([
+      { binding: "CATALOGUE_BUCKET", bucket_name: "library-site" },
+    ]);
     expect(config.vars).toEqual({ CATALOGUE_PREFIX: "catalogue/prod" });
   });
 
@@ -100,8 +137,14 @@ describe("catalogue config workers", () => {
     await configWorkers("--out", out);
     const before = await stat(path.join(out, "wrangler.json"));
     for (const [args, message] of [
-      [["--out", out, "--r2", "Bad_Bucket"], /^catalogue config: --r2 Bad_Bucket: a bucket name is 3 to 63 lowercase letters/],
-      [["--out", out, "--name", "My Worker"], /^catalogue config: --name My Worker: a Worker's name is up to 63 lowercase letters/],
+      [
+        ["--out", out, "--r2", "Bad_Bucket"],
+        /^catalogue config: --r2 Bad_Bucket: a bucket name is 3 to 63 lowercase letters/,
+      ],
+      [
+        ["--out", out, "--name", "My Worker"],
+        /^catalogue config: --name My Worker: a Worker's name is up to 63 lowercase letters/,
+      ],
       [[], /^catalogue config: config workers needs --out FOLDER/],
     ] as const) {
       const failure = await configWorkers(...args).catch((e) => e);
@@ -109,7 +152,15 @@ describe("catalogue config workers", () => {
       expect(failure.stderr).toMatch(message);
       expect(failure.stderr.trim().split("\n")).toHaveLength(1);
     }
-    const missing = await run(process.execPath, [CLI, "config", "workers", "--dir", path.join(fx.dir, "nothing"), "--out", out]).catch((e) => e);
+    const missing = await run(process.execPath, [
+      CLI,
+      "config",
+      "workers",
+      "--dir",
+      path.join(fx.dir, "nothing"),
+      "--out",
+      out,
+    ]).catch((e) => e);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nothing does not exist: run "catalogue build/);
     expect((await stat(path.join(out, "wrangler.json"))).mtimeMs).toBe(before.mtimeMs);
@@ -117,15 +168,22 @@ describe("catalogue config workers", () => {
 });
 
 describe("static assets limits", () => {
-  const files = (count: number, size = 100) => new Map<string, FileEntry>(Array.from({ length: count }, (_, i) => [`d/f${i}.json`, { size }]));
+  const files = (count: number, size = 100) =>
+    new Map<string, FileEntry>(Array.from({ length: count }, (_, i) => [`d/f${i}.json`, { size }]));
 
   it("warns past the free plan's 20,000 files (the manifest counts) and refuses past 100,000 or 25 MiB", () => {
     expect(checkAssetLimits(files(ASSET_LIMITS.files - 1))).toBeNull();
-    expect(checkAssetLimits(files(ASSET_LIMITS.files))).toMatch(/^the build has 20001 files: .* --r2 BUCKET has no limit$/);
-    expect(() => checkAssetLimits(files(ASSET_LIMITS.paidFiles))).toThrow(/the build has 100001 files, over the 100000/);
+    expect(checkAssetLimits(files(ASSET_LIMITS.files))).toMatch(
+      /^the build has 20001 files: .* --r2 BUCKET has no limit$/,
+    );
+    expect(() => checkAssetLimits(files(ASSET_LIMITS.paidFiles))).toThrow(
+      /the build has 100001 files, over the 100000/,
+    );
     const big = files(3);
     big.set("d/_api/export/export_excel.xlsx", { size: ASSET_LIMITS.bytes + 1 });
-    expect(() => checkAssetLimits(big)).toThrow(/^d\/_api\/export\/export_excel\.xlsx: 26214401 bytes, over the 25 MiB/);
+    expect(() => checkAssetLimits(big)).toThrow(
+      /^d\/_api\/export\/export_excel\.xlsx: 26214401 bytes, over the 25 MiB/,
+    );
     expect(checkAssetLimits(new Map([["a", { size: ASSET_LIMITS.bytes }]]))).toBeNull();
   });
 });
@@ -139,9 +197,15 @@ describe("the Worker over an R2 bucket", () => {
       async get(key) {
         reads.push(key);
         if (!key.startsWith(`${prefix}/`)) return null;
-        const bytes = replaced.get(key) ?? (await readFile(path.join(fx.dist, key.slice(prefix.length + 1))).catch(() => null));
+        const bytes =
+          replaced.get(key) ??
+          (await readFile(path.join(fx.dist, key.slice(prefix.length + 1))).catch(() => null));
         if (bytes === null) return null;
-        return { body: new Blob([bytes]).stream(), size: bytes.length, httpEtag: `"${bytes.length}"` };
+        return {
+          body: new Blob([bytes]).stream(),
+          size: bytes.length,
+          httpEtag: `"${bytes.length}"`,
+        };
       },
     };
     return { bucket, reads, replaced };
@@ -150,13 +214,17 @@ describe("the Worker over an R2 bucket", () => {
   it("reads each file at PREFIX/<path>, decoded, with its length and ETag; a missing one is a 404", async () => {
     const { bucket, reads } = bucketOf("site/prod");
     const assets = r2Assets(bucket, "/site/prod/");
-    const found = await assets.fetch(new Request("https://assets.invalid/domain-1.example/_api/list/plain/default/1.json"));
+    const found = await assets.fetch(
+      new Request("https://assets.invalid/domain-1.example/_api/list/plain/default/1.json"),
+    );
     const bytes = await fx.read("domain-1.example/_api/list/plain/default/1.json");
     expect(found.status).toBe(200);
     expect(found.headers.get("content-length")).toBe(String(bytes.length));
     expect(found.headers.get("etag")).toBe(`"${bytes.length}"`);
     expect(Buffer.from(await found.arrayBuffer()).equals(bytes)).toBe(true);
-    expect((await assets.fetch(new Request("https://assets.invalid/a%20b/c.json"))).status).toBe(404);
+    expect((await assets.fetch(new Request("https://assets.invalid/a%20b/c.json"))).status).toBe(
+      404,
+    );
     expect(reads.at(-1)).toBe("site/prod/a b/c.json");
     await r2Assets(bucket).fetch(new Request("https://assets.invalid/x.json"));
     expect(reads.at(-1)).toBe("x.json");
@@ -166,7 +234,10 @@ describe("the Worker over an R2 bucket", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const { bucket, reads, replaced } = bucketOf("p");
     const env = { CATALOGUE_BUCKET: bucket, CATALOGUE_PREFIX: "p" };
-    const get = async (host: string) => (await cloudflare.fetch(new Request(`https://${host}${API}`, { headers: { host } }), env)).text();
+    const get = async (host: string) =>
+      (
+        await cloudflare.fetch(new Request(`https://${host}${API}`, { headers: { host } }), env)
+      ).text();
     const first = (await fx.read("domain-1.example/_api/list/plain/default/1.json")).toString();
     const third = (await fx.read("domain-3.example/_api/list/plain/default/1.json")).toString();
     expect(await get("domain-3.example")).toBe(third);
@@ -174,7 +245,15 @@ describe("the Worker over an R2 bucket", () => {
     expect(reads.filter((k) => k === "p/_catalogue/build.json")).toHaveLength(1);
     // A publish drops domain-3: its host falls back to the first domain once build.json is read again.
     const info = JSON.parse((await fx.read("_catalogue/build.json")).toString());
-    replaced.set("p/_catalogue/build.json", Buffer.from(JSON.stringify({ ...info, domains: info.domains.filter((d: { domain: string }) => d.domain !== "domain-3.example") })));
+    replaced.set(
+      "p/_catalogue/build.json",
+      Buffer.from(
+        JSON.stringify({
+          ...info,
+          domains: info.domains.filter((d: { domain: string }) => d.domain !== "domain-3.example"),
+        }),
+      ),
+    );
     vi.setSystemTime(Date.now() + 59_000);
     expect(await get("domain-3.example")).toBe(third);
     vi.setSystemTime(Date.now() + 2_000);
@@ -183,6 +262,8 @@ describe("the Worker over an R2 bucket", () => {
   });
 
   it("names the bindings it needs when it has neither", async () => {
-    await expect(cloudflare.fetch(new Request(`https://x${API}`), {})).rejects.toThrow(/neither an ASSETS nor a CATALOGUE_BUCKET binding/);
+    await expect(cloudflare.fetch(new Request(`https://x${API}`), {})).rejects.toThrow(
+      /neither an ASSETS nor a CATALOGUE_BUCKET binding/,
+    );
   });
 });

@@ -34,7 +34,9 @@ const parse = (redirects: string) =>
 describe("Netlify _redirects and _headers", () => {
   it("rewrites every listing combination onto a file of the build, most specific rule first", () => {
     const d = info.domains[0]!;
-    const rules = parse(netlifyRules(info, d.domain).redirects).filter((r) => r.from === "/api/v1/videos/audiovisuals/");
+    const rules = parse(netlifyRules(info, d.domain).redirects).filter(
+      (r) => r.from === "/api/v1/videos/audiovisuals/",
+    );
     // format: api, json, absent; ordering: four values, absent; page: last, a number, absent.
     expect(rules).toHaveLength(3 * 5 * 3);
     for (const rule of rules) {
@@ -44,28 +46,59 @@ describe("Netlify _redirects and _headers", () => {
     }
     const counts = rules.map((r) => r.query.length);
     expect(counts).toEqual([...counts].sort((a, b) => b - a));
-    expect(rules.at(-1)).toEqual({ from: "/api/v1/videos/audiovisuals/", query: [], to: "/_api/list/plain/default/1.json", status: "200!" });
+    expect(rules.at(-1)).toEqual({
+      from: "/api/v1/videos/audiovisuals/",
+      query: [],
+      to: "/_api/list/plain/default/1.json",
+      status: "200!",
+    });
   });
 
   it("hides the raw files, redirects slashless paths and maps retrieve and exports", () => {
     const d = info.domains[0]!;
     const rules = parse(netlifyRules(info, d.domain).redirects);
-    expect(rules.slice(0, 2).map((r) => [r.from, r.status])).toEqual([["/_api/*", "404!"], ["/_catalogue/*", "404!"]]);
-    expect(rules).toContainEqual({ from: "/api/v1/videos/audiovisuals", query: [], to: "/api/v1/videos/audiovisuals/", status: "301!" });
-    expect(rules).toContainEqual({ from: "/api/v1/videos/audiovisuals/export_excel/", query: [], to: "/_api/export/export_excel.xlsx", status: "200!" });
-    expect(rules.at(-1)).toEqual({ from: "/api/v1/videos/audiovisuals/:id/", query: [], to: "/_api/detail/:id.json", status: "200!" });
+    expect(rules.slice(0, 2).map((r) => [r.from, r.status])).toEqual([
+      ["/_api/*", "404!"],
+      ["/_catalogue/*", "404!"],
+    ]);
+    expect(rules).toContainEqual({
+      from: "/api/v1/videos/audiovisuals",
+      query: [],
+      to: "/api/v1/videos/audiovisuals/",
+      status: "301!",
+    });
+    expect(rules).toContainEqual({
+      from: "/api/v1/videos/audiovisuals/export_excel/",
+      query: [],
+      to: "/_api/export/export_excel.xlsx",
+      status: "200!",
+    });
+    expect(rules.at(-1)).toEqual({
+      from: "/api/v1/videos/audiovisuals/:id/",
+      query: [],
+      to: "/_api/detail/:id.json",
+      status: "200!",
+    });
   });
 
   it("gives the API its headers, the exports their download names and the media a long cache", () => {
     const d = info.domains[0]!;
     const { headers } = netlifyRules(info, d.domain);
-    expect(headers).toContain("/api/v1/videos/audiovisuals/*\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n  Cache-Control: public, max-age=300\n");
-    expect(headers).toContain(`/api/v1/videos/audiovisuals/export_excel/\n  Content-Disposition: attachment; filename="${d.exports.export_excel}"\n`);
+    expect(headers).toContain(
+      "/api/v1/videos/audiovisuals/*\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n  Cache-Control: public, max-age=300\n",
+    );
+    expect(headers).toContain(
+      `/api/v1/videos/audiovisuals/export_excel/\n  Content-Disposition: attachment; filename="${d.exports.export_excel}"\n`,
+    );
     expect(headers).toContain("/media/*\n  Cache-Control: public, max-age=31536000, immutable\n");
     // CORS on the API and its description; the host's policies on everything.
-    expect(headers).toContain("/api/v1/videos/audiovisuals/*\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n  Cache-Control: public, max-age=300\n  Access-Control-Allow-Origin: *\n");
+    expect(headers).toContain(
+      "/api/v1/videos/audiovisuals/*\n  Vary: Accept\n  Allow: GET, HEAD, OPTIONS\n  Cache-Control: public, max-age=300\n  Access-Control-Allow-Origin: *\n",
+    );
     expect(headers).toContain("/api/v1/openapi.json\n  Access-Control-Allow-Origin: *\n");
-    expect(headers).toMatch(/^\/\*\n  Cache-Control: public, max-age=300\n  X-Content-Type-Options: nosniff\n  Content-Security-Policy: default-src 'none'; script-src 'self' 'wasm-unsafe-eval';.*frame-ancestors 'self'\n  Referrer-Policy: strict-origin-when-cross-origin\n/m);
+    expect(headers).toMatch(
+      /^\/\*\n  Cache-Control: public, max-age=300\n  X-Content-Type-Options: nosniff\n  Content-Security-Policy: default-src 'none'; script-src 'self' 'wasm-unsafe-eval';.*frame-ancestors 'self'\n  Referrer-Policy: strict-origin-when-cross-origin\n/m,
+    );
   });
 
   it("types robots.txt, the sitemap and its parts, and the Atom feed (under the base path, robots.txt at the root)", () => {
@@ -86,12 +119,34 @@ describe("catalogue config netlify", () => {
     const run = promisify(execFile);
     const d = info.domains[0]!;
     const out = path.join(root.dir, "netlify");
-    await run(process.execPath, [CLI, "config", "netlify", "--dir", dist, "--domain", d.domain, "--out", out]);
+    await run(process.execPath, [
+      CLI,
+      "config",
+      "netlify",
+      "--dir",
+      dist,
+      "--domain",
+      d.domain,
+      "--out",
+      out,
+    ]);
     const expected = netlifyRules(info, d.domain);
     expect(await readFile(path.join(out, "_headers"), "utf8")).toBe(expected.headers);
     expect(await readFile(path.join(out, "_redirects"), "utf8")).toBe(expected.redirects);
-    const failure = await run(process.execPath, [CLI, "config", "netlify", "--dir", dist, "--domain", "nope.example", "--out", out]).catch((e) => e);
+    const failure = await run(process.execPath, [
+      CLI,
+      "config",
+      "netlify",
+      "--dir",
+      dist,
+      "--domain",
+      "nope.example",
+      "--out",
+      out,
+    ]).catch((e) => e);
     expect(failure.code).toBe(1);
-    expect(failure.stderr).toContain(`--domain: no domain nope.example in the build; its domains are: ${d.domain}`);
+    expect(failure.stderr).toContain(
+      `--domain: no domain nope.example in the build; its domains are: ${d.domain}`,
+    );
   });
 });

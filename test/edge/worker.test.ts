@@ -30,7 +30,8 @@ beforeAll(async () => {
 afterAll(() => root?.cleanup());
 
 const file = (rel: string) => readFile(path.join(dist, rel), "utf8");
-const call = (host: string, target: string, method = "GET") => worker.fetch(new Request(`http://${host}${target}`, { method, headers: { host } }), env);
+const call = (host: string, target: string, method = "GET") =>
+  worker.fetch(new Request(`http://${host}${target}`, { method, headers: { host } }), env);
 
 async function expectApi(response: Response, status: number, body: string) {
   expect(response.status).toBe(status);
@@ -43,12 +44,28 @@ async function expectApi(response: Response, status: number, body: string) {
 describe("edge function", () => {
   it("maps every format, ordering and page onto its file, parameters in any order", async () => {
     for (const d of info.domains) {
-      for (const [format, formatDir] of [[null, "plain"], ["api", "api"], ["json", "json"]] as const) {
-        for (const [ordering, orderingDir] of [[null, "default"], ["name", "name"], ["-name", "-name"], ["year", "year"], ["-year", "-year"]] as const) {
+      for (const [format, formatDir] of [
+        [null, "plain"],
+        ["api", "api"],
+        ["json", "json"],
+      ] as const) {
+        for (const [ordering, orderingDir] of [
+          [null, "default"],
+          ["name", "name"],
+          ["-name", "-name"],
+          ["year", "year"],
+          ["-year", "-year"],
+        ] as const) {
           for (const page of [null, "2", "last"]) {
-            const params = [format && `format=${format}`, page && `page=${page}`, ordering && `ordering=${ordering}`].filter(Boolean);
+            const params = [
+              format && `format=${format}`,
+              page && `page=${page}`,
+              ordering && `ordering=${ordering}`,
+            ].filter(Boolean);
             const target = `${API}${params.length ? `?${params.join("&")}` : ""}`;
-            const expected = await file(`${d.domain}/_api/list/${formatDir}/${orderingDir}/${page ?? 1}.json`);
+            const expected = await file(
+              `${d.domain}/_api/list/${formatDir}/${orderingDir}/${page ?? 1}.json`,
+            );
             await expectApi(await call(d.domain, target), 200, expected);
           }
         }
@@ -59,31 +76,60 @@ describe("edge function", () => {
   it("answers invalid pages and unknown formats with the API's 404 bodies", async () => {
     const d = info.domains[0]!;
     const invalid = await file(`${d.domain}/_api/error/invalid-page.json`);
-    for (const page of ["0", "abc", "-1", String(d.total_pages + 1), ""]) await expectApi(await call(d.domain, `${API}?page=${page}`), 404, invalid);
-    await expectApi(await call(d.domain, `${API}?format=xml&page=abc`), 404, await file(`${d.domain}/_api/error/not-found.json`));
+    for (const page of ["0", "abc", "-1", String(d.total_pages + 1), ""])
+      await expectApi(await call(d.domain, `${API}?page=${page}`), 404, invalid);
+    await expectApi(
+      await call(d.domain, `${API}?format=xml&page=abc`),
+      404,
+      await file(`${d.domain}/_api/error/not-found.json`),
+    );
   });
 
   it("treats an unknown ordering as the default one, ignoring other parameters", async () => {
     const d = info.domains[1]!;
-    await expectApi(await call(d.domain, `${API}?ordering=title&utm=x`), 200, await file(`${d.domain}/_api/list/plain/default/1.json`));
+    await expectApi(
+      await call(d.domain, `${API}?ordering=title&utm=x`),
+      200,
+      await file(`${d.domain}/_api/list/plain/default/1.json`),
+    );
   });
 
   it("retrieves listed works and 404s the others", async () => {
     const d = info.domains[0]!;
     const files = [...parseManifest(await file(MANIFEST_PATH)).keys()];
-    const listed = files.map((rel) => new RegExp(`^${d.domain}/_api/detail/(\\d+)\\.json$`).exec(rel)?.[1]).filter(Boolean) as string[];
-    await expectApi(await call(d.domain, `${API}${listed[0]}/`), 200, await file(`${d.domain}/_api/detail/${listed[0]}.json`));
-    const unlisted = Array.from({ length: 100 }, (_, i) => String(i + 1)).find((id) => !listed.includes(id))!;
-    await expectApi(await call(d.domain, `${API}${unlisted}/`), 404, await file(`${d.domain}/_api/error/not-found.json`));
+    const listed = files
+      .map((rel) => new RegExp(`^${d.domain}/_api/detail/(\\d+)\\.json$`).exec(rel)?.[1])
+      .filter(Boolean) as string[];
+    await expectApi(
+      await call(d.domain, `${API}${listed[0]}/`),
+      200,
+      await file(`${d.domain}/_api/detail/${listed[0]}.json`),
+    );
+    const unlisted = Array.from({ length: 100 }, (_, i) => String(i + 1)).find(
+      (id) => !listed.includes(id),
+    )!;
+    await expectApi(
+      await call(d.domain, `${API}${unlisted}/`),
+      404,
+      await file(`${d.domain}/_api/error/not-found.json`),
+    );
   });
 
   it("serves the exports as downloads", async () => {
     const d = info.domains[0]!;
     const response = await call(d.domain, `${API}export_up_movies/`);
     expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
-    expect(response.headers.get("content-disposition")).toBe(`attachment; filename="${d.exports.export_up_movies}"`);
-    expect(Buffer.from(await response.arrayBuffer()).equals(await readFile(path.join(dist, `${d.domain}/_api/export/export_up_movies.xlsx`)))).toBe(true);
+    expect(response.headers.get("content-type")).toBe(
+      "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+    );
+    expect(response.headers.get("content-disposition")).toBe(
+      `attachment; filename="${d.exports.export_up_movies}"`,
+    );
+    expect(
+      Buffer.from(await response.arrayBuffer()).equals(
+        await readFile(path.join(dist, `${d.domain}/_api/export/export_up_movies.xlsx`)),
+      ),
+    ).toBe(true);
   });
 
   it("redirects paths without their slash, keeping the query", async () => {
@@ -117,8 +163,14 @@ describe("edge function", () => {
   });
 
   it("gives unknown hosts the first domain and hides the raw files", async () => {
-    await expectApi(await call("unknown.example", API), 200, await file(`${info.domains[0]!.domain}/_api/list/plain/default/1.json`));
-    expect((await call(info.domains[0]!.domain, "/_api/list/plain/default/1.json")).status).toBe(404);
+    await expectApi(
+      await call("unknown.example", API),
+      200,
+      await file(`${info.domains[0]!.domain}/_api/list/plain/default/1.json`),
+    );
+    expect((await call(info.domains[0]!.domain, "/_api/list/plain/default/1.json")).status).toBe(
+      404,
+    );
     expect((await call(info.domains[0]!.domain, "/_catalogue/build.json")).status).toBe(404);
   });
 
@@ -136,7 +188,9 @@ describe("edge function", () => {
     const edge = await startEdge(dist);
     try {
       const d = info.domains[0]!;
-      const response = await fetch(`http://127.0.0.1:${edge.port}${API}?page=last&format=api`, { headers: { host: d.domain } });
+      const response = await fetch(`http://127.0.0.1:${edge.port}${API}?page=last&format=api`, {
+        headers: { host: d.domain },
+      });
       await expectApi(response, 200, await file(`${d.domain}/_api/list/api/default/last.json`));
     } finally {
       await edge.stop();

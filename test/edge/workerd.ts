@@ -48,13 +48,22 @@ export function miniflareOptions(config: WranglerConfig, code: string, port = 0)
     host: "127.0.0.1",
     port,
     ...(config.vars !== undefined && { bindings: config.vars as Record<string, string> }),
-    ...(buckets !== undefined && { r2Buckets: Object.fromEntries(buckets.map((b) => [b.binding, b.bucket_name])), r2Persist: false }),
+    ...(buckets !== undefined && {
+      r2Buckets: Object.fromEntries(buckets.map((b) => [b.binding, b.bucket_name])),
+      r2Persist: false,
+    }),
     ...(assets !== undefined && {
       assets: {
         directory: assets.directory,
         binding: assets.binding,
-        routerConfig: { has_user_worker: true, invoke_user_worker_ahead_of_assets: assets.run_worker_first },
-        assetConfig: { html_handling: assets.html_handling, not_found_handling: assets.not_found_handling },
+        routerConfig: {
+          has_user_worker: true,
+          invoke_user_worker_ahead_of_assets: assets.run_worker_first,
+        },
+        assetConfig: {
+          html_handling: assets.html_handling,
+          not_found_handling: assets.not_found_handling,
+        },
       },
     }),
   };
@@ -64,7 +73,11 @@ async function configFor(dist: string, store: Store): Promise<WranglerConfig> {
   // A deployment is a snapshot: the version `dist` shows now, not the link a later build moves.
   const version = await realpath(dist);
   const info = await readBuildInfo(version);
-  return wranglerConfig(info, { name: "catalogue", assetsDir: version, r2: store === "r2" ? TEST_R2 : undefined });
+  return wranglerConfig(info, {
+    name: "catalogue",
+    assetsDir: version,
+    r2: store === "r2" ? TEST_R2 : undefined,
+  });
 }
 
 export async function startWorkerd(dist: string, store: Store): Promise<RunningWorker> {
@@ -72,7 +85,8 @@ export async function startWorkerd(dist: string, store: Store): Promise<RunningW
   const mf = new Miniflare(miniflareOptions(await configFor(dist, store), code));
   const url = await mf.ready;
   const deploy = async () => {
-    if (store === "assets") await mf.setOptions(miniflareOptions(await configFor(dist, store), code, Number(url.port)));
+    if (store === "assets")
+      await mf.setOptions(miniflareOptions(await configFor(dist, store), code, Number(url.port)));
     else await publishToR2(mf, dist, TEST_R2.prefix);
   };
   if (store === "r2") await publishToR2(mf, dist, TEST_R2.prefix);
@@ -100,7 +114,10 @@ async function publishToR2(mf: Miniflare, dist: string, prefix: string) {
   const files = (await regularFiles(root)).filter((rel) => rel !== MANIFEST_PATH);
   await mapLimit(files, 16, async (rel) => {
     // Its own ArrayBuffer: the proxy refuses a view into Node's shared pool.
-    await bucket.put(`${prefix}/${rel}`, new Uint8Array(await readFile(path.join(root, rel))).buffer);
+    await bucket.put(
+      `${prefix}/${rel}`,
+      new Uint8Array(await readFile(path.join(root, rel))).buffer,
+    );
   });
   const keys = new Set(files.map((rel) => `${prefix}/${rel}`));
   const stale = [...(published.get(mf) ?? [])].filter((key) => !keys.has(key));

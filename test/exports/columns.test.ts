@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { COLUMNS, columnWidths, rowCells, type CellValue, type Column } from "../../src/exports/columns.ts";
+import {
+  COLUMNS,
+  columnWidths,
+  rowCells,
+  type CellValue,
+  type Column,
+} from "../../src/exports/columns.ts";
 import type { ListedWork } from "../../src/model/listing.ts";
 import { stringsFor } from "../../src/site/i18n.ts";
 import { DOMAIN, director, work } from "../helpers/model.ts";
 
 const listed = (extra: Partial<ListedWork> = {}): ListedWork => ({
-  work: work(7, { name: "Nanuk", slug: "nanuk", year: 1922, duration: 79, audiovisual_type: "documentales", director_id: 3 }),
+  work: work(7, {
+    name: "Nanuk",
+    slug: "nanuk",
+    year: 1922,
+    duration: 79,
+    audiovisual_type: "documentales",
+    director_id: 3,
+  }),
   director: director(3, { name: "Robert Flaherty", slug: "robert-flaherty" }),
   window: { from: "2026-11-01", until: "2026-12-31" },
   isNew: true,
@@ -15,7 +28,9 @@ const listed = (extra: Partial<ListedWork> = {}): ListedWork => ({
 describe("the columns", () => {
   it("turn a listed work into typed cells under the base URL of its domain", () => {
     const domain = { ...DOMAIN, base_url: "https://biblio.example/cataleg" };
-    expect(rowCells(listed(), { domain, categories: stringsFor("es").categories })).toEqual<CellValue[]>([
+    expect(rowCells(listed(), { domain, categories: stringsFor("es").categories })).toEqual<
+      CellValue[]
+    >([
       { kind: "number", value: 7 },
       { kind: "text", value: "Nanuk" },
       { kind: "text", value: "nanuk" },
@@ -39,7 +54,15 @@ describe("the columns", () => {
     });
     const cells = rowCells(bare, { domain: DOMAIN, categories: stringsFor("en").categories });
     const empty = COLUMNS.map((c) => c.header).filter((_, i) => cells[i] === null);
-    expect(empty).toEqual(["audiovisual_type", "director", "year", "available_until", "duration", "director_slug", "category"]);
+    expect(empty).toEqual([
+      "audiovisual_type",
+      "director",
+      "year",
+      "available_until",
+      "duration",
+      "director_slug",
+      "category",
+    ]);
   });
 
   it("are as wide as the header with its filter button or the longest value, up to a cap", () => {
@@ -50,7 +73,20 @@ describe("the columns", () => {
     ];
     const text = (value: string): CellValue => ({ kind: "text", value });
     expect(columnWidths([], columns)).toEqual([5, 7, 17]);
-    expect(columnWidths([[{ kind: "number", value: 123456 }, text("Nanuk"), { kind: "date", value: "2026-11-01" }]], columns)).toEqual([7, 7, 17]);
-    expect(columnWidths([[null, text("x".repeat(50)), null], [null, text("Nanuk"), null]], columns)).toEqual([5, 20, 17]);
+    expect(
+      columnWidths(
+        [[{ kind: "number", value: 123456 }, text("Nanuk"), { kind: "date", value: "2026-11-01" }]],
+        columns,
+      ),
+    ).toEqual([7, 7, 17]);
+    expect(
+      columnWidths(
+        [
+          [null, text("x".repeat(50)), null],
+          [null, text("Nanuk"), null],
+        ],
+        columns,
+      ),
+    ).toEqual([5, 20, 17]);
   });
 });

@@ -13,7 +13,11 @@ import { CREATOR, DATE_FORMAT, type SheetSpec } from "../../src/exports/xlsx.ts"
 export async function writeWithExcelJS(file: string, spec: SheetSpec): Promise<void> {
   const output = createWriteStream(file);
   const day = new Date(`${spec.properties.date}T00:00:00Z`);
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: output,
+    useStyles: true,
+    useSharedStrings: false,
+  });
   workbook.creator = CREATOR;
   workbook.lastModifiedBy = CREATOR;
   workbook.created = day;
@@ -26,13 +30,18 @@ export async function writeWithExcelJS(file: string, spec: SheetSpec): Promise<v
     views: [{ state: "frozen", xSplit: 0, ySplit: 1, topLeftCell: "A2", activeCell: "A2" }],
   });
   sheet.columns = spec.widths.map((width) => ({ width }));
-  sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: spec.rowCount + 1, column: spec.headers.length } };
+  sheet.autoFilter = {
+    from: { row: 1, column: 1 },
+    to: { row: spec.rowCount + 1, column: spec.headers.length },
+  };
   const header = Object.assign(sheet.addRow(spec.headers.map(textCell)), { style: HEADER });
   header.eachCell((cell) => (cell.style = HEADER));
   header.commit();
   for (const cells of spec.rows) {
     const row = Object.assign(sheet.addRow(cells.map(cellValue)), { style: PLAIN });
-    cells.forEach((cell, index) => (row.getCell(index + 1).style = cell?.kind === "date" ? DATE : PLAIN));
+    cells.forEach(
+      (cell, index) => (row.getCell(index + 1).style = cell?.kind === "date" ? DATE : PLAIN),
+    );
     row.commit();
   }
   sheet.commit();
@@ -42,7 +51,9 @@ export async function writeWithExcelJS(file: string, spec: SheetSpec): Promise<v
 
 const PLAIN: Partial<ExcelJS.Style> = Object.freeze({});
 const DATE: Partial<ExcelJS.Style> = Object.freeze({ numFmt: DATE_FORMAT });
-const HEADER: Partial<ExcelJS.Style> = Object.freeze({ font: Object.freeze({ name: "Calibri", family: 2, size: 11, bold: true }) });
+const HEADER: Partial<ExcelJS.Style> = Object.freeze({
+  font: Object.freeze({ name: "Calibri", family: 2, size: 11, bold: true }),
+});
 
 const textCell = (text: string): ExcelJS.CellRichTextValue => ({ richText: [{ text }] });
 

@@ -68,12 +68,19 @@ async function run(domainView: DomainView, previous: ReadonlyMap<string, FileEnt
 
 /** The catalogue with one title changed (a new object, so that no cache keyed by the old one applies). */
 function retitled(id: number, name: string): Catalogue {
-  return { ...catalogue, works: catalogue.works.map((work) => (work.id === id ? { ...work, name } : work)) };
+  return {
+    ...catalogue,
+    works: catalogue.works.map((work) => (work.id === id ? { ...work, name } : work)),
+  };
 }
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
-  const content = await writeContent(path.join(dir, "content"), { domains: DOMAINS, directors: DIRECTORS, audiovisuals: WORKS, availability: AVAILABILITY }, ["covers/a.png"]);
+  const content = await writeContent(
+    path.join(dir, "content"),
+    { domains: DOMAINS, directors: DIRECTORS, audiovisuals: WORKS, availability: AVAILABILITY },
+    ["covers/a.png"],
+  );
   catalogue = await loadCatalogue(content);
   view = domainView(catalogue, catalogue.domains[0]!, DATE);
   expect([view.orders.name.length, view.ups.length, view.downs.length]).toEqual([3, 1, 1]);
@@ -85,7 +92,11 @@ afterAll(() => cleanup());
 
 describe("keyed exports", () => {
   it("records a key with each file it writes", () => {
-    for (const kind of EXPORT_KINDS) expect(first.get(rel(kind))).toMatchObject({ fresh: true, key: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    for (const kind of EXPORT_KINDS)
+      expect(first.get(rel(kind))).toMatchObject({
+        fresh: true,
+        key: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
     expect(new Set(EXPORT_KINDS.map((kind) => first.get(rel(kind))!.key)).size).toBe(3);
   });
 
@@ -110,37 +121,53 @@ describe("keyed exports", () => {
   });
 
   it("produces export_excel again, and only it, when a title outside the ups and downs changes", async () => {
-    const changed = await run(domainView(retitled(2, "Gato pardo"), catalogue.domains[0]!, DATE), first);
+    const changed = await run(
+      domainView(retitled(2, "Gato pardo"), catalogue.domains[0]!, DATE),
+      first,
+    );
     expect(changed.produced).toEqual(["export_excel"]);
     expect(changed.entry("export_excel").key).not.toBe(first.get(rel("export_excel"))!.key);
     expect(changed.entry("export_excel").fresh).toBe(true);
-    for (const kind of ["export_up_movies", "export_down_movies"] as const) expect(changed.entry(kind).fresh).toBe(false);
+    for (const kind of ["export_up_movies", "export_down_movies"] as const)
+      expect(changed.entry(kind).fresh).toBe(false);
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.readFile(path.join(changed.sink.staging, rel("export_excel")));
-    const titles = workbook.worksheets[0]!.getColumn(2).values.slice(2).map((value) => (value as ExcelJS.CellRichTextValue).richText[0]!.text);
+    const titles = workbook.worksheets[0]!.getColumn(2)
+      .values.slice(2)
+      .map((value) => (value as ExcelJS.CellRichTextValue).richText[0]!.text);
     expect(titles).toEqual(["Faro", "Gato pardo", "Hielo"]);
   });
 
   it("produces every file again when the build date changes, even with the same rows", async () => {
     const next = domainView(catalogue, catalogue.domains[0]!, "2026-11-21");
     // The same works listed, ups and downs: only the date (in the document properties) differs.
-    const ids = (v: DomainView) => [v.orders.name, v.ups, v.downs].map((list) => list.map((listed) => listed.work.id));
+    const ids = (v: DomainView) =>
+      [v.orders.name, v.ups, v.downs].map((list) => list.map((listed) => listed.work.id));
     expect(ids(next)).toEqual(ids(view));
     const changed = await run(next, first);
     expect(changed.produced).toEqual([...EXPORT_KINDS]);
-    for (const kind of EXPORT_KINDS) expect(changed.entry(kind).key).not.toBe(first.get(rel(kind))!.key);
+    for (const kind of EXPORT_KINDS)
+      expect(changed.entry(kind).key).not.toBe(first.get(rel(kind))!.key);
   });
 
   it("produces every file again when the domain's name, locale or address changes", async () => {
     const domain = catalogue.domains[0]!;
-    for (const changed of [{ ...domain, name: "Red Uno bis" }, { ...domain, locale: "en" }, { ...domain, locale: "es-ES" }, { ...domain, base_url: "https://otra.example" }]) {
+    for (const changed of [
+      { ...domain, name: "Red Uno bis" },
+      { ...domain, locale: "en" },
+      { ...domain, locale: "es-ES" },
+      { ...domain, base_url: "https://otra.example" },
+    ]) {
       const again = await run(domainView(catalogue, changed, DATE), first);
       expect(again.produced, JSON.stringify(changed)).toEqual([...EXPORT_KINDS]);
     }
   });
 
   it("produces the files that list a director's works when the director's name changes", async () => {
-    const renamed: Catalogue = { ...catalogue, directors: new Map([[1, { ...catalogue.directors.get(1)!, name: "Alice Guy-Blaché" }]]) };
+    const renamed: Catalogue = {
+      ...catalogue,
+      directors: new Map([[1, { ...catalogue.directors.get(1)!, name: "Alice Guy-Blaché" }]]),
+    };
     // Works 1 (listed) and 4 (a down) are hers; the up (3) has no director.
     const changed = await run(domainView(renamed, catalogue.domains[0]!, DATE), first);
     expect(changed.produced).toEqual(["export_excel", "export_down_movies"]);
@@ -152,7 +179,13 @@ describe("sheetKey and rowsKey", () => {
     sheetName: "Altas",
     headers: ["id", "name", "available_from", "year"],
     rowCount: 3,
-    properties: { title: "Altas de Uno", subject: "Obras de uno.example", keywords: "catalogue; uno.example", language: "es", date: DATE },
+    properties: {
+      title: "Altas de Uno",
+      subject: "Obras de uno.example",
+      keywords: "catalogue; uno.example",
+      language: "es",
+      date: DATE,
+    },
   };
 
   it("differ when any part of the spec differs: sheet name, headers, row count, each property", () => {
@@ -163,7 +196,10 @@ describe("sheetKey and rowsKey", () => {
       { ...head, rowCount: 4 },
       ...(Object.keys(head.properties) as (keyof SheetKeyHead["properties"])[]).map((name) => ({
         ...head,
-        properties: { ...head.properties, [name]: name === "date" ? "2026-11-21" : `${head.properties[name]}!` },
+        properties: {
+          ...head.properties,
+          [name]: name === "date" ? "2026-11-21" : `${head.properties[name]}!`,
+        },
       })),
     ];
     expect(new Set(heads.map((h) => sheetKey(h, "rows"))).size).toBe(heads.length);
@@ -181,7 +217,9 @@ describe("sheetKey and rowsKey", () => {
     const base = rowsKey(domain, works, workDigests);
     expect(rowsKey({ ...domain }, [...works], new Map(workDigests))).toBe(base);
     const keys = new Set([base]);
-    works.forEach((listed) => keys.add(rowsKey(domain, works, new Map([...workDigests, [listed, "0".repeat(32)]]))));
+    works.forEach((listed) =>
+      keys.add(rowsKey(domain, works, new Map([...workDigests, [listed, "0".repeat(32)]]))),
+    );
     keys.add(rowsKey(domain, [...works].reverse(), workDigests));
     keys.add(rowsKey(domain, works.slice(0, -1), workDigests));
     keys.add(rowsKey({ ...domain, base_url: "https://otra.example" }, works, workDigests));
@@ -189,6 +227,8 @@ describe("sheetKey and rowsKey", () => {
   });
 
   it("rowsKey refuses a work without an inputs digest (a bug: it would key the sheet by nothing)", () => {
-    expect(() => rowsKey(catalogue.domains[0]!, view.orders.name, new Map())).toThrow(/bug: no inputs digest/);
+    expect(() => rowsKey(catalogue.domains[0]!, view.orders.name, new Map())).toThrow(
+      /bug: no inputs digest/,
+    );
   });
 });

@@ -12,7 +12,8 @@ import { zipText } from "./zip.ts";
 
 // buildFixture builds at T = 2026-11-20. uno.example has a window of N = 5 days: ups are
 // available_from in 2026-11-16 … 2026-11-20, downs available_until in 2026-11-15 … 2026-11-19.
-const DOMAINS = "domain,name,locale,export_window_days\nuno.example,Red Uno,es,5\ntwo.example,Network Two,en-GB,5\ntres.example,Tres,fr,0\n";
+const DOMAINS =
+  "domain,name,locale,export_window_days\nuno.example,Red Uno,es,5\ntwo.example,Network Two,en-GB,5\ntres.example,Tres,fr,0\n";
 const DIRECTORS = "id,name,slug\n1,Alice Guy,alice-guy\n";
 const WORKS = [
   "id,name,slug,audiovisual_type,director_id,year,duration,cover,status_global",
@@ -61,7 +62,8 @@ let content: string;
 let out: string;
 const books = new Map<string, ExcelJS.Workbook>();
 
-const file = (domain: string, kind: ExportKind, root = out) => path.join(root, exportPath(domain, kind));
+const file = (domain: string, kind: ExportKind, root = out) =>
+  path.join(root, exportPath(domain, kind));
 
 async function book(domain: string, kind: ExportKind): Promise<ExcelJS.Workbook> {
   const key = `${domain}/${kind}`;
@@ -85,18 +87,24 @@ async function rows(domain: string, kind: ExportKind): Promise<(string | number 
         const cell = row.getCell(c + 1);
         if (cell.type === ExcelJS.ValueType.Null) return null;
         if (cell.type === ExcelJS.ValueType.Number) return cell.value as number;
-        if (cell.type === ExcelJS.ValueType.Date) return (cell.value as Date).toISOString().slice(0, 10);
+        if (cell.type === ExcelJS.ValueType.Date)
+          return (cell.value as Date).toISOString().slice(0, 10);
         return cell.text;
       }),
     );
   }
   return result;
 }
-const ids = async (domain: string, kind: ExportKind) => (await rows(domain, kind)).map((row) => row[0]);
+const ids = async (domain: string, kind: ExportKind) =>
+  (await rows(domain, kind)).map((row) => row[0]);
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir());
-  content = await writeContent(path.join(dir, "content"), { domains: DOMAINS, directors: DIRECTORS, audiovisuals: WORKS, availability: AVAILABILITY }, ["covers/a.png"]);
+  content = await writeContent(
+    path.join(dir, "content"),
+    { domains: DOMAINS, directors: DIRECTORS, audiovisuals: WORKS, availability: AVAILABILITY },
+    ["covers/a.png"],
+  );
   out = path.join(dir, "out");
   await buildFixture(content, out);
 });
@@ -106,8 +114,18 @@ describe("writeExports", () => {
   it("starts with the contract's header, then what staff need", async () => {
     const header = (await book("uno.example", "export_excel")).worksheets[0]!.getRow(1);
     expect(Array.from({ length: 12 }, (_, c) => header.getCell(c + 1).text)).toEqual([
-      "id", "name", "slug", "audiovisual_type", "director", "year", "available_from", "available_until",
-      "duration", "url", "director_slug", "category",
+      "id",
+      "name",
+      "slug",
+      "audiovisual_type",
+      "director",
+      "year",
+      "available_from",
+      "available_until",
+      "duration",
+      "url",
+      "director_slug",
+      "category",
     ]);
   });
 
@@ -116,7 +134,9 @@ describe("writeExports", () => {
     const view = domainView(catalogue, catalogue.domains[0]!, "2026-11-20");
     const listed = await ids("uno.example", "export_excel");
     expect(listed).toEqual(view.orders.name.map((w) => w.work.id));
-    expect([...listed].sort((a, b) => Number(a) - Number(b))).toEqual([1, 2, 3, 4, 5, 8, 12, 13, 14, 15]);
+    expect([...listed].sort((a, b) => Number(a) - Number(b))).toEqual([
+      1, 2, 3, 4, 5, 8, 12, 13, 14, 15,
+    ]);
     // Accents and case ignored, numbers compared as numbers.
     const plain = listed.filter((id) => [1, 2, 3, 4, 5, 8].includes(Number(id)));
     expect(plain).toEqual([3, 4, 5, 8, 2, 1]);
@@ -125,12 +145,32 @@ describe("writeExports", () => {
   it("writes each field with its type: numbers, date cells, text, empty cells for nulls", async () => {
     const byId = new Map((await rows("uno.example", "export_excel")).map((row) => [row[0], row]));
     expect(byId.get(1)).toEqual([
-      1, "Film 10", "film-10", "peliculas", "Alice Guy", 1920, "2020-01-01", null,
-      90, "https://uno.example/audiovisual-detail/1/film-10/", "alice-guy", stringsFor("es").categories.peliculas,
+      1,
+      "Film 10",
+      "film-10",
+      "peliculas",
+      "Alice Guy",
+      1920,
+      "2020-01-01",
+      null,
+      90,
+      "https://uno.example/audiovisual-detail/1/film-10/",
+      "alice-guy",
+      stringsFor("es").categories.peliculas,
     ]);
     expect(byId.get(3)).toEqual([
-      3, "Ábaco", "abaco", "documentales", null, null, "2026-11-15", null,
-      null, "https://uno.example/audiovisual-detail/3/abaco/", null, stringsFor("es").categories.documentales,
+      3,
+      "Ábaco",
+      "abaco",
+      "documentales",
+      null,
+      null,
+      "2026-11-15",
+      null,
+      null,
+      "https://uno.example/audiovisual-detail/3/abaco/",
+      null,
+      stringsFor("es").categories.documentales,
     ]);
     expect(byId.get(8)![7]).toBe("2026-11-20");
     const sheet = (await book("uno.example", "export_excel")).worksheets[0]!;
@@ -138,10 +178,19 @@ describe("writeExports", () => {
   });
 
   it("keeps titles starting with =, +, - or @ as text", async () => {
-    const byId = new Map((await rows("uno.example", "export_excel")).map((row) => [row[0], row[1]]));
-    expect([12, 13, 14, 15].map((id) => byId.get(id))).toEqual(["=1+1", "+34 600", "-Menos", "@SUM(A1)"]);
+    const byId = new Map(
+      (await rows("uno.example", "export_excel")).map((row) => [row[0], row[1]]),
+    );
+    expect([12, 13, 14, 15].map((id) => byId.get(id))).toEqual([
+      "=1+1",
+      "+34 600",
+      "-Menos",
+      "@SUM(A1)",
+    ]);
     for (const kind of ["export_excel", "export_up_movies"] as const) {
-      expect(await zipText(file("uno.example", kind), "xl/worksheets/sheet1.xml")).not.toContain("<f");
+      expect(await zipText(file("uno.example", kind), "xl/worksheets/sheet1.xml")).not.toContain(
+        "<f",
+      );
     }
   });
 
@@ -163,17 +212,22 @@ describe("writeExports", () => {
     expect(await ids("tres.example", "export_excel")).toEqual([5]);
     expect(await ids("tres.example", "export_up_movies")).toEqual([]);
     expect(await ids("tres.example", "export_down_movies")).toEqual([]);
-    expect((await book("tres.example", "export_up_movies")).worksheets[0]!.autoFilter).toBe("A1:L1");
+    expect((await book("tres.example", "export_up_movies")).worksheets[0]!.autoFilter).toBe(
+      "A1:L1",
+    );
   });
 
   it("names the sheets and labels the categories in the domain's language", async () => {
-    const names = async (domain: string) => Promise.all(EXPORT_KINDS.map(async (kind) => (await book(domain, kind)).worksheets[0]!.name));
+    const names = async (domain: string) =>
+      Promise.all(EXPORT_KINDS.map(async (kind) => (await book(domain, kind)).worksheets[0]!.name));
     expect(await names("uno.example")).toEqual(["Catálogo", "Altas", "Bajas"]);
     expect(await names("two.example")).toEqual(["Catalogue", "Additions", "Withdrawals"]);
     expect(await names("tres.example")).toEqual(["Catalogue", "Acquisitions", "Retraits"]); // fr: French since i18n/fr.json
     const english = stringsFor("en").categories;
     expect(english.peliculas).not.toBe(stringsFor("es").categories.peliculas);
-    const two = new Map((await rows("two.example", "export_excel")).map((row) => [row[0], row[11]]));
+    const two = new Map(
+      (await rows("two.example", "export_excel")).map((row) => [row[0], row[11]]),
+    );
     expect([two.get(1), two.get(3)]).toEqual([english.peliculas, english.documentales]);
   });
 
@@ -207,7 +261,10 @@ describe("writeExports", () => {
     }
     for (const domain of ["uno.example", "two.example", "tres.example"]) {
       for (const kind of EXPORT_KINDS) {
-        const [a, b] = await Promise.all([readFile(file(domain, kind)), readFile(file(domain, kind, again))]);
+        const [a, b] = await Promise.all([
+          readFile(file(domain, kind)),
+          readFile(file(domain, kind, again)),
+        ]);
         expect(a.equals(b), `${domain} ${kind}`).toBe(true);
       }
     }

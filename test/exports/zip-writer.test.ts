@@ -17,7 +17,13 @@ function pieces(): Buffer[] {
   let seed = 7;
   const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   return [0, 1, 70_000, 0, 5, 131_072, 3].map((size, i) =>
-    Buffer.from(Array.from({ length: size }, (_, j) => (i % 2 === 0 ? String.fromCharCode(32 + Math.floor(random() * 90)) : "<row r=\"1\">é</row>"[j % 18])).join("")),
+    Buffer.from(
+      Array.from({ length: size }, (_, j) =>
+        i % 2 === 0
+          ? String.fromCharCode(32 + Math.floor(random() * 90))
+          : '<row r="1">é</row>'[j % 18],
+      ).join(""),
+    ),
   );
 }
 
@@ -47,7 +53,11 @@ describe("ZipWriter", () => {
     expect(entries[0]!.data.toString()).toBe("<?xml?>\n<a>uno &amp; dos</a>");
     expect(entries[1]!.data.equals(Buffer.concat(pieces()))).toBe(true);
     expect(entries[2]!.data.length).toBe(0);
-    for (const entry of entries) expect([entry.localDate, entry.centralDate]).toEqual(["2026-11-20 00:00:00", "2026-11-20 00:00:00"]);
+    for (const entry of entries)
+      expect([entry.localDate, entry.centralDate]).toEqual([
+        "2026-11-20 00:00:00",
+        "2026-11-20 00:00:00",
+      ]);
   });
 
   it("records each entry's CRC-32 and sizes in its local header and central record alike", async () => {
@@ -59,7 +69,10 @@ describe("ZipWriter", () => {
     let at = zip.readUInt32LE(end + 16);
     at += 46 + zip.readUInt16LE(at + 28); // the second record: the chunked entry
     const local = zip.readUInt32LE(at + 42);
-    for (const [header, crcAt] of [[at, 16], [local, 14]] as const) {
+    for (const [header, crcAt] of [
+      [at, 16],
+      [local, 14],
+    ] as const) {
       expect(zip.readUInt32LE(header + crcAt)).toBe(crc32(whole));
       expect(zip.readUInt32LE(header + crcAt + 8)).toBe(whole.length);
     }
@@ -71,7 +84,9 @@ describe("ZipWriter", () => {
     writeZip(path.join(dir, "1.zip"), "2026-11-20");
     writeZip(path.join(dir, "2.zip"), "2026-11-20");
     writeZip(path.join(dir, "3.zip"), "2026-11-21");
-    const [one, two, three] = await Promise.all(["1", "2", "3"].map((n) => readFile(path.join(dir, `${n}.zip`))));
+    const [one, two, three] = await Promise.all(
+      ["1", "2", "3"].map((n) => readFile(path.join(dir, `${n}.zip`))),
+    );
     expect(one!.equals(two!)).toBe(true);
     expect(one!.equals(three!)).toBe(false);
   });
@@ -86,12 +101,27 @@ describe("ZipWriter", () => {
     zip.add("películas/ñandú.html", "<p>á</p>");
     zip.finish();
     const entries = await readZip(file);
-    expect(entries.map((e) => [e.name, e.data.length])).toEqual([["covers/a.webp", 18], ["big.pf_fragment", Buffer.concat(pieces()).length], ["películas/ñandú.html", 9]]);
+    expect(entries.map((e) => [e.name, e.data.length])).toEqual([
+      ["covers/a.webp", 18],
+      ["big.pf_fragment", Buffer.concat(pieces()).length],
+      ["películas/ñandú.html", 9],
+    ]);
     expect(entries[1]!.data.equals(Buffer.concat(pieces()))).toBe(true);
     // An independent reader agrees: the methods, and the names as UTF-8.
-    const listing = execFileSync("zipinfo", ["-v", file], { env: { ...process.env, LC_ALL: "C.UTF-8" } }).toString();
-    expect(listing.match(/compression method:\s+(\w+)/g)!.map((m) => m.split(/\s+/).at(-1))).toEqual(["none", "none", "deflated"]);
-    const names = execFileSync("python3", ["-c", "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))", file]).toString().trim().split("\n");
+    const listing = execFileSync("zipinfo", ["-v", file], {
+      env: { ...process.env, LC_ALL: "C.UTF-8" },
+    }).toString();
+    expect(
+      listing.match(/compression method:\s+(\w+)/g)!.map((m) => m.split(/\s+/).at(-1)),
+    ).toEqual(["none", "none", "deflated"]);
+    const names = execFileSync("python3", [
+      "-c",
+      "import sys, zipfile; print('\\n'.join(zipfile.ZipFile(sys.argv[1]).namelist()))",
+      file,
+    ])
+      .toString()
+      .trim()
+      .split("\n");
     expect(names).toEqual(["covers/a.webp", "big.pf_fragment", "películas/ñandú.html"]);
   });
 
@@ -102,9 +132,11 @@ describe("ZipWriter", () => {
     for (let i = 0; i < count; i++) zip.add(`f/${i}.json`, `{"id":${i}}`, { store: i % 2 === 0 });
     zip.finish();
     // Python's zipfile and unzip read the zip64 records; every entry is there, and intact.
-    const check = "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nn = z.namelist()\nprint(len(n), n[0], n[-1], z.read(n[-1]).decode())";
-    expect(execFileSync("python3", ["-c", check, file]).toString().trim()).toBe(`${count} f/0.json f/${count - 1}.json {"id":${count - 1}}`);
+    const check =
+      "import sys, zipfile\nz = zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nn = z.namelist()\nprint(len(n), n[0], n[-1], z.read(n[-1]).decode())";
+    expect(execFileSync("python3", ["-c", check, file]).toString().trim()).toBe(
+      `${count} f/0.json f/${count - 1}.json {"id":${count - 1}}`,
+    );
     expect(execFileSync("unzip", ["-tq", file]).toString()).toMatch(/^No errors detected/);
   });
 });
-

@@ -36,7 +36,8 @@ export async function readZip(file: string): Promise<ZipEntry[]> {
     const nameLength = zip.readUInt16LE(at + 28);
     const local = zip.readUInt32LE(at + 42);
     const name = zip.toString("utf8", at + 46, at + 46 + nameLength);
-    if (zip.readUInt32LE(local) !== 0x04034b50) throw new Error(`${file}: bad local header of ${name}`);
+    if (zip.readUInt32LE(local) !== 0x04034b50)
+      throw new Error(`${file}: bad local header of ${name}`);
     const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     const raw = zip.subarray(start, start + compressed);
     entries.push({

@@ -47,9 +47,13 @@ export function work(id: number, extra: Partial<Audiovisual> = {}): Audiovisual 
 }
 
 /** An in-memory catalogue of one domain where every work has the given window (default: open since 2020). */
-export function catalogueOf(works: Audiovisual[], options: { domain?: Domain; directors?: Director[]; windows?: Map<number, Window> } = {}): Catalogue {
+export function catalogueOf(
+  works: Audiovisual[],
+  options: { domain?: Domain; directors?: Director[]; windows?: Map<number, Window> } = {},
+): Catalogue {
   const domain = options.domain ?? DOMAIN;
-  const windows = options.windows ?? new Map(works.map((w) => [w.id, { from: "2020-01-01", until: null }]));
+  const windows =
+    options.windows ?? new Map(works.map((w) => [w.id, { from: "2020-01-01", until: null }]));
   return {
     domains: [domain],
     directors: new Map((options.directors ?? []).map((d) => [d.id, d])),

@@ -59,10 +59,23 @@ afterAll(async () => {
 });
 
 function watch(page: Page) {
-  page.on("console", (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)));
+  page.on(
+    "console",
+    (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)),
+  );
   page.on("pageerror", (e) => problems.push(`script: ${e.message} (${page.url()})`));
-  page.on("requestfailed", (r) => void (r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)));
-  page.on("response", (r) => void (r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`)));
+  page.on(
+    "requestfailed",
+    (r) =>
+      void (
+        r.failure()?.errorText !== "net::ERR_ABORTED" &&
+        problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)
+      ),
+  );
+  page.on(
+    "response",
+    (r) => void (r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`)),
+  );
 }
 
 async function open(url: string): Promise<Page> {
@@ -73,9 +86,15 @@ async function open(url: string): Promise<Page> {
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: await readFile(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8") });
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as { violations: { id: string; impact: string; nodes: unknown[] }[] };
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
+  await page.addScriptTag({
+    content: await readFile(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8"),
+  });
+  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+    violations: { id: string; impact: string; nodes: unknown[] }[];
+  };
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.nodes.length})`);
 }
 
 run("a domain in three languages in a browser", () => {
@@ -101,7 +120,9 @@ run("a domain in three languages in a browser", () => {
       await expect.poll(() => box.isVisible()).toBe(true);
       await box.fill(target.work.name);
       await page.locator(".search-results a", { hasText: target.work.name }).first().click();
-      await page.waitForURL(`${server.url}/${v.prefix}audiovisual-detail/${target.work.id}/${target.work.slug}/`);
+      await page.waitForURL(
+        `${server.url}/${v.prefix}audiovisual-detail/${target.work.id}/${target.work.slug}/`,
+      );
       expect(await page.locator("html").getAttribute("lang")).toBe(v.lang);
       await page.close();
     }
@@ -111,7 +132,11 @@ run("a domain in three languages in a browser", () => {
   it("has no serious accessibility violation in any language, switcher included", async () => {
     const listed = view.orders.name.find((l) => l.director !== null)!;
     for (const v of VERSIONS) {
-      for (const dir of ["", `audiovisual-detail/${listed.work.id}/${listed.work.slug}/`, `director/${listed.director!.slug}/`]) {
+      for (const dir of [
+        "",
+        `audiovisual-detail/${listed.work.id}/${listed.work.slug}/`,
+        `director/${listed.director!.slug}/`,
+      ]) {
         const page = await open(`${server.url}/${v.prefix}${dir}`);
         expect(await seriousViolations(page), `${v.prefix}${dir}`).toEqual([]);
         await page.close();
@@ -129,7 +154,8 @@ run("a domain in three languages in a browser", () => {
     await context.setOffline(true);
     const page = await context.newPage();
     watch(page);
-    const home = (prefix: string) => pathToFileURL(path.join(unpacked, "domain-1.example", prefix, "index.html")).href;
+    const home = (prefix: string) =>
+      pathToFileURL(path.join(unpacked, "domain-1.example", prefix, "index.html")).href;
     await page.goto(home("va/"));
     await page.locator('nav.languages a[lang="es"]').click();
     await page.waitForURL(home("es/"));
@@ -139,7 +165,15 @@ run("a domain in three languages in a browser", () => {
     await expect.poll(() => box.isVisible()).toBe(true);
     await box.fill(target.work.name);
     await page.locator(".search-results a", { hasText: target.work.name }).first().click();
-    await page.waitForURL(pathToFileURL(path.join(unpacked, "domain-1.example/es", `audiovisual-detail/${target.work.id}/${target.work.slug}/index.html`)).href);
+    await page.waitForURL(
+      pathToFileURL(
+        path.join(
+          unpacked,
+          "domain-1.example/es",
+          `audiovisual-detail/${target.work.id}/${target.work.slug}/index.html`,
+        ),
+      ).href,
+    );
     expect(await page.locator("html").getAttribute("lang")).toBe("es");
     await context.close();
     expect(problems).toEqual([]);

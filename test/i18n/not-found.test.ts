@@ -34,10 +34,22 @@ describe("the 404 page of a path", () => {
   });
 
   it("is named in Netlify's rules, after every rewrite and not forced (files first)", () => {
-    const info: BuildInfo = { generator: "catalogue", version: 1, date: "2026-11-20", domains: [entry(["es", "va"])] };
+    const info: BuildInfo = {
+      generator: "catalogue",
+      version: 1,
+      date: "2026-11-20",
+      domains: [entry(["es", "va"])],
+    };
     const lines = netlifyRules(info, "uno.example").redirects.trimEnd().split("\n");
-    expect(lines.slice(-2)).toEqual(["/cataleg/es/*  /cataleg/es/404.html  404", "/cataleg/va/*  /cataleg/va/404.html  404"]);
+    expect(lines.slice(-2)).toEqual([
+      "/cataleg/es/*  /cataleg/es/404.html  404",
+      "/cataleg/va/*  /cataleg/va/404.html  404",
+    ]);
     const single: BuildInfo = { ...info, domains: [entry()] };
-    expect(netlifyRules(single, "uno.example").redirects.split("\n").filter((line) => line.endsWith("/404.html  404"))).toEqual([]);
+    expect(
+      netlifyRules(single, "uno.example")
+        .redirects.split("\n")
+        .filter((line) => line.endsWith("/404.html  404")),
+    ).toEqual([]);
   });
 });

@@ -29,7 +29,8 @@ const SEVEN = ["spa", "eng", "cat", "glg", "eus", "fra"];
  * (a near tie, 1 against 0.99), so there Galician gives way to Portuguese, the model franc
  * finds nearest to Galician text: a Spanish page showing Galician words still fails.
  */
-const candidates = (iso: string) => (iso === "spa" ? [...SEVEN.filter((l) => l !== "glg"), "por"] : SEVEN);
+const candidates = (iso: string) =>
+  iso === "spa" ? [...SEVEN.filter((l) => l !== "glg"), "por"] : SEVEN;
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -42,7 +43,12 @@ beforeAll(async () => {
   const domains = path.join(content, "domains.csv");
   const lines = (await readFile(domains, "utf8")).trimEnd().split("\n");
   // The locale is the fifth column of the generated rows.
-  const rows = lines.slice(1).map((line, i) => line.split(",").map((cell, c) => (c === 4 ? LOCALES[i]![0] : cell)).join(","));
+  const rows = lines.slice(1).map((line, i) =>
+    line
+      .split(",")
+      .map((cell, c) => (c === 4 ? LOCALES[i]![0] : cell))
+      .join(","),
+  );
   await writeFile(domains, [lines[0], ...rows].join("\n") + "\n");
   out = path.join(dir, "out");
   await buildFixture(content, out, { site: true });
@@ -51,7 +57,8 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'" };
-const unescape = (text: string) => text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ENTITIES[e]!);
+const unescape = (text: string) =>
+  text.replace(/&(amp|lt|gt|quot|#39);/g, (_, e: string) => ENTITIES[e]!);
 
 /** What the catalogue's data writes on pages: the words that are no interface text. */
 function dataTexts(): string[] {
@@ -71,23 +78,40 @@ function dataTexts(): string[] {
 
 /** The words of a page a reader sees or hears: title, description, labels, alt texts, body text, without the data. */
 function interfaceText(html: string, data: string[]): string {
-  const attributes = [...html.matchAll(/\s(?:alt|aria-label|content|title|data-none|data-count|data-count-one)="([^"]*)"/g)].map((m) => m[1]!);
+  const attributes = [
+    ...html.matchAll(
+      /\s(?:alt|aria-label|content|title|data-none|data-count|data-count-one)="([^"]*)"/g,
+    ),
+  ].map((m) => m[1]!);
   const body = html
     .replace(/<script[^]*?<\/script>/g, " ")
     .replace(/<style[^]*?<\/style>/g, " ")
     // Biographies are data, marked with their language.
     .replace(/<p lang="[^"]*">[^]*?<\/p>/g, " ")
     .replace(/<[^>]+>/g, " ");
-  let text = unescape([...attributes.filter((a) => !/^(https?:|width=|\d|summary|website|video|profile|[a-z]{2}_[A-Z]{2}$|noindex)/.test(a)), body].join(" \n"));
+  let text = unescape(
+    [
+      ...attributes.filter(
+        (a) =>
+          !/^(https?:|width=|\d|summary|website|video|profile|[a-z]{2}_[A-Z]{2}$|noindex)/.test(a),
+      ),
+      body,
+    ].join(" \n"),
+  );
   for (const d of data) text = text.split(d).join(" ");
-  return text.replace(/https?:\S+|\(xlsx\)|JSON|Atom|\bA-Z\b|\bZ-A\b|[\d·←→.,:()-]+/g, " ").replace(/\s+/g, " ").trim();
+  return text
+    .replace(/https?:\S+|\(xlsx\)|JSON|Atom|\bA-Z\b|\bZ-A\b|[\d·←→.,:()-]+/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 describe("a domain in each interface language", () => {
   it.each(LOCALES)("speaks %s on every kind of page", async (locale, iso, tag) => {
     const domain = catalogue.domains.find((d) => d.locale === locale)!;
     const root = path.join(out, domain.domain);
-    const listed = domainView(catalogue, domain, "2026-11-20").orders.name.find((l) => l.director !== null && l.work.audiovisual_type !== null)!;
+    const listed = domainView(catalogue, domain, "2026-11-20").orders.name.find(
+      (l) => l.director !== null && l.work.audiovisual_type !== null,
+    )!;
     const { work } = listed;
     const director = listed.director!;
     const pages = {
@@ -102,7 +126,10 @@ describe("a domain in each interface language", () => {
       const html = await readFile(path.join(root, rel), "utf8");
       expect(html, `${locale} ${kind}`).toContain(`<html lang="${tag}">`);
       const text = interfaceText(html, data);
-      expect(franc(text, { only: candidates(iso), minLength: 3 }), `${locale} ${kind}: ${text}`).toBe(iso);
+      expect(
+        franc(text, { only: candidates(iso), minLength: 3 }),
+        `${locale} ${kind}: ${text}`,
+      ).toBe(iso);
     }
   });
 });

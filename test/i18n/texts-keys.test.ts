@@ -13,7 +13,10 @@ vi.mock("../../src/site/i18n.ts", async (importOriginal) => {
     stringsFor: (locale: string) => {
       const strings = original.stringsFor(locale);
       if (!corrected.on || strings.code !== "es") return strings;
-      return original.stringsFromTexts("es", { ...original.resolvedTexts("es"), "search.label": "Busque por título o por director" });
+      return original.stringsFromTexts("es", {
+        ...original.resolvedTexts("es"),
+        "search.label": "Busque por título o por director",
+      });
     },
   };
 });
@@ -21,7 +24,11 @@ vi.mock("../../src/site/i18n.ts", async (importOriginal) => {
 // The program's digest covers i18n/*.json (src/program.ts): an edited file is a new program.
 vi.mock("../../src/program.ts", async (importOriginal) => {
   const original = await importOriginal<typeof import("../../src/program.ts")>();
-  return { ...original, programDigest: async () => (await original.programDigest()) + (corrected.on ? " es.json edited" : "") };
+  return {
+    ...original,
+    programDigest: async () =>
+      (await original.programDigest()) + (corrected.on ? " es.json edited" : ""),
+  };
 });
 
 let dir: string;
@@ -43,14 +50,23 @@ describe("the interface texts in the pages' keys", () => {
     corrected.on = true;
     const again = await buildSiteCounted(content, out);
     const after = await outputFiles(out);
-    const changed = Object.keys(after).filter((rel) => after[rel]!.md5 !== before[rel]?.md5 && rel.endsWith(".html"));
+    const changed = Object.keys(after).filter(
+      (rel) => after[rel]!.md5 !== before[rel]?.md5 && rel.endsWith(".html"),
+    );
     // domain-1 is Spanish: its listing pages (the only ones with the search box) change.
-    const listings = Object.keys(after).filter((rel) => /^domain-1\.example\/(ordering\/[^/]+\/)?(page\/\d+\/)?index\.html$/.test(rel));
+    const listings = Object.keys(after).filter((rel) =>
+      /^domain-1\.example\/(ordering\/[^/]+\/)?(page\/\d+\/)?index\.html$/.test(rel),
+    );
     expect(listings.length).toBeGreaterThan(4);
     expect(changed.sort()).toEqual(listings.sort());
-    for (const rel of changed) expect(await readFile(path.join(out, rel), "utf8")).toContain("Busque por título o por director");
+    for (const rel of changed)
+      expect(await readFile(path.join(out, rel), "utf8")).toContain(
+        "Busque por título o por director",
+      );
     // The English domain's pages are not even rendered again; the Spanish domain's are.
-    const spanishPages = Object.keys(after).filter((rel) => rel.startsWith("domain-1.example/") && rel.endsWith(".html")).length;
+    const spanishPages = Object.keys(after).filter(
+      (rel) => rel.startsWith("domain-1.example/") && rel.endsWith(".html"),
+    ).length;
     expect(again.toRender).toBe(spanishPages);
   });
 });

@@ -1,7 +1,14 @@
 import { readdir } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { LANGUAGES } from "../../src/content/schema.ts";
-import { interfaceLanguage, languageTexts, resolvedTexts, stringsOf, TEXTS_DIR, type Text } from "../../src/site/i18n.ts";
+import {
+  interfaceLanguage,
+  languageTexts,
+  resolvedTexts,
+  stringsOf,
+  TEXTS_DIR,
+  type Text,
+} from "../../src/site/i18n.ts";
 
 /**
  * Values a language may share with Spanish because they are the same words in it, by language
@@ -31,7 +38,8 @@ const SAME_AS_SPANISH: Record<string, Record<string, string>> = {
   },
 };
 
-const placeholders = (text: Text) => [...new Set([...JSON.stringify(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+const placeholders = (text: Text) =>
+  [...new Set([...JSON.stringify(text).matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
 
 describe("the interface texts", () => {
   it("ship one file per language of the data, no more", async () => {
@@ -48,12 +56,16 @@ describe("the interface texts", () => {
         const where = `${lang}.json "${key}"`;
         expect(typeof value === "string" ? value.trim() : value.other?.trim(), where).toBeTruthy();
         // A plural text has the same forms as Spanish's, every one non-empty.
-        if (typeof value !== "string") for (const form of Object.values(value)) expect(form?.trim(), where).toBeTruthy();
+        if (typeof value !== "string")
+          for (const form of Object.values(value)) expect(form?.trim(), where).toBeTruthy();
         expect(placeholders(value), where).toEqual(placeholders(spanish[key]!));
         if (lang === "es") continue;
         const explained = SAME_AS_SPANISH.all![key] ?? SAME_AS_SPANISH[lang]?.[key];
         const same = JSON.stringify(value) === JSON.stringify(spanish[key]);
-        expect(same, `${where} is the Spanish value${explained ? "" : " (translate it, or explain it in SAME_AS_SPANISH)"}`).toBe(explained !== undefined);
+        expect(
+          same,
+          `${where} is the Spanish value${explained ? "" : " (translate it, or explain it in SAME_AS_SPANISH)"}`,
+        ).toBe(explained !== undefined);
       }
     }
   });

@@ -55,16 +55,31 @@ beforeAll(async () => {
     domains,
     text
       .replace("export_window_days\n", "export_window_days,logo,home_url,theme_color,languages\n")
-      .replace("es,name,30,30\n", "es,name,30,30,covers/cover-1.png,https://biblioteca-1.example/,#1f4e79,\n")
-      .replace("domain-2.example,Red de bibliotecas 2,,,en,-year,30,30\n", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,,en,-year,30,30,covers/cover-2.png,,,es\n"),
+      .replace(
+        "es,name,30,30\n",
+        "es,name,30,30,covers/cover-1.png,https://biblioteca-1.example/,#1f4e79,\n",
+      )
+      .replace(
+        "domain-2.example,Red de bibliotecas 2,,,en,-year,30,30\n",
+        "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,,en,-year,30,30,covers/cover-2.png,,,es\n",
+      ),
   );
-  await writeFile(path.join(content, "audiovisuals.csv"), `${await readFile(path.join(content, "audiovisuals.csv"), "utf8")}${SCRIPT_ID},"${SCRIPT_TITLE.replace(/"/g, '""')}",script-title,peliculas,1,1950,90,covers/cover-0.png,1\n`);
-  await writeFile(path.join(content, "availability.csv"), `${await readFile(path.join(content, "availability.csv"), "utf8")}${SCRIPT_ID},domain-1.example,2020-01-01,\n`);
+  await writeFile(
+    path.join(content, "audiovisuals.csv"),
+    `${await readFile(path.join(content, "audiovisuals.csv"), "utf8")}${SCRIPT_ID},"${SCRIPT_TITLE.replace(/"/g, '""')}",script-title,peliculas,1,1950,90,covers/cover-0.png,1\n`,
+  );
+  await writeFile(
+    path.join(content, "availability.csv"),
+    `${await readFile(path.join(content, "availability.csv"), "utf8")}${SCRIPT_ID},domain-1.example,2020-01-01,\n`,
+  );
   await write("_includes/header.liquid", HEADER_LIQUID);
   await write("_includes/footer.njk", FOOTER_NJK);
   await write("_includes/work.liquid", WORK_LIQUID);
   await write("pages/about.md", "---\ntitle: About us\nnav: 1\n---\nOpen **Monday to Friday**.\n");
-  await write("pages/es/about.md", "---\ntitle: Sobre nosotros\nnav: 1\n---\nAbierto de lunes a viernes.\n");
+  await write(
+    "pages/es/about.md",
+    "---\ntitle: Sobre nosotros\nnav: 1\n---\nAbierto de lunes a viernes.\n",
+  );
   await write("pages/hours.liquid", "---\ntitle: Hours\n---\n<p>{{ site.name }} opens at 9.</p>\n");
   await write("assets/site.css", ":root { --accent: #004225; }\n");
   await write("i18n/es.json", '{\n  "skip": "Ir al contenido principal"\n}\n');
@@ -77,12 +92,17 @@ const TWO = "domain-2.example/cataleg/";
 
 describe("a library's own look", () => {
   it("replaces the header with a Liquid template fed the documented data, on every page kind, under a base path too", async () => {
-    for (const [root, logo] of [[ONE, "cover-1"], [TWO, "cover-2"]] as const) {
+    for (const [root, logo] of [
+      [ONE, "cover-1"],
+      [TWO, "cover-2"],
+    ] as const) {
       const home = await read(`${root}index.html`);
       expect(home).toContain('<header class="own-header">');
       expect(home).not.toContain('class="site-header"');
       expect(home).toContain('<p class="kind">home');
-      expect(home).toMatch(root === ONE ? /<a href="about\/">Sobre nosotros<\/a>/ : /<a href="about\/">About us<\/a>/);
+      expect(home).toMatch(
+        root === ONE ? /<a href="about\/">Sobre nosotros<\/a>/ : /<a href="about\/">About us<\/a>/,
+      );
       // Each domain shows its own logo, with the library's name as its alt text.
       const src = /<img src="([^"]+)" alt="Red de bibliotecas \d"/.exec(home)?.[1];
       expect(src).toBeDefined();
@@ -94,8 +114,12 @@ describe("a library's own look", () => {
       expect(page2).toMatch(/<a href="\.\.\/\.\.\/about\/">(About us|Sobre nosotros)<\/a>/);
       expect(await read(`${root}404.html`)).toContain('<p class="kind">not-found');
     }
-    const logo1 = /<img src="([^"]+)" alt="Red de bibliotecas 1"/.exec(await read(`${ONE}index.html`))![1];
-    const logo2 = /<img src="([^"]+)" alt="Red de bibliotecas 2"/.exec(await read(`${TWO}index.html`))![1];
+    const logo1 = /<img src="([^"]+)" alt="Red de bibliotecas 1"/.exec(
+      await read(`${ONE}index.html`),
+    )![1];
+    const logo2 = /<img src="([^"]+)" alt="Red de bibliotecas 2"/.exec(
+      await read(`${TWO}index.html`),
+    )![1];
     expect(path.basename(logo1!)).not.toBe(path.basename(logo2!));
   });
 
@@ -111,11 +135,15 @@ describe("a library's own look", () => {
     const html = await read(`${ONE}audiovisual-detail/${SCRIPT_ID}/script-title/index.html`);
     expect(html).toContain('<article class="own-work">');
     // liquidjs writes quotes as &#34;: the same text.
-    expect(html).toContain("<h1>&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#34;quotes&#34;</h1>");
+    expect(html).toContain(
+      "<h1>&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt; &amp; &#34;quotes&#34;</h1>",
+    );
     expect(html).not.toContain("<script>alert");
     expect(html.match(/<h1[ >]/g)).toHaveLength(1);
     // The head stays the product's.
-    expect(html).toContain('<link rel="canonical" href="https://domain-1.example/audiovisual-detail/');
+    expect(html).toContain(
+      '<link rel="canonical" href="https://domain-1.example/audiovisual-detail/',
+    );
     expect(html).toContain('<script type="application/ld+json">');
   });
 
@@ -126,7 +154,9 @@ describe("a library's own look", () => {
     expect(about).toContain("<p>Abierto de lunes a viernes.</p>");
     expect(about).toContain('<a href="../about/" aria-current="page">Sobre nosotros</a>');
     expect(about).toContain('<link rel="canonical" href="https://domain-1.example/about/">');
-    expect(await read(`${ONE}hours/index.html`)).toContain("<p>Red de bibliotecas 1 opens at 9.</p>");
+    expect(await read(`${ONE}hours/index.html`)).toContain(
+      "<p>Red de bibliotecas 1 opens at 9.</p>",
+    );
     expect(await read(`${ONE}sitemap.xml`)).toContain("<loc>https://domain-1.example/about/</loc>");
     // The English domain's Spanish version has the page's Spanish version, in its navigation too.
     const english = await read(`${TWO}about/index.html`);
@@ -143,7 +173,9 @@ describe("a library's own look", () => {
   it("copies the assets, links site.css after the default stylesheet, and sets the theme colour by a stylesheet", async () => {
     const home = await read(`${ONE}index.html`);
     expect(await read(`${ONE}assets/site.css`)).toContain("#004225");
-    expect(home.indexOf('href="assets/style.css"')).toBeLessThan(home.indexOf('href="assets/site.css"'));
+    expect(home.indexOf('href="assets/style.css"')).toBeLessThan(
+      home.indexOf('href="assets/site.css"'),
+    );
     expect(home).toContain('<meta name="theme-color" content="#1f4e79">');
     expect(home).toContain('<link rel="stylesheet" href="assets/theme.css">');
     expect(await read(`${ONE}assets/theme.css`)).toContain("--accent: #1f4e79;");
@@ -153,14 +185,19 @@ describe("a library's own look", () => {
   });
 
   it("overrides interface texts from site/i18n/<lang>.json", async () => {
-    expect(await read(`${ONE}index.html`)).toContain('<a class="skip" href="#main">Ir al contenido principal</a>');
+    expect(await read(`${ONE}index.html`)).toContain(
+      '<a class="skip" href="#main">Ir al contenido principal</a>',
+    );
     expect(await read(`${TWO}es/index.html`)).toContain("Ir al contenido principal");
     expect(await read(`${TWO}index.html`)).not.toContain("Ir al contenido principal");
   });
 
   it("names the file and line of a broken template, and keeps the previous output whole", async () => {
     const before = await outputFiles(out);
-    await write("_includes/header.liquid", "<header>\n{% if site.name %}\n<p>never closed</p>\n</header>\n");
+    await write(
+      "_includes/header.liquid",
+      "<header>\n{% if site.name %}\n<p>never closed</p>\n</header>\n",
+    );
     const error = await build().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InputError);
     expect((error as Error).message).toMatch(/site\/_includes\/header\.liquid:2: .*not closed/);
@@ -206,7 +243,10 @@ describe("a Nunjucks header", () => {
 
 describe("a home page override", () => {
   it("wraps the built-in listing (content | raw) on the home page only, with the listing's data", async () => {
-    await write("_includes/home.liquid", '<p class="welcome">{{ listing.count }} · {{ works[0].title }} · {{ site.name }}</p>\n{{ content | raw }}');
+    await write(
+      "_includes/home.liquid",
+      '<p class="welcome">{{ listing.count }} · {{ works[0].title }} · {{ site.name }}</p>\n{{ content | raw }}',
+    );
     await build();
     const home = await read(`${ONE}index.html`);
     expect(home).toMatch(/<p class="welcome">\d+ · [^<]+ · Red de bibliotecas 1<\/p>/);
@@ -222,11 +262,15 @@ describe("a home page override", () => {
 describe("the brand columns", () => {
   it("shows a logo whose file was replaced, on every page of its domain", async () => {
     const { copyFile } = await import("node:fs/promises");
-    const srcOf = async (rel: string) => /<img src="([^"]+)"[^>]* alt="Red de bibliotecas 1"/.exec(await read(rel))?.[1];
+    const srcOf = async (rel: string) =>
+      /<img src="([^"]+)"[^>]* alt="Red de bibliotecas 1"/.exec(await read(rel))?.[1];
     // A logo that is no work's cover, so that only the logo changes.
     const domains = path.join(content, "domains.csv");
     await copyFile(path.join(content, "covers/cover-3.png"), path.join(content, "logo.png"));
-    await writeFile(domains, (await readFile(domains, "utf8")).replace("covers/cover-1.png", "logo.png"));
+    await writeFile(
+      domains,
+      (await readFile(domains, "utf8")).replace("covers/cover-1.png", "logo.png"),
+    );
     await build();
     const before = await srcOf(`${ONE}about/index.html`);
     await copyFile(path.join(content, "covers/cover-4.png"), path.join(content, "logo.png"));
@@ -243,10 +287,19 @@ describe("the brand columns", () => {
     const domains = path.join(content, "domains.csv");
     const text = await readFile(domains, "utf8");
     try {
-      await writeFile(domains, text.replace("#1f4e79", "red;}body{x:y").replace("covers/cover-2.png", "covers/no-logo.png"));
+      await writeFile(
+        domains,
+        text
+          .replace("#1f4e79", "red;}body{x:y")
+          .replace("covers/cover-2.png", "covers/no-logo.png"),
+      );
       const check = await checkContent(content);
-      expect(check.problems.map((p) => `${p.line} ${p.column}: ${p.message}`)).toEqual(['2 theme_color: expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got "red;}body{x:y"']);
-      expect(check.warnings.filter((w) => w.column === "logo").map((w) => `${w.line} ${w.message}`)).toEqual([expect.stringMatching(/^3 .*no-logo\.png.*the library's name is shown instead$/)]);
+      expect(check.problems.map((p) => `${p.line} ${p.column}: ${p.message}`)).toEqual([
+        '2 theme_color: expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got "red;}body{x:y"',
+      ]);
+      expect(
+        check.warnings.filter((w) => w.column === "logo").map((w) => `${w.line} ${w.message}`),
+      ).toEqual([expect.stringMatching(/^3 .*no-logo\.png.*the library's name is shown instead$/)]);
     } finally {
       await writeFile(domains, text);
     }
@@ -259,14 +312,19 @@ describe("a site folder's problems", () => {
     try {
       loadLook(at);
     } catch (error) {
-      return (error as InputError).problems.map((p) => `${path.relative(dir, p.file)}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`);
+      return (error as InputError).problems.map(
+        (p) =>
+          `${path.relative(dir, p.file)}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`,
+      );
     }
     return [];
   };
 
   it("is none when the folder does not exist, an error when it was named (--site)", () => {
     expect(loadLook(path.join(dir, "no-such-site")).dir).toBeNull();
-    expect(() => loadLook(path.join(dir, "no-such-site"), true)).toThrow(/^--site: .*no-such-site is not a folder/);
+    expect(() => loadLook(path.join(dir, "no-such-site"), true)).toThrow(
+      /^--site: .*no-such-site is not a folder/,
+    );
   });
 
   it("names the file and the line of an unknown text key, bad front matter, a page taking the product's path", async () => {
@@ -283,12 +341,24 @@ describe("a site folder's problems", () => {
     await put("pages/en/only-english.md", "---\ntitle: E\n---\nx\n");
     await put("_includes/footer.njk", "<footer>\n{% if x %}\n");
     const found = problems(folder());
-    expect(found).toContainEqual('bad-site/i18n/fr.json:3: unknown key "skipp": the keys are those of the package\'s i18n/fr.json');
-    expect(found.some((p) => p.startsWith('bad-site/i18n/de.json: no interface language "de.json"'))).toBe(true);
-    expect(found.some((p) => p.startsWith('bad-site/pages/no-title.md:1: front matter: "title" is required'))).toBe(true);
+    expect(found).toContainEqual(
+      'bad-site/i18n/fr.json:3: unknown key "skipp": the keys are those of the package\'s i18n/fr.json',
+    );
+    expect(
+      found.some((p) => p.startsWith('bad-site/i18n/de.json: no interface language "de.json"')),
+    ).toBe(true);
+    expect(
+      found.some((p) =>
+        p.startsWith('bad-site/pages/no-title.md:1: front matter: "title" is required'),
+      ),
+    ).toBe(true);
     expect(found.some((p) => /^bad-site\/pages\/broken\.md:\d+: front matter:/.test(p))).toBe(true);
-    expect(found).toContainEqual("bad-site/pages/director.md: /director/ is the catalogue's own: choose another path for this page");
-    expect(found.some((p) => p.startsWith("bad-site/pages/en/only-english.md: no page only-english/"))).toBe(true);
+    expect(found).toContainEqual(
+      "bad-site/pages/director.md: /director/ is the catalogue's own: choose another path for this page",
+    );
+    expect(
+      found.some((p) => p.startsWith("bad-site/pages/en/only-english.md: no page only-english/")),
+    ).toBe(true);
     expect(found.some((p) => p.startsWith("bad-site/_includes/footer.njk"))).toBe(true);
   });
 });

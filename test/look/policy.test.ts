@@ -37,16 +37,45 @@ describe("the setting", () => {
     const sources = parsePolicySetting("site/content-security.json", text, problems);
     expect(sources).toEqual({ "frame-src": ["https://ok.example"] });
     expect(problems.map((p) => [p.line, p.message])).toEqual([
-      [3, expect.stringMatching(/^"frame-ancestors" stays as the site needs it; the directives a library may extend are script-src, /)],
-      [4, expect.stringMatching(/^unknown directive "scripts": the directives a library may extend are /)],
-      [5, expect.stringMatching(/^"script-src": "'unsafe-inline'": 'unsafe-inline' would let any injected text run: put the script or style in a file under site\/assets\//)],
+      [
+        3,
+        expect.stringMatching(
+          /^"frame-ancestors" stays as the site needs it; the directives a library may extend are script-src, /,
+        ),
+      ],
+      [
+        4,
+        expect.stringMatching(
+          /^unknown directive "scripts": the directives a library may extend are /,
+        ),
+      ],
+      [
+        5,
+        expect.stringMatching(
+          /^"script-src": "'unsafe-inline'": 'unsafe-inline' would let any injected text run: put the script or style in a file under site\/assets\//,
+        ),
+      ],
       [5, expect.stringMatching(/^"script-src": "\*": "\*" allows every host/)],
-      [5, expect.stringMatching(/^"script-src": "stats.example.org": not a source: write an origin like "https:\/\/stats.example.org"/)],
+      [
+        5,
+        expect.stringMatching(
+          /^"script-src": "stats.example.org": not a source: write an origin like "https:\/\/stats.example.org"/,
+        ),
+      ],
       [6, expect.stringMatching(/^"img-src": expected a list of sources/)],
-      [7, expect.stringMatching(/^"connect-src": "data:": data: in connect-src would let any injected text run or load$/)],
+      [
+        7,
+        expect.stringMatching(
+          /^"connect-src": "data:": data: in connect-src would let any injected text run or load$/,
+        ),
+      ],
     ]);
     const broken: Problem[] = [];
-    parsePolicySetting("f.json", '{\n  "frame-src": ["https://ok.example"],\n  "img-src" 2\n}', broken);
+    parsePolicySetting(
+      "f.json",
+      '{\n  "frame-src": ["https://ok.example"],\n  "img-src" 2\n}',
+      broken,
+    );
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ file: "f.json", line: 3 });
     expect(broken[0]!.message).toMatch(/^not valid JSON/);
@@ -58,8 +87,17 @@ describe("the setting", () => {
     expect(problems).toEqual([]);
     const policy = parsePolicy(pagePolicy(["https://media.example"], sources));
     expect(policy.get("frame-src")).toEqual(["https://www.youtube-nocookie.com"]);
-    expect(policy.get("script-src")).toEqual(["'self'", "'wasm-unsafe-eval'", "https://stats.example.org"]);
-    expect(policy.get("img-src")).toEqual(["'self'", "data:", "https://media.example", "https://*.tiles.example:8443/maps/"]);
+    expect(policy.get("script-src")).toEqual([
+      "'self'",
+      "'wasm-unsafe-eval'",
+      "https://stats.example.org",
+    ]);
+    expect(policy.get("img-src")).toEqual([
+      "'self'",
+      "data:",
+      "https://media.example",
+      "https://*.tiles.example:8443/maps/",
+    ]);
     expect(policy.get("default-src")).toEqual(["'none'"]);
     expect(policy.get("object-src")).toEqual(["'none'"]);
     // Without a setting, the policy is what it was.
@@ -68,8 +106,13 @@ describe("the setting", () => {
 
   it("matches URLs as a browser does: schemes, subdomain wildcards, ports, path prefixes", () => {
     const page = new URL("https://library.example/cataleg/");
-    const extra = { "img-src": ["https://*.tiles.example:8443/maps/"], "frame-src": ["https://www.youtube-nocookie.com/embed/x"], "media-src": ["https:"] };
-    const ok = (directive: string, url: string) => allows(directive, new URL(url), page, ["https://media.example"], extra);
+    const extra = {
+      "img-src": ["https://*.tiles.example:8443/maps/"],
+      "frame-src": ["https://www.youtube-nocookie.com/embed/x"],
+      "media-src": ["https:"],
+    };
+    const ok = (directive: string, url: string) =>
+      allows(directive, new URL(url), page, ["https://media.example"], extra);
     expect(ok("img-src", "https://a.tiles.example:8443/maps/1.png")).toBe(true);
     expect(ok("img-src", "https://tiles.example:8443/maps/1.png")).toBe(false);
     expect(ok("img-src", "https://a.tiles.example/maps/1.png")).toBe(false);
@@ -86,10 +129,21 @@ describe("the setting", () => {
 
 describe("what the library's files load", () => {
   const domains = [
-    { domain: "uno.example", base_url: "https://uno.example", media_url: "https://uno.example/media" },
-    { domain: "dos.example", base_url: "https://dos.example/cataleg", media_url: "https://img.example/dos" },
+    {
+      domain: "uno.example",
+      base_url: "https://uno.example",
+      media_url: "https://uno.example/media",
+    },
+    {
+      domain: "dos.example",
+      base_url: "https://dos.example/cataleg",
+      media_url: "https://img.example/dos",
+    },
   ];
-  const check = (file: string, text: string, extra = {}) => blockedReferences(referencesIn(file, text), domains, extra, "site/content-security.json").map((w) => `${w.line}: ${w.message}`);
+  const check = (file: string, text: string, extra = {}) =>
+    blockedReferences(referencesIn(file, text), domains, extra, "site/content-security.json").map(
+      (w) => `${w.line}: ${w.message}`,
+    );
 
   it("warns of each thing the policy blocks, with its line and what would allow it", () => {
     const page = [
@@ -108,7 +162,9 @@ describe("what the library's files load", () => {
     expect(warnings).toEqual([
       `4: <iframe src="https://www.youtube.com/embed/abc"> is blocked by the pages' Content-Security-Policy: add "https://www.youtube.com" to "frame-src" in site/content-security.json`,
       `6: <p style="color: red"> is blocked by the pages' Content-Security-Policy: style attributes are inline styles: give the element a class and style it in site/assets/site.css`,
-      expect.stringMatching(/^7: <script>…<\/script> is blocked by the pages' Content-Security-Policy: move it into a script file under site\/assets\/ and link it with <script src>, or add its hash "'sha256-[A-Za-z0-9+/]+=*'" to "script-src" in site\/content-security.json$/),
+      expect.stringMatching(
+        /^7: <script>…<\/script> is blocked by the pages' Content-Security-Policy: move it into a script file under site\/assets\/ and link it with <script src>, or add its hash "'sha256-[A-Za-z0-9+/]+=*'" to "script-src" in site\/content-security.json$/,
+      ),
       // dos.example's covers come from img.example: allowed there, not on uno.example.
       `8: <img src="https://img.example/dos/logo.png"> is blocked by the pages' Content-Security-Policy on uno.example: add "https://img.example" to "img-src" in site/content-security.json`,
       `10: <button onclick="…"> is blocked by the pages' Content-Security-Policy: event handler attributes are inline scripts: attach the handler from a script file under site/assets/`,
@@ -117,18 +173,33 @@ describe("what the library's files load", () => {
     ]);
     // The hash it suggests allows that very script; the sources named allow the rest.
     const hash = /"('sha256-[^']+')"/.exec(warnings[2] as string)![1]!;
-    const allowed = check("site/pages/visit.md", page, { "frame-src": ["https://www.youtube.com"], "script-src": [hash], "img-src": ["https://img.example", "https://maps.example"] });
-    expect(allowed.map((w) => w.slice(0, w.indexOf(" is blocked")))).toEqual([`6: <p style="color: red">`, `10: <button onclick="…">`, `10: <object>`]);
+    const allowed = check("site/pages/visit.md", page, {
+      "frame-src": ["https://www.youtube.com"],
+      "script-src": [hash],
+      "img-src": ["https://img.example", "https://maps.example"],
+    });
+    expect(allowed.map((w) => w.slice(0, w.indexOf(" is blocked")))).toEqual([
+      `6: <p style="color: red">`,
+      `10: <button onclick="…">`,
+      `10: <object>`,
+    ]);
   });
 
   it("reads stylesheets: fonts and images by url(), imports; a template's script with an expression gets no hash", () => {
     const css = `@import url("https://fonts.example/css?family=Sans");\n@font-face {\n  font-family: Sans;\n  src: url(https://fonts.example/sans.woff2);\n}\nbody { background: url('/assets/bg.png'); }\n.map { background: url("https://tiles.example/1.png"); }\n`;
-    expect(check("site/assets/site.css", css).map((w) => w.replace(/ is blocked by the pages' Content-Security-Policy: add/, ""))).toEqual([
+    expect(
+      check("site/assets/site.css", css).map((w) =>
+        w.replace(/ is blocked by the pages' Content-Security-Policy: add/, ""),
+      ),
+    ).toEqual([
       `1: @import url("https://fonts.example/css?family=Sans "https://fonts.example" to "style-src" in site/content-security.json`,
       `4: url(https://fonts.example/sans.woff2) "https://fonts.example" to "font-src" in site/content-security.json`,
       `7: url("https://tiles.example/1.png") "https://tiles.example" to "img-src" in site/content-security.json`,
     ]);
-    const [warning] = check("site/_includes/footer.liquid", "<footer>\n<script>var name = {{ site.name | json }};</script>\n</footer>");
+    const [warning] = check(
+      "site/_includes/footer.liquid",
+      "<footer>\n<script>var name = {{ site.name | json }};</script>\n</footer>",
+    );
     expect(warning).toMatch(/^2: <script>…<\/script> is blocked .*link it with <script src>$/);
   });
 });
@@ -144,7 +215,10 @@ describe("a build with the setting", () => {
     site = path.join(dir, "site");
     await mkdir(path.join(site, "pages"), { recursive: true });
     await writeFile(path.join(site, "content-security.json"), SETTING);
-    await writeFile(path.join(site, "pages", "tour.md"), '---\ntitle: Tour\n---\n<iframe src="https://www.youtube-nocookie.com/embed/abc" title="Tour"></iframe>\n<iframe src="https://vimeo.example/1" title="Other"></iframe>\n');
+    await writeFile(
+      path.join(site, "pages", "tour.md"),
+      '---\ntitle: Tour\n---\n<iframe src="https://www.youtube-nocookie.com/embed/abc" title="Tour"></iframe>\n<iframe src="https://vimeo.example/1" title="Other"></iframe>\n',
+    );
   });
   afterAll(() => cleanup?.());
 
@@ -158,38 +232,71 @@ describe("a build with the setting", () => {
     ]);
     const info = await readBuildInfo(out);
     for (const domain of info.domains) {
-      expect(domain.content_security).toEqual({ "script-src": ["https://stats.example.org"], "img-src": ["https://*.tiles.example:8443/maps/"], "frame-src": ["https://www.youtube-nocookie.com"] });
-      expect(parsePolicy(contentSecurityPolicy(domain)).get("frame-src")).toEqual(["https://www.youtube-nocookie.com"]);
+      expect(domain.content_security).toEqual({
+        "script-src": ["https://stats.example.org"],
+        "img-src": ["https://*.tiles.example:8443/maps/"],
+        "frame-src": ["https://www.youtube-nocookie.com"],
+      });
+      expect(parsePolicy(contentSecurityPolicy(domain)).get("frame-src")).toEqual([
+        "https://www.youtube-nocookie.com",
+      ]);
     }
-    expect(parsePolicy(sharedContentSecurityPolicy(info.domains)).get("script-src")).toContain("https://stats.example.org");
+    expect(parsePolicy(sharedContentSecurityPolicy(info.domains)).get("script-src")).toContain(
+      "https://stats.example.org",
+    );
     const tour = await readFile(path.join(out, "domain-1.example/tour/index.html"), "utf8");
 
     // Another source: build.json changes, no page does (the policy is a header).
-    await writeFile(path.join(site, "content-security.json"), SETTING.replace('"https://www.youtube-nocookie.com"', '"https://www.youtube-nocookie.com", "https://vimeo.example"'));
+    await writeFile(
+      path.join(site, "content-security.json"),
+      SETTING.replace(
+        '"https://www.youtube-nocookie.com"',
+        '"https://www.youtube-nocookie.com", "https://vimeo.example"',
+      ),
+    );
     warnings.length = 0;
     const again = await buildFixture(content, out, { site: true, reporter });
     expect(warnings).toEqual([]);
-    expect((await readBuildInfo(out)).domains[0]!.content_security!["frame-src"]).toEqual(["https://www.youtube-nocookie.com", "https://vimeo.example"]);
+    expect((await readBuildInfo(out)).domains[0]!.content_security!["frame-src"]).toEqual([
+      "https://www.youtube-nocookie.com",
+      "https://vimeo.example",
+    ]);
     expect(again.written).toBe(2); // build.json and the inputs record
     expect(await readFile(path.join(out, "domain-1.example/tour/index.html"), "utf8")).toBe(tour);
 
     // Without the site, the setting still reaches build.json, and a change of it is seen.
     const api = path.join(dir, "api");
     await buildFixture(content, api, { site: false });
-    expect((await readBuildInfo(api)).domains[1]!.content_security!["script-src"]).toEqual(["https://stats.example.org"]);
+    expect((await readBuildInfo(api)).domains[1]!.content_security!["script-src"]).toEqual([
+      "https://stats.example.org",
+    ]);
     await writeFile(path.join(site, "content-security.json"), "{}\n");
-    expect((await checkUpToDate({ contentDir: content, outDir: api, date: "2026-11-20", site: false })).current).toBeNull();
+    expect(
+      (await checkUpToDate({ contentDir: content, outDir: api, date: "2026-11-20", site: false }))
+        .current,
+    ).toBeNull();
     await buildFixture(content, api, { site: false });
     expect((await readBuildInfo(api)).domains[1]!.content_security).toBeUndefined();
   });
 
   it("stops on a bad setting with its file and line, before writing anything, with or without the site", async () => {
-    await writeFile(path.join(site, "content-security.json"), '{\n  "script-src": ["\'unsafe-eval\'"]\n}\n');
+    await writeFile(
+      path.join(site, "content-security.json"),
+      '{\n  "script-src": ["\'unsafe-eval\'"]\n}\n',
+    );
     for (const withSite of [true, false]) {
       const out = path.join(dir, `bad-${withSite}`);
       const error = await buildFixture(content, out, { site: withSite }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InputError);
-      expect((error as InputError).problems).toEqual([{ file: path.join(site, "content-security.json"), line: 2, message: expect.stringMatching(/^"script-src": "'unsafe-eval'": 'unsafe-eval' would let any injected text run/) }]);
+      expect((error as InputError).problems).toEqual([
+        {
+          file: path.join(site, "content-security.json"),
+          line: 2,
+          message: expect.stringMatching(
+            /^"script-src": "'unsafe-eval'": 'unsafe-eval' would let any injected text run/,
+          ),
+        },
+      ]);
       await expect(readFile(path.join(out, "_catalogue/build.json"))).rejects.toThrow();
     }
   });

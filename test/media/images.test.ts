@@ -18,9 +18,19 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir("catalogue-media-")));
 afterAll(() => cleanup());
 
-const cover = (file: string, red: number) => sharp({ create: { width: 600, height: 800, channels: 3, background: { r: red, g: 40, b: 90 } } }).png().toFile(file);
-const source = (name: string): ImageSource => ({ rel: `covers/${name}`, abs: path.join(dir, "covers", name), format: "png", width: 600, height: 800 });
-const readsOf = (files: string[]) => vi.mocked(fsp.readFile).mock.calls.filter(([file]) => files.includes(String(file))).length;
+const cover = (file: string, red: number) =>
+  sharp({ create: { width: 600, height: 800, channels: 3, background: { r: red, g: 40, b: 90 } } })
+    .png()
+    .toFile(file);
+const source = (name: string): ImageSource => ({
+  rel: `covers/${name}`,
+  abs: path.join(dir, "covers", name),
+  format: "png",
+  width: 600,
+  height: 800,
+});
+const readsOf = (files: string[]) =>
+  vi.mocked(fsp.readFile).mock.calls.filter(([file]) => files.includes(String(file))).length;
 
 describe("processed images", () => {
   it("reads a source again only when it changed (its digest is remembered in the cache by size, mtime and inode)", async () => {

@@ -3,11 +3,20 @@ import { domainView } from "../../src/model/listing.ts";
 import { catalogueOf, director, DOMAIN, work } from "../helpers/model.ts";
 
 const T = "2026-11-20";
-const names = (list: { work: { id: number } }[]) => list.map((l) => l.work.id).sort((a, b) => a - b);
+const names = (list: { work: { id: number } }[]) =>
+  list.map((l) => l.work.id).sort((a, b) => a - b);
 
 describe("domainView", () => {
   it("lists works whose window contains T and whose status is 1", () => {
-    const works = [work(1), work(2), work(3), work(4), work(5, { status_global: 0 }), work(6), work(7)];
+    const works = [
+      work(1),
+      work(2),
+      work(3),
+      work(4),
+      work(5, { status_global: 0 }),
+      work(6),
+      work(7),
+    ];
     const windows = new Map([
       [1, { from: "2020-01-01", until: null }],
       [2, { from: T, until: T }], // first and last day: listed
@@ -57,14 +66,34 @@ describe("domainView", () => {
 
   it("orders each locale's names by its own collation, whichever locale was ranked before it", () => {
     // Swedish sorts Ö after Z, Spanish Ñ after N; English folds both into O and N.
-    const titles = ["Öga", "Oxe", "Zebra", "Ñu", "Nube", "Nz", "Ostra", "öga", "Ödla", "Niño", "Ñandú", "Olmo 10", "Olmo 9"];
+    const titles = [
+      "Öga",
+      "Oxe",
+      "Zebra",
+      "Ñu",
+      "Nube",
+      "Nz",
+      "Ostra",
+      "öga",
+      "Ödla",
+      "Niño",
+      "Ñandú",
+      "Olmo 10",
+      "Olmo 9",
+    ];
     const works = titles.map((name, i) => work(i + 1, { name }));
-    const byName = (locale: string, catalogue = catalogueOf(works)) => domainView(catalogue, { ...DOMAIN, locale }, T).orders.name.map((l) => l.work.name);
+    const byName = (locale: string, catalogue = catalogueOf(works)) =>
+      domainView(catalogue, { ...DOMAIN, locale }, T).orders.name.map((l) => l.work.name);
     const alone = Object.fromEntries(["sv", "es", "en"].map((locale) => [locale, byName(locale)]));
     expect(alone.sv!.slice(-4)).toEqual(["Zebra", "Ödla", "Öga", "öga"]);
     expect(alone.es!.indexOf("Ñandú")).toBeGreaterThan(alone.es!.indexOf("Nz"));
     expect(alone.en!.indexOf("Öga")).toBeLessThan(alone.en!.indexOf("Zebra"));
-    for (const [first, second] of [["en", "sv"], ["sv", "en"], ["en", "es"], ["es", "sv"]] as const) {
+    for (const [first, second] of [
+      ["en", "sv"],
+      ["sv", "en"],
+      ["en", "es"],
+      ["es", "sv"],
+    ] as const) {
       const shared = catalogueOf(works);
       expect(byName(first, shared)).toEqual(alone[first]);
       expect(byName(second, shared)).toEqual(alone[second]);

@@ -44,8 +44,19 @@ describe("a batch crossing to a writer thread", () => {
       ]);
       const packed = files.packed();
       const result = writeBatch(dir, bytes, structuredClone(packed), new Set());
-      expect(result).toEqual({ md5s: md5("unkeyed") + md5("one"), fresh: Uint8Array.from([1, 0]), bytesWritten: 19 });
-      expect((await readdir(dir, { recursive: true })).sort()).toEqual(["d", "d/a.json", "d/é", "d/é/b.txt", "e", "e/empty"]);
+      expect(result).toEqual({
+        md5s: md5("unkeyed") + md5("one"),
+        fresh: Uint8Array.from([1, 0]),
+        bytesWritten: 19,
+      });
+      expect((await readdir(dir, { recursive: true })).sort()).toEqual([
+        "d",
+        "d/a.json",
+        "d/é",
+        "d/é/b.txt",
+        "e",
+        "e/empty",
+      ]);
       expect(await readFile(path.join(dir, "d/a.json"), "utf8")).toBe("HEADbodyTAIL");
       expect(await readFile(path.join(dir, "d/é/b.txt"), "utf8")).toBe("unkeyed");
       expect(await readFile(path.join(dir, "e/empty"), "utf8")).toBe("");
@@ -86,27 +97,66 @@ describe("a batch crossing to a writer thread", () => {
   it("holds any number of files and segments (its arrays grow), offsets beyond 32 bits included", () => {
     const files = new BatchFiles();
     for (let i = 0; i < 3000; i++) {
-      files.begin(`f/${i}`, i % 2 === 0 ? `k${i}` : undefined, i % 3 === 0 ? { size: i, id: `p${i}` } : undefined, undefined);
+      files.begin(
+        `f/${i}`,
+        i % 2 === 0 ? `k${i}` : undefined,
+        i % 3 === 0 ? { size: i, id: `p${i}` } : undefined,
+        undefined,
+      );
       for (let s = 0; s < i % 4; s++) files.segment(2 ** 33 + i * 100 + s * 10, 5);
       files.end((i % 4) * 5);
     }
     const { text, numbers } = files.packed();
     const fields = text.split("\0");
     expect(fields.length).toBe(3000 * 4 + 1);
-    expect(fields.slice(4 * 2997, 4 * 3000)).toEqual(["f/2997", "", "p2997", "", "f/2998", "k2998", "", "", "f/2999", "", "", ""]);
+    expect(fields.slice(4 * 2997, 4 * 3000)).toEqual([
+      "f/2997",
+      "",
+      "p2997",
+      "",
+      "f/2998",
+      "k2998",
+      "",
+      "",
+      "f/2999",
+      "",
+      "",
+      "",
+    ]);
     // The last file: size, previous size, staging size, segment numbers, then (offset, size) pairs.
-    expect([...numbers.slice(-10)]).toEqual([15, -1, -1, 6, 2 ** 33 + 299900, 5, 2 ** 33 + 299910, 5, 2 ** 33 + 299920, 5]);
+    expect([...numbers.slice(-10)]).toEqual([
+      15,
+      -1,
+      -1,
+      6,
+      2 ** 33 + 299900,
+      5,
+      2 ** 33 + 299910,
+      5,
+      2 ** 33 + 299920,
+      5,
+    ]);
     expect(files.unkeyed.length).toBe(1500);
   });
 });
 
 describe("the manifest's text", () => {
   // What can be in the manifest: any path without a tab or line break (the writer refuses those), hex digests.
-  const text = (min: number) => fc.string({ unit: fc.constantFrom("a", "/", ".", "é", "日", " ", "-", "_", "😀", '"', "\\"), minLength: min, maxLength: 12 });
+  const text = (min: number) =>
+    fc.string({
+      unit: fc.constantFrom("a", "/", ".", "é", "日", " ", "-", "_", "😀", '"', "\\"),
+      minLength: min,
+      maxLength: 12,
+    });
   const digest = fc.option(fc.stringMatching(/^[0-9a-f]{32}$/), { nil: undefined });
   const entry = fc.record({ size: fc.nat(), md5: digest, key: digest }, { requiredKeys: ["size"] });
-  const entries = fc.uniqueArray(fc.tuple(text(1), entry), { selector: ([r]) => r, maxLength: 30 }).map((pairs) => new Map(pairs));
-  const plain = (map: ReadonlyMap<string, FileEntry>) => [...map].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([r, { size, md5, key }]) => [r, size, md5, key]);
+  const entries = fc
+    .uniqueArray(fc.tuple(text(1), entry), { selector: ([r]) => r, maxLength: 30 })
+    .map((pairs) => new Map(pairs));
+  const plain = (map: ReadonlyMap<string, FileEntry>) =>
+    [...map]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([r, { size, md5, key }]) => [r, size, md5, key]);
 
   it("reads back as the entries it was written from, sorted by path, whatever the paths, keys and MD5s", () => {
     fc.assert(

@@ -22,7 +22,11 @@ describe("FileEntries", () => {
     expect(entries.size).toBe(5);
     expect(entries.get("d")).toStrictEqual({ size: 1, fresh: false });
     expect(entries.get("missing")).toBeUndefined();
-    expect([entries.isFresh("a/index.html"), entries.isFresh("d"), entries.isFresh("missing")]).toEqual([true, false, false]);
+    expect([
+      entries.isFresh("a/index.html"),
+      entries.isFresh("d"),
+      entries.isFresh("missing"),
+    ]).toEqual([true, false, false]);
     expect(entries.countFresh()).toBe(4);
     expect(new Map(entries)).toEqual(new Map(set));
   });
@@ -30,8 +34,15 @@ describe("FileEntries", () => {
 
 describe("an entry's packed fields (size, MD5, key: a manifest line's fields)", () => {
   // A key holds no tab or line break (the manifest's separators), and is never empty.
-  const key = fc.string({ unit: fc.constantFrom("a", "0", "-", ":", "é", "😀", " "), minLength: 1, maxLength: 12 });
-  const entry: fc.Arbitrary<FileEntry> = fc.record({ size: fc.nat(), md5: fc.stringMatching(/^[0-9a-f]{32}$/), key }, { requiredKeys: ["size"] });
+  const key = fc.string({
+    unit: fc.constantFrom("a", "0", "-", ":", "é", "😀", " "),
+    minLength: 1,
+    maxLength: 12,
+  });
+  const entry: fc.Arbitrary<FileEntry> = fc.record(
+    { size: fc.nat(), md5: fc.stringMatching(/^[0-9a-f]{32}$/), key },
+    { requiredKeys: ["size"] },
+  );
 
   it("read back as the entry they were packed from, from any start, and as FileEntries keeps them (fresh or not)", () => {
     fc.assert(

@@ -2,7 +2,14 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { FileEntries, ManifestEntries } from "../../src/output/entries.ts";
-import { ManifestOverlay, manifestText, parseManifest, readManifest, readManifestAgainst, writeManifest } from "../../src/output/manifest.ts";
+import {
+  ManifestOverlay,
+  manifestText,
+  parseManifest,
+  readManifest,
+  readManifestAgainst,
+  writeManifest,
+} from "../../src/output/manifest.ts";
 import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import type { FileEntry } from "../../src/output/sink.ts";
 import { random } from "../../scripts/generate.ts";
@@ -19,9 +26,17 @@ const NAMES = ["a", "a-b", "a.b", "a/b", "b", "é", "ß", "z", "日本", "Ω", "
 function files(rand: () => number, count: number): Map<string, FileEntry> {
   const out = new Map<string, FileEntry>();
   while (out.size < count) {
-    const parts = Array.from({ length: 1 + Math.floor(rand() * 3) }, () => NAMES[Math.floor(rand() * NAMES.length)]);
+    const parts = Array.from(
+      { length: 1 + Math.floor(rand() * 3) },
+      () => NAMES[Math.floor(rand() * NAMES.length)],
+    );
     const rel = `${parts.join("/")}/${Math.floor(rand() * 50)}.json`;
-    out.set(rel, rand() < 0.5 ? { size: Math.floor(rand() * 1000), key: `k${Math.floor(rand() * 5)}` } : { size: Math.floor(rand() * 1000), md5: `m${Math.floor(rand() * 5)}` });
+    out.set(
+      rel,
+      rand() < 0.5
+        ? { size: Math.floor(rand() * 1000), key: `k${Math.floor(rand() * 5)}` }
+        : { size: Math.floor(rand() * 1000), md5: `m${Math.floor(rand() * 5)}` },
+    );
   }
   return out;
 }
@@ -32,7 +47,14 @@ function changed(rand: () => number, base: Map<string, FileEntry>): Map<string, 
   for (const [rel, entry] of base) {
     const r = rand();
     if (r < 0.1) continue;
-    out.set(rel, r < 0.2 ? { ...entry, size: entry.size + 1 } : r < 0.25 ? { size: entry.size, md5: "other" } : entry);
+    out.set(
+      rel,
+      r < 0.2
+        ? { ...entry, size: entry.size + 1 }
+        : r < 0.25
+          ? { size: entry.size, md5: "other" }
+          : entry,
+    );
   }
   for (const [rel, entry] of files(rand, 20)) if (!base.has(rel)) out.set(rel, entry);
   return out;
@@ -46,7 +68,10 @@ async function against(text: string, base: ManifestEntries) {
 }
 
 /** Every way a map can be read, as plain data. */
-const contents = (files: ReadonlyMap<string, FileEntry>) => ({ size: files.size, entries: [...files].sort(([a], [b]) => (a < b ? -1 : 1)) });
+const contents = (files: ReadonlyMap<string, FileEntry>) => ({
+  size: files.size,
+  entries: [...files].sort(([a], [b]) => (a < b ? -1 : 1)),
+});
 
 describe("readManifestAgainst", () => {
   it("reads the same files as parseManifest, keeping only the lines that differ from the base", async () => {
@@ -62,7 +87,9 @@ describe("readManifestAgainst", () => {
       expect(contents(read), `seed ${seed}`).toEqual(contents(parsed));
       for (const rel of new Set([...base.keys(), ...other.keys(), "absent.json"])) {
         expect(read.get(rel), `seed ${seed} ${rel}`).toEqual(parsed.get(rel));
-        expect((read as ManifestOverlay).fields(rel), `seed ${seed} ${rel}`).toBe(parsed.fields(rel));
+        expect((read as ManifestOverlay).fields(rel), `seed ${seed} ${rel}`).toBe(
+          parsed.fields(rel),
+        );
         expect(read.has(rel)).toBe(parsed.has(rel));
       }
     }
@@ -70,8 +97,14 @@ describe("readManifestAgainst", () => {
 
   it("reads an empty version and one with nothing in common", async () => {
     const base = parseManifest(manifestText(new Map([["b/1.json", { size: 1, key: "k" }]])));
-    expect(contents(await against(manifestText(new Map()), base))).toEqual({ size: 0, entries: [] });
-    const other = new Map([["a/1.json", { size: 2, md5: "m" }], ["c/1.json", { size: 3, key: "j" }]]);
+    expect(contents(await against(manifestText(new Map()), base))).toEqual({
+      size: 0,
+      entries: [],
+    });
+    const other = new Map([
+      ["a/1.json", { size: 2, md5: "m" }],
+      ["c/1.json", { size: 3, key: "j" }],
+    ]);
     expect(contents(await against(manifestText(other), base))).toEqual(contents(other));
   });
 
@@ -87,7 +120,11 @@ describe("readManifestAgainst", () => {
     expect(contents(read)).toEqual(contents(parseManifest(manifestText(other))));
 
     const reversed = new ManifestEntries();
-    for (const rel of [...base.keys()].sort().reverse()) reversed.add(rel, `${base.get(rel)!.size}\t${base.get(rel)!.md5 ?? ""}\t${base.get(rel)!.key ?? ""}`);
+    for (const rel of [...base.keys()].sort().reverse())
+      reversed.add(
+        rel,
+        `${base.get(rel)!.size}\t${base.get(rel)!.md5 ?? ""}\t${base.get(rel)!.key ?? ""}`,
+      );
     const fromReversed = await against(manifestText(other), reversed);
     expect(fromReversed).toBeInstanceOf(ManifestEntries);
     expect(contents(fromReversed)).toEqual(contents(parseManifest(manifestText(other))));
@@ -96,7 +133,9 @@ describe("readManifestAgainst", () => {
   it("refuses a text that is not a manifest", async () => {
     const base = parseManifest(manifestText(new Map([["a.json", { size: 1, key: "k" }]])));
     await expect(against("a.json\t1\t\tk\n", base)).rejects.toThrow(/not a catalogue manifest/);
-    await expect(against("path\tsize\tmd5\tkey\na.json\tone\t\tk\n", base)).rejects.toThrow(/line 2/);
+    await expect(against("path\tsize\tmd5\tkey\na.json\tone\t\tk\n", base)).rejects.toThrow(
+      /line 2/,
+    );
   });
 });
 

@@ -1,4 +1,13 @@
-import { lstat, mkdir, readdir, readFile, readlink, realpath, stat, writeFile } from "node:fs/promises";
+import {
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  readlink,
+  realpath,
+  stat,
+  writeFile,
+} from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -36,7 +45,11 @@ describe("OutputTree", () => {
     await writeTree(out, { "same.txt": "same", "changed.txt": "v1", "gone.txt": "bye" });
     const before = await stat(path.join(out, "same.txt"));
     const target = await readlink(out);
-    const summary = await writeTree(out, { "same.txt": "same", "changed.txt": "v2", "new.txt": "hi" });
+    const summary = await writeTree(out, {
+      "same.txt": "same",
+      "changed.txt": "v2",
+      "new.txt": "hi",
+    });
     expect(summary).toMatchObject({ files: 3, written: 2, unchanged: 1, removed: 1 });
     const after = await stat(path.join(out, "same.txt"));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -44,7 +57,11 @@ describe("OutputTree", () => {
     await expect(stat(path.join(out, "gone.txt"))).rejects.toThrow();
     const second = await readlink(out);
     expect(second).not.toBe(target);
-    const again = await writeTree(out, { "same.txt": "same", "changed.txt": "v2", "new.txt": "hi" });
+    const again = await writeTree(out, {
+      "same.txt": "same",
+      "changed.txt": "v2",
+      "new.txt": "hi",
+    });
     expect(again).toMatchObject({ written: 0, unchanged: 3, removed: 0 });
     expect(await readlink(out)).toBe(second);
   });
@@ -129,9 +146,13 @@ describe("write batches and writer threads", () => {
     await Promise.all([stage("api", 300), stage("site", 300)]);
     const summary = await tree.commit();
     expect(summary.files).toBe(600);
-    for (const [rel, text] of expected) expect(await readFile(path.join(out, rel), "utf8")).toBe(text);
+    for (const [rel, text] of expected)
+      expect(await readFile(path.join(out, rel), "utf8")).toBe(text);
     const manifest = await readManifest(out);
-    expect(manifest.get("site/3.txt")).toEqual({ size: Buffer.byteLength(expected.get("site/3.txt")!), md5: createHash("md5").update(expected.get("site/3.txt")!).digest("hex") });
+    expect(manifest.get("site/3.txt")).toEqual({
+      size: Buffer.byteLength(expected.get("site/3.txt")!),
+      md5: createHash("md5").update(expected.get("site/3.txt")!).digest("hex"),
+    });
   });
 
   it("reports a write that fails in a writer thread as a UserError naming the path", async () => {
@@ -140,8 +161,11 @@ describe("write batches and writer threads", () => {
     // A file where a folder must go: the thread's mkdir fails with ENOTDIR/EEXIST.
     await tree.write("blocked", "a file");
     await tree.flush();
-    for (let i = 0; i < 50; i++) await tree.write(`blocked/${i}.txt`, "y".repeat(100)).catch(() => {});
-    await expect(tree.commit()).rejects.toThrow(/cannot write the output at .*blocked.*(EEXIST|ENOTDIR)/);
+    for (let i = 0; i < 50; i++)
+      await tree.write(`blocked/${i}.txt`, "y".repeat(100)).catch(() => {});
+    await expect(tree.commit()).rejects.toThrow(
+      /cannot write the output at .*blocked.*(EEXIST|ENOTDIR)/,
+    );
   });
 });
 
@@ -149,12 +173,16 @@ describe("kept files", () => {
   it("are hard-linked into the new version while the build goes on, every one of them, and changed ones rewritten", async () => {
     const out = path.join(dir, "dist");
     const pad = "x".repeat(300);
-    const text = (i: number, version: string) => `{"page":${i},"version":"${version}","pad":"${pad}"}`;
+    const text = (i: number, version: string) =>
+      `{"page":${i},"version":"${version}","pad":"${pad}"}`;
     // Every 100th file changes in the second build: its writes fill tiny batches, so the writer
     // threads run and take the kept files' links during the build.
     const build = async (version: (i: number) => string) => {
       const tree = await OutputTree.open(out, { batchBytes: 4096, threads: 2 });
-      for (let i = 0; i < 6000; i++) await tree.writeKeyed(`pages/${i % 50}/${i}.json`, `${i}-${version(i)}`, { produce: () => text(i, version(i)) });
+      for (let i = 0; i < 6000; i++)
+        await tree.writeKeyed(`pages/${i % 50}/${i}.json`, `${i}-${version(i)}`, {
+          produce: () => text(i, version(i)),
+        });
       return tree.commit();
     };
     await build(() => "v1");
@@ -162,7 +190,9 @@ describe("kept files", () => {
     const summary = await build((i) => (i % 100 === 0 ? "v2" : "v1"));
     expect(summary).toMatchObject({ files: 6000, written: 60, unchanged: 5940, removed: 0 });
     for (let i = 0; i < 6000; i += 7) {
-      expect(await readFile(path.join(out, `pages/${i % 50}/${i}.json`), "utf8")).toBe(text(i, i % 100 === 0 ? "v2" : "v1"));
+      expect(await readFile(path.join(out, `pages/${i % 50}/${i}.json`), "utf8")).toBe(
+        text(i, i % 100 === 0 ? "v2" : "v1"),
+      );
     }
     const after = await stat(path.join(out, "pages/7/57.json"));
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -170,7 +200,10 @@ describe("kept files", () => {
     // are replaced or linked again from the second, the others stay where they are.
     const third = (i: number) => (i % 100 === 0 ? "v2" : i % 75 === 0 ? "v3" : "v1");
     expect(await build(third)).toMatchObject({ files: 6000, written: 60, unchanged: 5940 });
-    for (let i = 0; i < 6000; i++) expect(await readFile(path.join(out, `pages/${i % 50}/${i}.json`), "utf8")).toBe(text(i, third(i)));
+    for (let i = 0; i < 6000; i++)
+      expect(await readFile(path.join(out, `pages/${i % 50}/${i}.json`), "utf8")).toBe(
+        text(i, third(i)),
+      );
   });
 });
 
@@ -185,21 +218,47 @@ describe("the version before the current one", () => {
     }
     return found;
   }
-  const versionsOf = async (out: string) => (await readdir(path.join(path.dirname(out), `.${path.basename(out)}.versions`))).filter((name) => name !== "lock").sort();
+  const versionsOf = async (out: string) =>
+    (await readdir(path.join(path.dirname(out), `.${path.basename(out)}.versions`)))
+      .filter((name) => name !== "lock")
+      .sort();
 
   it("is recycled as the next version: its right files stay, others are replaced, the current version is untouched", async () => {
     const out = path.join(dir, "dist");
-    const v1 = { "a.txt": "1", "same/c.txt": "same", "shared.txt": "v1", "gone/deep/e.txt": "bye", "x": "a file, later a folder", "z/w.txt": "in a folder, later a file" };
+    const v1 = {
+      "a.txt": "1",
+      "same/c.txt": "same",
+      "shared.txt": "v1",
+      "gone/deep/e.txt": "bye",
+      x: "a file, later a folder",
+      "z/w.txt": "in a folder, later a file",
+    };
     await writeTree(out, v1);
     const firstDir = path.join(dir, ".dist.versions", (await versionsOf(out))[0]!);
     const undone = await stat(path.join(firstDir, "a.txt"));
-    const v2 = { "a.txt": "2", "same/c.txt": "same", "shared.txt": "v1", "new/h.txt": "new", "x": "a file, later a folder", "z/w.txt": "in a folder, later a file" };
+    const v2 = {
+      "a.txt": "2",
+      "same/c.txt": "same",
+      "shared.txt": "v1",
+      "new/h.txt": "new",
+      x: "a file, later a folder",
+      "z/w.txt": "in a folder, later a file",
+    };
     await writeTree(out, v2);
     const secondDir = await realpath(out);
     // shared.txt is one inode in both versions: the recycled one must not be written into.
-    expect((await stat(path.join(secondDir, "shared.txt"))).ino).toBe((await stat(path.join(firstDir, "shared.txt"))).ino);
+    expect((await stat(path.join(secondDir, "shared.txt"))).ino).toBe(
+      (await stat(path.join(firstDir, "shared.txt"))).ino,
+    );
 
-    const v3 = { "a.txt": "1", "same/c.txt": "same", "shared.txt": "v3", "new/h.txt": "new", "x/y.txt": "under x", "z": "now a file" };
+    const v3 = {
+      "a.txt": "1",
+      "same/c.txt": "same",
+      "shared.txt": "v3",
+      "new/h.txt": "new",
+      "x/y.txt": "under x",
+      z: "now a file",
+    };
     const summary = await writeTree(out, v3);
     expect(summary).toMatchObject({ files: 6, written: 4, unchanged: 2, removed: 2 });
     expect(await filesUnder(out)).toEqual({ ...v3, [MANIFEST_PATH]: expect.any(String) });
@@ -210,7 +269,9 @@ describe("the version before the current one", () => {
     await expect(stat(path.join(out, "gone"))).rejects.toThrow(/ENOENT/);
     // The second version (a server may still read it) is whole, shared.txt included.
     expect(await filesUnder(secondDir)).toEqual({ ...v2, [MANIFEST_PATH]: expect.any(String) });
-    expect(await versionsOf(out)).toEqual([path.basename(secondDir), path.basename(await realpath(out))].sort());
+    expect(await versionsOf(out)).toEqual(
+      [path.basename(secondDir), path.basename(await realpath(out))].sort(),
+    );
     const manifest = await readManifest(out);
     expect([...manifest.keys()].sort()).toEqual(Object.keys(v3).sort());
   });
@@ -220,15 +281,34 @@ describe("the version before the current one", () => {
     await writeTree(out, { "a.txt": "1", "b.txt": "1" });
     await writeTree(out, { "a.txt": "2", "b.txt": "1" });
     const current = await readlink(out);
-    expect(await writeTree(out, { "a.txt": "2", "b.txt": "1" })).toMatchObject({ written: 0, removed: 0 });
+    expect(await writeTree(out, { "a.txt": "2", "b.txt": "1" })).toMatchObject({
+      written: 0,
+      removed: 0,
+    });
     expect(await readlink(out)).toBe(current);
     const versions = await versionsOf(out);
     expect(versions).toHaveLength(2);
-    const copy = path.join(dir, ".dist.versions", versions.find((name) => !current.endsWith(name))!);
-    expect(await filesUnder(copy)).toEqual({ "a.txt": "2", "b.txt": "1", [MANIFEST_PATH]: expect.any(String) });
+    const copy = path.join(
+      dir,
+      ".dist.versions",
+      versions.find((name) => !current.endsWith(name))!,
+    );
+    expect(await filesUnder(copy)).toEqual({
+      "a.txt": "2",
+      "b.txt": "1",
+      [MANIFEST_PATH]: expect.any(String),
+    });
     await writeTree(out, { "a.txt": "3", "b.txt": "1" });
-    expect(await filesUnder(out)).toEqual({ "a.txt": "3", "b.txt": "1", [MANIFEST_PATH]: expect.any(String) });
-    expect(await filesUnder(path.join(dir, current))).toEqual({ "a.txt": "2", "b.txt": "1", [MANIFEST_PATH]: expect.any(String) });
+    expect(await filesUnder(out)).toEqual({
+      "a.txt": "3",
+      "b.txt": "1",
+      [MANIFEST_PATH]: expect.any(String),
+    });
+    expect(await filesUnder(path.join(dir, current))).toEqual({
+      "a.txt": "2",
+      "b.txt": "1",
+      [MANIFEST_PATH]: expect.any(String),
+    });
   });
 
   it("is not trusted when a build was killed while recycling it: the next build starts afresh", async () => {
@@ -241,7 +321,11 @@ describe("the version before the current one", () => {
     (tree as unknown as { release(): Promise<void> }).release();
     await writeFile(path.join(tree.staging, "stray.txt"), "left by the killed build");
     await writeTree(out, { "a.txt": "4", "b.txt": "4" });
-    expect(await filesUnder(out)).toEqual({ "a.txt": "4", "b.txt": "4", [MANIFEST_PATH]: expect.any(String) });
+    expect(await filesUnder(out)).toEqual({
+      "a.txt": "4",
+      "b.txt": "4",
+      [MANIFEST_PATH]: expect.any(String),
+    });
     expect((await versionsOf(out)).filter((name) => name.endsWith(".tmp"))).toEqual([]);
   });
 });
@@ -270,7 +354,10 @@ describe("a version being read (catalogue publish)", () => {
     const read = await realpath(out);
     // A marker left by a process that is gone (pid 2^22 + 1 is above Linux's maximum).
     await mkdir(path.join(dir, ".dist.versions/readers"), { recursive: true });
-    await writeFile(path.join(dir, ".dist.versions/readers", `${path.basename(read)}.${2 ** 22 + 1}`), "");
+    await writeFile(
+      path.join(dir, ".dist.versions/readers", `${path.basename(read)}.${2 ** 22 + 1}`),
+      "",
+    );
     await writeTree(out, { "a.txt": "2" });
     await writeTree(out, { "a.txt": "3" });
     await expect(stat(read)).rejects.toThrow(/ENOENT/);

@@ -8,9 +8,22 @@ const https = require("node:https");
 const at = new URL(process.env.CATALOGUE_TEST_AWS_AT);
 const original = https.request;
 https.request = function request(options, ...rest) {
-  const host = typeof options === "object" && options !== null && !(options instanceof URL) ? (options.hostname ?? options.host ?? "") : "";
+  const host =
+    typeof options === "object" && options !== null && !(options instanceof URL)
+      ? (options.hostname ?? options.host ?? "")
+      : "";
   if (!/\.amazonaws\.com$/.test(host)) return original.call(this, options, ...rest);
   const { agent: _tls, protocol: _https, port: _port, ...plain } = options;
   const headers = { host, ...plain.headers };
-  return http.request({ ...plain, headers, host: at.hostname, hostname: at.hostname, port: Number(at.port), protocol: "http:" }, ...rest);
+  return http.request(
+    {
+      ...plain,
+      headers,
+      host: at.hostname,
+      hostname: at.hostname,
+      port: Number(at.port),
+      protocol: "http:",
+    },
+    ...rest,
+  );
 };

@@ -1,7 +1,13 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BUILD_INFO_PATH, buildInfoBytes, describeBuild, parseBuildInfo, type DomainEntry } from "../../src/output/build-info.ts";
+import {
+  BUILD_INFO_PATH,
+  buildInfoBytes,
+  describeBuild,
+  parseBuildInfo,
+  type DomainEntry,
+} from "../../src/output/build-info.ts";
 import { mergedBuildJson } from "../../src/publish/scope.ts";
 import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
 
@@ -21,7 +27,12 @@ const entry = (domain: string, position: number, date = "2026-11-20"): DomainEnt
   position,
   date,
 });
-const full = [entry("a.example", 0), entry("b.example", 1), entry("c.example", 2), entry("d.example", 3)];
+const full = [
+  entry("a.example", 0),
+  entry("b.example", 1),
+  entry("c.example", 2),
+  entry("d.example", 3),
+];
 /** A shard's build description: its domains only. */
 const shard = (...entries: DomainEntry[]) => describeBuild(entries);
 
@@ -29,15 +40,28 @@ describe("build.json of shards", () => {
   it("merges into the bytes of one full build, whichever shard stores first", () => {
     const expected = buildInfoBytes(describeBuild(full));
     const shards = [shard(full[3]!, full[0]!), shard(full[2]!), shard(full[1]!)];
-    for (const order of [[0, 1, 2], [2, 1, 0], [1, 0, 2]]) {
+    for (const order of [
+      [0, 1, 2],
+      [2, 1, 0],
+      [1, 0, 2],
+    ]) {
       let stored: Buffer | null = null;
-      for (const i of order) stored = mergedBuildJson(shards[i]!, shards[i]!.domains.map((d) => d.domain), stored).bytes;
+      for (const i of order)
+        stored = mergedBuildJson(
+          shards[i]!,
+          shards[i]!.domains.map((d) => d.domain),
+          stored,
+        ).bytes;
       expect(stored!.toString()).toBe(expected.toString());
     }
   });
 
   it("keeps each domain's date, dated by the newest; a shard replaces only its own entries", () => {
-    let stored = mergedBuildJson(describeBuild(full), full.map((d) => d.domain), null).bytes;
+    let stored = mergedBuildJson(
+      describeBuild(full),
+      full.map((d) => d.domain),
+      null,
+    ).bytes;
     const next = shard(entry("b.example", 1, "2026-11-22"));
     stored = mergedBuildJson(next, ["b.example"], stored).bytes;
     const info = parseBuildInfo(stored)!;
@@ -51,7 +75,12 @@ describe("build.json of shards", () => {
   });
 
   it("reads a description of an older version: entries in its order, with its date", () => {
-    const older = { generator: "catalogue", version: 1, date: "2026-11-19", domains: full.map(({ position: _p, date: _d, ...rest }) => rest).reverse() };
+    const older = {
+      generator: "catalogue",
+      version: 1,
+      date: "2026-11-19",
+      domains: full.map(({ position: _p, date: _d, ...rest }) => rest).reverse(),
+    };
     const info = parseBuildInfo(Buffer.from(JSON.stringify(older)))!;
     expect(info.domains.map((d) => [d.domain, d.position, d.date])).toEqual([
       ["d.example", 0, "2026-11-19"],

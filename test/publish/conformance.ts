@@ -34,7 +34,9 @@ export function failingAfter<T extends Store | Target>(target: T, n: number): T 
       if (property === "put") {
         return async (file: { path: string }) => {
           // Records and leases are the publisher's bookkeeping, not the build's files.
-          const bookkeeping = file.path.startsWith("_catalogue/records/") || file.path.startsWith("_catalogue/leases/");
+          const bookkeeping =
+            file.path.startsWith("_catalogue/records/") ||
+            file.path.startsWith("_catalogue/leases/");
           if (!bookkeeping && ++calls > n) throw new Error("injected failure: connection lost");
           const result = await (object.put as (f: unknown) => Promise<unknown>).call(object, file);
           if (!bookkeeping) puts++;
@@ -57,16 +59,28 @@ export async function expectHolds(driver: Driver, out: string) {
     const entry = held.get(file.path)!;
     expect(entry.bytes.equals(await readFile(file.abs!)), file.path).toBe(true);
     if (entry.headers !== undefined) {
-      const expected: FileHeaders = { contentType: file.contentType, cacheControl: file.cacheControl };
-      if (file.contentDisposition !== undefined) expected.contentDisposition = file.contentDisposition;
+      const expected: FileHeaders = {
+        contentType: file.contentType,
+        cacheControl: file.cacheControl,
+      };
+      if (file.contentDisposition !== undefined)
+        expected.contentDisposition = file.contentDisposition;
       expect(entry.headers, file.path).toEqual(expected);
     }
   }
 }
 
 export function targetConformance(getDriver: () => Driver, getEditions: () => Editions) {
-  const run = async (out: string, options: { maxDeletes?: number; dryRun?: boolean; target?: Store | Target } = {}): Promise<PublishSummary> =>
-    publish({ dir: out, target: options.target ?? (await getDriver().open()), maxDeletes: options.maxDeletes, dryRun: options.dryRun });
+  const run = async (
+    out: string,
+    options: { maxDeletes?: number; dryRun?: boolean; target?: Store | Target } = {},
+  ): Promise<PublishSummary> =>
+    publish({
+      dir: out,
+      target: options.target ?? (await getDriver().open()),
+      maxDeletes: options.maxDeletes,
+      dryRun: options.dryRun,
+    });
   const count = async (out: string) => {
     const source = await readSource(out);
     await source.release();
@@ -82,7 +96,9 @@ export function targetConformance(getDriver: () => Driver, getEditions: () => Ed
     await expectHolds(getDriver(), before);
     // build.json is published (the edge function reads it); the build's own file list is not.
     const held = await getDriver().contents();
-    expect(held.get("_catalogue/build.json")?.bytes.toString()).toBe(await readFile(path.join(before, "_catalogue/build.json"), "utf8"));
+    expect(held.get("_catalogue/build.json")?.bytes.toString()).toBe(
+      await readFile(path.join(before, "_catalogue/build.json"), "utf8"),
+    );
     expect(held.has(MANIFEST_PATH)).toBe(false);
   });
 
@@ -100,7 +116,8 @@ export function targetConformance(getDriver: () => Driver, getEditions: () => Ed
     }
     const second = await driver.contents();
     expect([...second.keys()]).toEqual([...first.keys()]);
-    for (const [rel, entry] of second) expect(entry.bytes.equals(first.get(rel)!.bytes), rel).toBe(true);
+    for (const [rel, entry] of second)
+      expect(entry.bytes.equals(first.get(rel)!.bytes), rel).toBe(true);
   });
 
   it("after an edit uploads only the changed files and deletes the removed ones", async () => {
@@ -129,7 +146,8 @@ export function targetConformance(getDriver: () => Driver, getEditions: () => Ed
     if (driver.incremental) {
       expect(summary.plan.uploads.map((u) => u.file.path).sort()).toEqual(changed);
       const old = await readFiles(before);
-      for (const u of summary.plan.uploads) expect(u.reason, u.file.path).toBe(old[u.file.path] === undefined ? "new" : "changed");
+      for (const u of summary.plan.uploads)
+        expect(u.reason, u.file.path).toBe(old[u.file.path] === undefined ? "new" : "changed");
       expect(summary.plan.deletes).toEqual(removed);
     }
     await expectHolds(driver, before);
@@ -172,7 +190,9 @@ export function targetConformance(getDriver: () => Driver, getEditions: () => Ed
     const { before } = getEditions();
     const driver = getDriver();
     await driver.next();
-    await expect(run(before, { target: failingAfter(await driver.open(), 5) })).rejects.toThrow("injected failure");
+    await expect(run(before, { target: failingAfter(await driver.open(), 5) })).rejects.toThrow(
+      "injected failure",
+    );
     const rerun = await run(before);
     if (driver.incremental) expect(rerun.uploaded).toBeLessThanOrEqual((await count(before)) - 5);
     await expectHolds(driver, before);

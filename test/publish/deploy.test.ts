@@ -16,7 +16,10 @@ let client: S3Client;
 
 beforeAll(async () => {
   root = await tempDir("catalogue-deploy-");
-  [content, s3] = await Promise.all([generatedContent(root.dir, { works: 60, domains: 2 }), startS3rver(["site"])]);
+  [content, s3] = await Promise.all([
+    generatedContent(root.dir, { works: 60, domains: 2 }),
+    startS3rver(["site"]),
+  ]);
   client = s3Client(s3.endpoint);
 });
 afterAll(async () => {
@@ -28,7 +31,10 @@ afterAll(async () => {
 /** The real command line, as a user runs it. */
 async function deploy(args: string[]) {
   try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, "deploy", ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...s3.env } });
+    const { stdout, stderr } = await exec(process.execPath, [CLI, "deploy", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, ...s3.env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };
@@ -37,25 +43,47 @@ async function deploy(args: string[]) {
 }
 
 async function bucket(prefix: string): Promise<Map<string, string>> {
-  const page = await client.send(new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/` }));
-  return new Map((page.Contents ?? []).map((o) => [o.Key!.slice(prefix.length + 1), o.ETag!.replace(/"/g, "")]));
+  const page = await client.send(
+    new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/` }),
+  );
+  return new Map(
+    (page.Contents ?? []).map((o) => [o.Key!.slice(prefix.length + 1), o.ETag!.replace(/"/g, "")]),
+  );
 }
 
 describe("catalogue deploy", { timeout: 180_000 }, () => {
   const out = () => path.join(root.dir, "dist");
-  const common = () => ["--content", content, "--out", out(), "--cache", path.join(root.dir, "cache"), "--no-site", "--to", "s3://site/prod", "--endpoint", s3.endpoint];
+  const common = () => [
+    "--content",
+    content,
+    "--out",
+    out(),
+    "--cache",
+    path.join(root.dir, "cache"),
+    "--no-site",
+    "--to",
+    "s3://site/prod",
+    "--endpoint",
+    s3.endpoint,
+  ];
 
   it("builds and publishes in one process, then finds nothing to do in 1 + one request per domain", async () => {
     const first = await deploy([...common(), "--date", "2026-11-20"]);
-    expect(first.stderr).toMatch(/^deployed 2026-11-20 to s3:\/\/site\/prod: (\d+) uploaded, 0 skipped, 0 deleted, [\d.]+ [kM]?B in [\d.]+ s \(\d+ requests\); built 2 domain\(s\), \d+ files, \d+ written in [\d.]+ s\n$/);
+    expect(first.stderr).toMatch(
+      /^deployed 2026-11-20 to s3:\/\/site\/prod: (\d+) uploaded, 0 skipped, 0 deleted, [\d.]+ [kM]?B in [\d.]+ s \(\d+ requests\); built 2 domain\(s\), \d+ files, \d+ written in [\d.]+ s\n$/,
+    );
     expect(first.code).toBe(0);
     const source = await readSource(out());
     await source.release();
     const held = await bucket("prod");
-    expect([...held.keys()].filter((rel) => !rel.startsWith("_catalogue/records/")).sort()).toEqual(source.files.map((f) => f.path));
+    expect([...held.keys()].filter((rel) => !rel.startsWith("_catalogue/records/")).sort()).toEqual(
+      source.files.map((f) => f.path),
+    );
     const again = await deploy([...common(), "--date", "2026-11-20"]);
     expect(again.code).toBe(0);
-    expect(again.stderr).toContain(`: 0 uploaded, ${source.files.length} skipped, 0 deleted, 0 B in `);
+    expect(again.stderr).toContain(
+      `: 0 uploaded, ${source.files.length} skipped, 0 deleted, 0 B in `,
+    );
     expect(again.stderr).toContain("(3 requests)");
     expect(again.stderr).toContain("(inputs unchanged)");
   });
@@ -68,7 +96,9 @@ describe("catalogue deploy", { timeout: 180_000 }, () => {
     await source.release();
     expect(source.info.date).toBe("2026-11-21");
     const held = await bucket("prod");
-    expect([...held.keys()].filter((rel) => !rel.startsWith("_catalogue/records/")).sort()).toEqual(source.files.map((f) => f.path));
+    expect([...held.keys()].filter((rel) => !rel.startsWith("_catalogue/records/")).sort()).toEqual(
+      source.files.map((f) => f.path),
+    );
   });
 
   it("a failed build publishes nothing and keeps the output", async () => {
@@ -103,9 +133,18 @@ describe("catalogue deploy", { timeout: 180_000 }, () => {
   });
 
   it("a bad target stops before the build", async () => {
-    const result = await deploy(["--content", content, "--out", path.join(root.dir, "never"), "--to", "gs://bucket/x"]);
+    const result = await deploy([
+      "--content",
+      content,
+      "--out",
+      path.join(root.dir, "never"),
+      "--to",
+      "gs://bucket/x",
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("catalogue deploy: --to gs://bucket/x: unsupported scheme; use s3://, a folder or a .zip / .tar.gz file\n");
+    expect(result.stderr).toBe(
+      "catalogue deploy: --to gs://bucket/x: unsupported scheme; use s3://, a folder or a .zip / .tar.gz file\n",
+    );
     await expect(stat(path.join(root.dir, "never"))).rejects.toThrow();
   });
 });

@@ -21,7 +21,13 @@ const file = (rel: string, fields: Partial<UndigestedFile>): UndigestedFile => (
   cacheControl: "no-cache",
   ...fields,
 });
-const recorded = (md5: string, key?: string): PublishedEntry => ({ size: 3, md5, ...(key ? { key } : {}), contentType: "application/json", cacheControl: "no-cache" });
+const recorded = (md5: string, key?: string): PublishedEntry => ({
+  size: 3,
+  md5,
+  ...(key ? { key } : {}),
+  contentType: "application/json",
+  cacheControl: "no-cache",
+});
 
 describe("the MD5s publishing needs", () => {
   it("come from the target's record of the same key, else from the file's bytes", async () => {
@@ -49,12 +55,17 @@ describe("the MD5s publishing needs", () => {
       ["made.json", md5("xyz")],
     ]);
     // Nothing recorded (a new target): every keyed file is hashed.
-    await expect(completeDigests([file("same-key.json", { key: "k1" })], null)).rejects.toThrow(/ENOENT/);
+    await expect(completeDigests([file("same-key.json", { key: "k1" })], null)).rejects.toThrow(
+      /ENOENT/,
+    );
   });
 
   it("are not taken from a record of another size", async () => {
     await writeFile(path.join(dir, "resized.json"), "abcd");
-    const [done] = await completeDigests([file("resized.json", { key: "k", size: 4 })], new Map([["resized.json", recorded("r".repeat(32), "k")]]));
+    const [done] = await completeDigests(
+      [file("resized.json", { key: "k", size: 4 })],
+      new Map([["resized.json", recorded("r".repeat(32), "k")]]),
+    );
     expect(done!.md5).toBe(md5("abcd"));
   });
 });

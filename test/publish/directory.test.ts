@@ -42,8 +42,14 @@ describe("directory target", () => {
     const later = new Date(Date.now() + 5000);
     await utimes(file, later, later);
     // A publish trusts what it recorded: it reads no file of the mirror.
-    expect((await publish({ dir: editions.before, target: new DirectoryTarget(place) })).plan.uploads).toEqual([]);
-    const summary = await publish({ dir: editions.before, target: new DirectoryTarget(place), verify: true });
+    expect(
+      (await publish({ dir: editions.before, target: new DirectoryTarget(place) })).plan.uploads,
+    ).toEqual([]);
+    const summary = await publish({
+      dir: editions.before,
+      target: new DirectoryTarget(place),
+      verify: true,
+    });
     expect(summary.plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([[rel, "changed"]]);
     expect((await readFile(file)).equals(original)).toBe(true);
   });
@@ -55,20 +61,26 @@ describe("directory target", () => {
     const temp = path.join(place, "domain-1.example/_api/detail/.1.json.99999.tmp");
     await writeFile(temp, "half");
     const record = path.join(place, recordPath("domain-1.example"));
-    await writeFile(record, (await readFile(record, "utf8")).replace('"state":"complete"', '"state":"updating"'));
+    await writeFile(
+      record,
+      (await readFile(record, "utf8")).replace('"state":"complete"', '"state":"updating"'),
+    );
     const summary = await publish({ dir: editions.after, target: new DirectoryTarget(place) });
     expect(summary.plan.deletes).toEqual(editions.removed);
     await expect(stat(temp)).rejects.toThrow();
     const emptyFolders: string[] = [];
     for (const d of await readdir(place, { recursive: true, withFileTypes: true })) {
-      if (d.isDirectory() && (await readdir(path.join(d.parentPath, d.name))).length === 0) emptyFolders.push(d.name);
+      if (d.isDirectory() && (await readdir(path.join(d.parentPath, d.name))).length === 0)
+        emptyFolders.push(d.name);
     }
     expect(emptyFolders).toEqual([]);
   });
 
   it("refuses to publish into the build or around it", async () => {
     for (const to of [editions.before, path.join(editions.before, "copy"), root.dir]) {
-      await expect(openTarget(to, { dir: editions.before, env: {} })).rejects.toThrow("is inside the build");
+      await expect(openTarget(to, { dir: editions.before, env: {} })).rejects.toThrow(
+        "is inside the build",
+      );
     }
   });
 });

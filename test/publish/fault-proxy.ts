@@ -48,10 +48,16 @@ const readBody = (req: IncomingMessage) =>
     req.on("error", reject);
   });
 
-const errorXml = (code: string) => `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>injected by the test proxy</Message></Error>`;
+const errorXml = (code: string) =>
+  `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>injected by the test proxy</Message></Error>`;
 
 /** `keepWrites: false` only counts requests (a benchmark: the bodies of a whole site would fill memory). */
-export async function startFaultProxy(upstream: string, seed: number, rates: Partial<FaultRates> = {}, keepWrites = true): Promise<FaultProxy> {
+export async function startFaultProxy(
+  upstream: string,
+  seed: number,
+  rates: Partial<FaultRates> = {},
+  keepWrites = true,
+): Promise<FaultProxy> {
   const random = seeded(seed);
   let current: FaultRates = { error500: 0, slowDown: 0, reset: 0, slow: 0, stall: 0, ...rates };
   const target = new URL(upstream);
@@ -64,11 +70,12 @@ export async function startFaultProxy(upstream: string, seed: number, rates: Par
     setRates(next) {
       current = { ...current, ...next };
     },
-    stop: () => new Promise<void>((resolve) => {
-      for (const req of stalled) req.socket.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        for (const req of stalled) req.socket.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server: Server = createServer(async (req, res) => {
     const roll = random();
@@ -104,16 +111,25 @@ export async function startFaultProxy(upstream: string, seed: number, rates: Par
     }
     if (fault === "slow") await new Promise((resolve) => setTimeout(resolve, slowFor));
     proxy.forwarded++;
-    const forward = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on("data", (c: Buffer) => chunks.push(c));
-      answer.on("end", () => {
-        const status = answer.statusCode ?? 500;
-        if (keepWrites && status >= 200 && status < 300) logWrite(req, body);
-        res.writeHead(status, answer.headers);
-        res.end(Buffer.concat(chunks));
-      });
-    });
+    const forward = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on("data", (c: Buffer) => chunks.push(c));
+        answer.on("end", () => {
+          const status = answer.statusCode ?? 500;
+          if (keepWrites && status >= 200 && status < 300) logWrite(req, body);
+          res.writeHead(status, answer.headers);
+          res.end(Buffer.concat(chunks));
+        });
+      },
+    );
     forward.on("error", () => res.destroy());
     forward.end(body);
   });
@@ -125,7 +141,15 @@ export async function startFaultProxy(upstream: string, seed: number, rates: Par
     else if (req.method === "DELETE") proxy.writes.push({ op: "delete", key });
     else if (req.method === "POST" && url.searchParams.has("delete")) {
       for (const match of body.toString().matchAll(/<Key>([^<]*)<\/Key>/g)) {
-        proxy.writes.push({ op: "delete", key: match[1]!.replace(/&amp;/g, "&").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'") });
+        proxy.writes.push({
+          op: "delete",
+          key: match[1]!
+            .replace(/&amp;/g, "&")
+            .replace(/&lt;/g, "<")
+            .replace(/&gt;/g, ">")
+            .replace(/&quot;/g, '"')
+            .replace(/&apos;/g, "'"),
+        });
       }
     }
   }

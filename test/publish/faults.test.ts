@@ -1,7 +1,12 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import {
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  type S3Client,
+} from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { decodeRecord, RECORDS_FOLDER } from "../../src/publish/records.ts";
@@ -50,8 +55,15 @@ async function listBucket(): Promise<Map<string, { size: number; md5: string }>>
   const found = new Map<string, { size: number; md5: string }>();
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: "faults", Prefix: `${PREFIX}/`, ContinuationToken: token }));
-    for (const o of page.Contents ?? []) found.set(o.Key!.slice(PREFIX.length + 1), { size: o.Size!, md5: o.ETag!.replace(/"/g, "") });
+    const page = await client.send(
+      new ListObjectsV2Command({
+        Bucket: "faults",
+        Prefix: `${PREFIX}/`,
+        ContinuationToken: token,
+      }),
+    );
+    for (const o of page.Contents ?? [])
+      found.set(o.Key!.slice(PREFIX.length + 1), { size: o.Size!, md5: o.ETag!.replace(/"/g, "") });
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token !== undefined);
   return found;
@@ -61,12 +73,17 @@ async function listBucket(): Promise<Map<string, { size: number; md5: string }>>
 async function expectRecordsTrue() {
   const bucket = await listBucket();
   for (const rel of [...bucket.keys()].filter((r) => r.startsWith(RECORDS_FOLDER))) {
-    const object = await client.send(new GetObjectCommand({ Bucket: "faults", Key: `${PREFIX}/${rel}` }));
+    const object = await client.send(
+      new GetObjectCommand({ Bucket: "faults", Key: `${PREFIX}/${rel}` }),
+    );
     const record = decodeRecord(Buffer.from(await object.Body!.transformToByteArray()));
     expect(record, rel).not.toBeNull();
     for (const [file, entry] of record!.files) {
       stats.recordChecks++;
-      expect(bucket.get(file), `${rel} claims ${file}`).toEqual({ size: entry.size, md5: entry.md5 });
+      expect(bucket.get(file), `${rel} claims ${file}`).toEqual({
+        size: entry.size,
+        md5: entry.md5,
+      });
     }
   }
 }
@@ -76,17 +93,26 @@ async function expectExactly(out: string) {
   const source = await readSource(out);
   await source.release();
   const bucket = await listBucket();
-  const held = [...bucket.keys()].filter((rel) => !rel.startsWith("_catalogue/records/") && !rel.startsWith("_catalogue/leases/"));
+  const held = [...bucket.keys()].filter(
+    (rel) => !rel.startsWith("_catalogue/records/") && !rel.startsWith("_catalogue/leases/"),
+  );
   expect(held.sort()).toEqual(source.files.map((f) => f.path));
   const random = seeded(SEED);
   for (const file of source.files) {
     const bytes = await readFile(file.abs!);
     const { createHash } = await import("node:crypto");
-    expect(bucket.get(file.path)!.md5, file.path).toBe(createHash("md5").update(bytes).digest("hex"));
+    expect(bucket.get(file.path)!.md5, file.path).toBe(
+      createHash("md5").update(bytes).digest("hex"),
+    );
     stats.objectsChecked++;
     if (random() < 0.02) {
-      const head = await client.send(new HeadObjectCommand({ Bucket: "faults", Key: `${PREFIX}/${file.path}` }));
-      expect([head.ContentType, head.CacheControl], file.path).toEqual([file.contentType, file.cacheControl]);
+      const head = await client.send(
+        new HeadObjectCommand({ Bucket: "faults", Key: `${PREFIX}/${file.path}` }),
+      );
+      expect([head.ContentType, head.CacheControl], file.path).toEqual([
+        file.contentType,
+        file.cacheControl,
+      ]);
     }
   }
   expect([...bucket.keys()].filter((rel) => rel.startsWith("_catalogue/leases/"))).toEqual([]);
@@ -111,7 +137,14 @@ async function expectReadersNeverStranded(startingFrom: string | null, firstWrit
   expect(model.checked).toBe(writes.length);
 }
 
-const target = () => new S3Target({ url: `s3://faults/${PREFIX}`, endpoint: proxy.endpoint, env: s3.env, retry: { attempts: 3, baseMs: 20 }, timeoutMs: 1000 });
+const target = () =>
+  new S3Target({
+    url: `s3://faults/${PREFIX}`,
+    endpoint: proxy.endpoint,
+    env: s3.env,
+    retry: { attempts: 3, baseMs: 20 },
+    timeoutMs: 1000,
+  });
 
 /** Publishes until a run succeeds, checking the records after each failed one. */
 async function converge(out: string) {
@@ -121,7 +154,12 @@ async function converge(out: string) {
       return await publish({ dir: out, target: target(), lease: { contendMs: 200 } });
     } catch (error) {
       stats.failed++;
-      if (!/could not|cannot reach|injected|socket|ECONNRESET|TimeoutError|timed out/i.test(String(error))) throw error;
+      if (
+        !/could not|cannot reach|injected|socket|ECONNRESET|TimeoutError|timed out/i.test(
+          String(error),
+        )
+      )
+        throw error;
       await expectRecordsTrue();
     }
   }
@@ -154,14 +192,29 @@ describe("publishing under faults", { timeout: 900_000 }, () => {
     const expected = editions.changed.length + editions.removed.length;
     for (let kill = 0; kill < 5; kill++) {
       const at = proxy.writes.length + 1 + Math.floor(random() * expected * 0.8);
-      const child = spawn(process.execPath, [CLI, "publish", "--to", `s3://faults/${PREFIX}`, "--dir", editions.before, "--endpoint", proxy.endpoint], {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, ...s3.env, CATALOGUE_S3_TIMEOUT: "1" },
-        stdio: ["ignore", "ignore", "pipe"],
-      });
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          "publish",
+          "--to",
+          `s3://faults/${PREFIX}`,
+          "--dir",
+          editions.before,
+          "--endpoint",
+          proxy.endpoint,
+        ],
+        {
+          cwd: ROOT,
+          env: { PATH: process.env.PATH, ...s3.env, CATALOGUE_S3_TIMEOUT: "1" },
+          stdio: ["ignore", "ignore", "pipe"],
+        },
+      );
       let stderr = "";
       child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      const exited = new Promise<number | null>((resolve) =>
+        child.once("exit", (code) => resolve(code)),
+      );
       const watch = setInterval(() => {
         if (proxy.writes.length >= at) child.kill("SIGKILL");
       }, 2);
@@ -169,7 +222,10 @@ describe("publishing under faults", { timeout: 900_000 }, () => {
       clearInterval(watch);
       stats.runs++;
       if (code === null) stats.kills++;
-      else console.log(`publish ${kill + 1} was not killed: exit ${code} after ${proxy.writes.length - (at - 1)} writes short of the mark: ${stderr.trim()}`);
+      else
+        console.log(
+          `publish ${kill + 1} was not killed: exit ${code} after ${proxy.writes.length - (at - 1)} writes short of the mark: ${stderr.trim()}`,
+        );
       await expectRecordsTrue();
     }
     expect(stats.kills).toBeGreaterThan(0);

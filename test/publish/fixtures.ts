@@ -49,7 +49,15 @@ export async function makeEditions(root: string, works = 120): Promise<Editions>
   await buildFixture(edited, after);
   const afterFiles = await readFiles(after);
   // What the build knows of its inputs stays in the output folder: never published.
-  const changed = Object.keys(afterFiles).filter((rel) => beforeFiles[rel]?.md5 !== afterFiles[rel]!.md5 && rel !== "_catalogue/inputs.json");
+  const changed = Object.keys(afterFiles).filter(
+    (rel) => beforeFiles[rel]?.md5 !== afterFiles[rel]!.md5 && rel !== "_catalogue/inputs.json",
+  );
   const removed = Object.keys(beforeFiles).filter((rel) => afterFiles[rel] === undefined);
-  return { before, after, changed: changed.sort(), removed: removed.sort(), retitled: { id: retitle, title } };
+  return {
+    before,
+    after,
+    changed: changed.sort(),
+    removed: removed.sort(),
+    retitled: { id: retitle, title },
+  };
 }

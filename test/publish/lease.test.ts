@@ -23,14 +23,30 @@ afterAll(async () => {
 let places = 0;
 const stores: Record<string, () => Store> = {
   directory: () => new DirectoryTarget(path.join(root.dir, `place-${++places}`)),
-  s3: () => new S3Target({ url: `s3://leases/place-${++places}`, endpoint: s3.endpoint, env: s3.env, retry: { attempts: 3, baseMs: 5 } }),
+  s3: () =>
+    new S3Target({
+      url: `s3://leases/place-${++places}`,
+      endpoint: s3.endpoint,
+      env: s3.env,
+      retry: { attempts: 3, baseMs: 5 },
+    }),
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A lease object as a publisher writes it, for a publisher that is not running. */
 async function plantLease(store: Store, scope: string[], owner = "ci-runner-7 pid 4242") {
-  const bytes = Buffer.from(JSON.stringify({ owner, started: "2026-11-23T03:00:00.000Z", scope }) + "\n");
-  await store.put({ path: `${LEASES_FOLDER}0-killed.json`, size: bytes.length, md5: md5(bytes), abs: null, bytes, contentType: "application/json", cacheControl: "no-store" });
+  const bytes = Buffer.from(
+    JSON.stringify({ owner, started: "2026-11-23T03:00:00.000Z", scope }) + "\n",
+  );
+  await store.put({
+    path: `${LEASES_FOLDER}0-killed.json`,
+    size: bytes.length,
+    md5: md5(bytes),
+    abs: null,
+    bytes,
+    contentType: "application/json",
+    cacheControl: "no-store",
+  });
 }
 
 /** The store, with one of its operations failing as a dropped connection would. */
@@ -56,10 +72,15 @@ for (const [kind, open] of Object.entries(stores)) {
         scopes.map(async (scope) => {
           let lease: Lease;
           try {
-            lease = await acquireLease(store, scope, { contendMs: 400, patienceMs: 20_000, wait: true });
+            lease = await acquireLease(store, scope, {
+              contendMs: 400,
+              patienceMs: 20_000,
+              wait: true,
+            });
           } catch (error) {
             // Only a refusal naming the holder counts: any other error fails the test.
-            if (!(error instanceof UserError) || !error.message.includes("is being published by")) throw error;
+            if (!(error instanceof UserError) || !error.message.includes("is being published by"))
+              throw error;
             refusals.push(error.message);
             return;
           }
@@ -72,13 +93,17 @@ for (const [kind, open] of Object.entries(stores)) {
       expect(held.length).toBeGreaterThan(0);
       expect(held.length + refusals.length).toBe(scopes.length);
       held.sort((x, y) => x.from - y.from);
-      for (let i = 1; i < held.length; i++) expect(held[i]!.from, "two holders at once").toBeGreaterThanOrEqual(held[i - 1]!.to);
+      for (let i = 1; i < held.length; i++)
+        expect(held[i]!.from, "two holders at once").toBeGreaterThanOrEqual(held[i - 1]!.to);
       expect([...(await store.list(LEASES_FOLDER)).keys()]).toEqual([]);
     });
 
     it("lets publishers of disjoint domains hold at once", async () => {
       const store = open();
-      const [a, b] = await Promise.all([acquireLease(store, ["a.example"]), acquireLease(store, ["b.example"])]);
+      const [a, b] = await Promise.all([
+        acquireLease(store, ["a.example"]),
+        acquireLease(store, ["b.example"]),
+      ]);
       expect((await store.list(LEASES_FOLDER)).size).toBe(2);
       await Promise.all([a.release(), b.release()]);
     });
@@ -90,16 +115,22 @@ for (const [kind, open] of Object.entries(stores)) {
       const second = acquireLease(store, ["a.example"], { contendMs: 100 });
       await expect(second).rejects.toThrow(UserError);
       await expect(second).rejects.toThrow(/b\.example, a\.example|a\.example, b\.example/);
-      await expect(second).rejects.toThrow("is being published by ci-runner-7 pid 4242 since 2026-11-23T03:00:00.000Z; nothing was changed");
+      await expect(second).rejects.toThrow(
+        "is being published by ci-runner-7 pid 4242 since 2026-11-23T03:00:00.000Z; nothing was changed",
+      );
       // Its own lease was withdrawn: only the holder's is left.
-      expect([...(await store.list(LEASES_FOLDER)).keys()]).toEqual([`${LEASES_FOLDER}0-killed.json`]);
+      expect([...(await store.list(LEASES_FOLDER)).keys()]).toEqual([
+        `${LEASES_FOLDER}0-killed.json`,
+      ]);
     });
 
     it("takes over the lease of a killed publisher once it was not renewed for its time-to-live", async () => {
       const store = open();
       await plantLease(store, ["*"]);
       // Fresh: refused. S3 dates objects to the second, so the time-to-live spans a few.
-      await expect(acquireLease(store, ["a.example"], { ttlMs: 3000, contendMs: 100 })).rejects.toThrow("is being published by");
+      await expect(
+        acquireLease(store, ["a.example"], { ttlMs: 3000, contendMs: 100 }),
+      ).rejects.toThrow("is being published by");
       await sleep(4500);
       const lease = await acquireLease(store, ["a.example"], { ttlMs: 3000, contendMs: 100 });
       const left = [...(await store.list(LEASES_FOLDER)).keys()];
@@ -123,14 +154,18 @@ for (const [kind, open] of Object.entries(stores)) {
       expect(now[0]).not.toBe(left);
       // While it holds, the same process's next publish of the domain is refused, as another's would be.
       await sleep(300);
-      await expect(acquireLease(store, ["a.example"], { contendMs: 100, patienceMs: 2000 })).rejects.toThrow(`is being published by`);
+      await expect(
+        acquireLease(store, ["a.example"], { contendMs: 100, patienceMs: 2000 }),
+      ).rejects.toThrow(`is being published by`);
       await second.release();
       expect((await store.list(LEASES_FOLDER)).size).toBe(0);
     });
 
     it("leaves no lease behind when a request fails while it decides", async () => {
       const store = open();
-      await expect(acquireLease(failingStore(store, "list"), ["a.example"])).rejects.toThrow("injected");
+      await expect(acquireLease(failingStore(store, "list"), ["a.example"])).rejects.toThrow(
+        "injected",
+      );
       expect((await store.list(LEASES_FOLDER)).size).toBe(0);
     });
 

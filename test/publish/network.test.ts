@@ -31,13 +31,28 @@ const DOMAINS = [
   { host: "uno.example", base: "", media: "https://media.example/red", locale: "es", shard: "a" },
   { host: "dos.example", base: "", media: "https://media.example/red", locale: "en", shard: "b" },
   // A base path, media under it.
-  { host: "tres.example", base: "https://tres.example/cataleg", media: "", locale: "ca", shard: "b" },
+  {
+    host: "tres.example",
+    base: "https://tres.example/cataleg",
+    media: "",
+    locale: "ca",
+    shard: "b",
+  },
   // Media on a host of its own.
-  { host: "cuatro.example", base: "", media: "https://img.example/cuatro", locale: "gl", shard: "a" },
+  {
+    host: "cuatro.example",
+    base: "",
+    media: "https://img.example/cuatro",
+    locale: "gl",
+    shard: "a",
+  },
   { host: "cinco.example", base: "", media: "", locale: "eu", shard: "c" },
   { host: "seis.example", base: "", media: "https://media.example/red", locale: "fr", shard: "c" },
 ];
-const SHARDS = ["a", "b", "c"].map((shard) => ({ shard, domains: DOMAINS.filter((d) => d.shard === shard).map((d) => d.host) }));
+const SHARDS = ["a", "b", "c"].map((shard) => ({
+  shard,
+  domains: DOMAINS.filter((d) => d.shard === shard).map((d) => d.host),
+}));
 
 /** Sparse ids: work i of the generator is id 1000 + 37 i. */
 const idOf = (i: number) => 1000 + 37 * i;
@@ -70,11 +85,21 @@ afterAll(async () => {
  */
 async function writeNetwork(dir: string) {
   await generateCatalogue(dir, { works: 60, domains: DOMAINS.length, covers: 16, seed: 17 });
-  await writeFile(path.join(dir, "covers", "only-withdrawn.png"), await sharp({ create: { width: 200, height: 300, channels: 3, background: "#c0392b" } }).png().toBuffer());
-  const header = "domain,name,base_url,media_url,locale,default_ordering,new_days,export_window_days\n";
+  await writeFile(
+    path.join(dir, "covers", "only-withdrawn.png"),
+    await sharp({ create: { width: 200, height: 300, channels: 3, background: "#c0392b" } })
+      .png()
+      .toBuffer(),
+  );
+  const header =
+    "domain,name,base_url,media_url,locale,default_ordering,new_days,export_window_days\n";
   await writeFile(
     path.join(dir, "domains.csv"),
-    header + DOMAINS.map((d, i) => `${d.host},Red ${d.host},${d.base},${d.media},${d.locale},${["name", "-year", "year"][i % 3]},30,30\n`).join(""),
+    header +
+      DOMAINS.map(
+        (d, i) =>
+          `${d.host},Red ${d.host},${d.base},${d.media},${d.locale},${["name", "-year", "year"][i % 3]},30,30\n`,
+      ).join(""),
   );
   await editCsv(path.join(dir, "audiovisuals.csv"), (cells) => {
     const i = Number(cells[0]);
@@ -88,9 +113,16 @@ async function writeNetwork(dir: string) {
   await editCsv(path.join(dir, "availability.csv"), (cells) => {
     const id = idOf(Number(cells[0]));
     if (id === RETITLED || id === WITHDRAWN) return null;
-    return [String(id), DOMAINS[Number(/^domain-(\d+)\.example$/.exec(cells[1]!)![1]) - 1]!.host, ...cells.slice(2)];
+    return [
+      String(id),
+      DOMAINS[Number(/^domain-(\d+)\.example$/.exec(cells[1]!)![1]) - 1]!.host,
+      ...cells.slice(2),
+    ];
   });
-  await appendFile(path.join(dir, "availability.csv"), [`${RETITLED},uno.example,2020-01-01,`, `${WITHDRAWN},dos.example,2020-01-01,`]);
+  await appendFile(path.join(dir, "availability.csv"), [
+    `${RETITLED},uno.example,2020-01-01,`,
+    `${WITHDRAWN},dos.example,2020-01-01,`,
+  ]);
 }
 
 /** Rewrites each data row of a CSV (the generator quotes no cell of these files); null drops the row. */
@@ -107,10 +139,23 @@ async function appendFile(file: string, lines: string[]) {
 /** A shard's deploy, as its CI job runs it: a process of its own, its own output folder and image cache. */
 async function deployShard(shard: { shard: string; domains: string[] }, extra: string[] = []) {
   const dir = path.join(root.dir, `shard-${shard.shard}`);
-  const args = ["deploy", "--content", content, "--out", path.join(dir, "dist"), "--cache", path.join(dir, "cache"), "--date", DATE];
+  const args = [
+    "deploy",
+    "--content",
+    content,
+    "--out",
+    path.join(dir, "dist"),
+    "--cache",
+    path.join(dir, "cache"),
+    "--date",
+    DATE,
+  ];
   for (const domain of shard.domains) args.push("--domain", domain);
   args.push("--to", TARGET, "--endpoint", s3.endpoint, ...extra);
-  const { stderr } = await exec(process.execPath, [CLI, ...args], { cwd: ROOT, env: { PATH: process.env.PATH, ...s3.env } });
+  const { stderr } = await exec(process.execPath, [CLI, ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, ...s3.env },
+  });
   return stderr;
 }
 
@@ -120,7 +165,18 @@ async function fullBuild(name: string) {
   await buildFixture(content, out, { date: DATE, site: true });
   const source = await readSource(out);
   await source.release();
-  const files = new Map(source.files.map((f) => [f.path, { md5: f.md5 ?? null, abs: f.abs!, contentType: f.contentType, cacheControl: f.cacheControl, contentDisposition: f.contentDisposition }]));
+  const files = new Map(
+    source.files.map((f) => [
+      f.path,
+      {
+        md5: f.md5 ?? null,
+        abs: f.abs!,
+        contentType: f.contentType,
+        cacheControl: f.cacheControl,
+        contentDisposition: f.contentDisposition,
+      },
+    ]),
+  );
   return { out, files };
 }
 
@@ -129,7 +185,9 @@ async function keys(): Promise<string[]> {
   const found: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: "net", Prefix: "site/", ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: "net", Prefix: "site/", ContinuationToken: token }),
+    );
     for (const o of page.Contents ?? []) found.push(o.Key!.slice("site/".length));
     token = page.NextContinuationToken;
   } while (token !== undefined);
@@ -141,7 +199,15 @@ async function bucket() {
   const objects = await mapLimit(await keys(), 16, async (rel) => {
     const object = await client.send(new GetObjectCommand({ Bucket: "net", Key: `site/${rel}` }));
     const bytes = Buffer.from(await object.Body!.transformToByteArray());
-    return [rel, { md5: md5(bytes), contentType: object.ContentType, cacheControl: object.CacheControl, contentDisposition: object.ContentDisposition }] as const;
+    return [
+      rel,
+      {
+        md5: md5(bytes),
+        contentType: object.ContentType,
+        cacheControl: object.CacheControl,
+        contentDisposition: object.ContentDisposition,
+      },
+    ] as const;
   });
   return new Map(objects);
 }
@@ -151,7 +217,9 @@ const md5 = (bytes: Buffer) => createHash("md5").update(bytes).digest("hex");
 /** The bucket holds exactly the full build's files (the publisher's records aside, no lease left), with their bytes and headers. */
 async function expectFullBuild(full: Awaited<ReturnType<typeof fullBuild>>) {
   const held = await bucket();
-  const bookkeeping = [...held.keys()].filter((rel) => rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/"));
+  const bookkeeping = [...held.keys()].filter(
+    (rel) => rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/"),
+  );
   expect(bookkeeping.sort()).toEqual(DOMAINS.map((d) => `_catalogue/records/${d.host}.tsv`).sort());
   for (const rel of bookkeeping) {
     // Every record complete: the next publish of each domain trusts it and lists nothing.
@@ -162,8 +230,14 @@ async function expectFullBuild(full: Awaited<ReturnType<typeof fullBuild>>) {
   expect([...held.keys()].sort()).toEqual([...full.files.keys()].sort());
   const wrong: string[] = [];
   for (const [rel, file] of full.files) {
-    const expected = { md5: md5(await readFile(file.abs)), contentType: file.contentType, cacheControl: file.cacheControl, contentDisposition: file.contentDisposition };
-    if (JSON.stringify(held.get(rel)) !== JSON.stringify(expected)) wrong.push(`${rel}: ${JSON.stringify(held.get(rel))} != ${JSON.stringify(expected)}`);
+    const expected = {
+      md5: md5(await readFile(file.abs)),
+      contentType: file.contentType,
+      cacheControl: file.cacheControl,
+      contentDisposition: file.contentDisposition,
+    };
+    if (JSON.stringify(held.get(rel)) !== JSON.stringify(expected))
+      wrong.push(`${rel}: ${JSON.stringify(held.get(rel))} != ${JSON.stringify(expected)}`);
   }
   expect(wrong).toEqual([]);
   const info = JSON.parse(await readFile(path.join(full.out, "_catalogue/build.json"), "utf8"));
@@ -173,18 +247,33 @@ async function expectFullBuild(full: Awaited<ReturnType<typeof fullBuild>>) {
 describe("a network of three shards into one bucket", { timeout: 240_000 }, () => {
   it("holds what one full build publishes after concurrent shard deploys, after a change in two shards, and a full publish changes nothing", async () => {
     // Round 1: three processes at once on an empty bucket (and the full build meanwhile).
-    const [first, full1] = await Promise.all([Promise.all(SHARDS.map((shard) => deployShard(shard))), fullBuild("full-1")]);
-    for (const stderr of first) expect(stderr).toMatch(/^deployed 2026-11-20 to s3:\/\/net\/site: [1-9]\d* uploaded, \d+ skipped, 0 deleted/m);
+    const [first, full1] = await Promise.all([
+      Promise.all(SHARDS.map((shard) => deployShard(shard))),
+      fullBuild("full-1"),
+    ]);
+    for (const stderr of first)
+      expect(stderr).toMatch(
+        /^deployed 2026-11-20 to s3:\/\/net\/site: [1-9]\d* uploaded, \d+ skipped, 0 deleted/m,
+      );
     await expectFullBuild(full1);
-    const detail = await readFile(path.join(full1.out, `dos.example/_api/detail/${WITHDRAWN}.json`), "utf8");
+    const detail = await readFile(
+      path.join(full1.out, `dos.example/_api/detail/${WITHDRAWN}.json`),
+      "utf8",
+    );
     const cover = /https:\/\/(media\.example\/red\/[^"]+)"/.exec(detail)![1]!;
     expect(await keys()).toContain(cover);
 
     // Round 2: shard a's work is retitled, shard b's withdrawn (its cover, in the folder three
     // shards share, is used by no domain any more: shard b prunes it); shard c has nothing to do.
-    await editCsv(path.join(content, "audiovisuals.csv"), (cells) => (cells[0] === String(RETITLED) ? [cells[0], "Un título cambiado", ...cells.slice(2)] : cells));
-    await editCsv(path.join(content, "availability.csv"), (cells) => (cells[0] === String(WITHDRAWN) ? null : cells));
-    const second = await Promise.all(SHARDS.map((shard) => deployShard(shard, shard.shard === "b" ? ["--prune-media"] : [])));
+    await editCsv(path.join(content, "audiovisuals.csv"), (cells) =>
+      cells[0] === String(RETITLED) ? [cells[0], "Un título cambiado", ...cells.slice(2)] : cells,
+    );
+    await editCsv(path.join(content, "availability.csv"), (cells) =>
+      cells[0] === String(WITHDRAWN) ? null : cells,
+    );
+    const second = await Promise.all(
+      SHARDS.map((shard) => deployShard(shard, shard.shard === "b" ? ["--prune-media"] : [])),
+    );
     const full = await fullBuild("full-2");
     await expectFullBuild(full);
     expect(await keys()).not.toContain(cover);
@@ -194,8 +283,14 @@ describe("a network of three shards into one bucket", { timeout: 240_000 }, () =
     expect(second[2]).toMatch(/: 0 uploaded, \d+ skipped, 0 deleted/);
 
     // A full publish of the full build: nothing to change.
-    const { stderr } = await exec(process.execPath, [CLI, "publish", "--dir", full.out, "--to", TARGET, "--endpoint", s3.endpoint], { cwd: ROOT, env: { PATH: process.env.PATH, ...s3.env } });
-    expect(stderr).toMatch(new RegExp(`^published to s3://net/site: 0 uploaded, ${full.files.size} skipped, 0 deleted`));
+    const { stderr } = await exec(
+      process.execPath,
+      [CLI, "publish", "--dir", full.out, "--to", TARGET, "--endpoint", s3.endpoint],
+      { cwd: ROOT, env: { PATH: process.env.PATH, ...s3.env } },
+    );
+    expect(stderr).toMatch(
+      new RegExp(`^published to s3://net/site: 0 uploaded, ${full.files.size} skipped, 0 deleted`),
+    );
     await expectFullBuild(full);
   });
 });

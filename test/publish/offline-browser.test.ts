@@ -28,9 +28,21 @@ const DATE = "2026-11-20";
 /** A director with many works, whose name has accents a reader may not type. */
 const DIRECTOR = { id: 9001, name: "Agnès Vàrdá", slug: "agnes-varda", works: 25 };
 const DOMAINS = [
-  { domain: "domain-1.example", home: "domain-1.example/index.html", media: "media.example.org/cat/" },
-  { domain: "domain-2.example", home: "domain-2.example/index.html", media: "domain-2.example/media/" },
-  { domain: "domain-3.example", home: "domain-3.example/cataleg/index.html", media: "domain-3.example/cataleg/media/" },
+  {
+    domain: "domain-1.example",
+    home: "domain-1.example/index.html",
+    media: "media.example.org/cat/",
+  },
+  {
+    domain: "domain-2.example",
+    home: "domain-2.example/index.html",
+    media: "domain-2.example/media/",
+  },
+  {
+    domain: "domain-3.example",
+    home: "domain-3.example/cataleg/index.html",
+    media: "domain-3.example/cataleg/media/",
+  },
 ];
 
 let root: { dir: string; cleanup: () => Promise<void> };
@@ -42,10 +54,19 @@ async function makeContent(dir: string): Promise<string> {
   const content = await generatedContent(dir, { works: 70, domains: 3 });
   const domains = path.join(content, "domains.csv");
   let text = await readFile(domains, "utf8");
-  text = text.replace("domain-1.example,Red de bibliotecas 1,,", "domain-1.example,Red de bibliotecas 1,,https://media.example.org/cat");
-  text = text.replace("domain-3.example,Red de bibliotecas 3,,", "domain-3.example,Red de bibliotecas 3,https://domain-3.example/cataleg,");
+  text = text.replace(
+    "domain-1.example,Red de bibliotecas 1,,",
+    "domain-1.example,Red de bibliotecas 1,,https://media.example.org/cat",
+  );
+  text = text.replace(
+    "domain-3.example,Red de bibliotecas 3,,",
+    "domain-3.example,Red de bibliotecas 3,https://domain-3.example/cataleg,",
+  );
   await writeFile(domains, text);
-  await appendFile(path.join(content, "directors.csv"), `${DIRECTOR.id},${DIRECTOR.name},${DIRECTOR.slug},covers/cover-1.png,true,,,\n`);
+  await appendFile(
+    path.join(content, "directors.csv"),
+    `${DIRECTOR.id},${DIRECTOR.name},${DIRECTOR.slug},covers/cover-1.png,true,,,\n`,
+  );
   let works = `${SCRIPT_ID},"${SCRIPT_TITLE.replace(/"/g, '""')}",script-title,peliculas,1,1950,90,covers/cover-0.png,1\n`;
   let availability = "";
   for (let i = 0; i < DIRECTOR.works; i++) {
@@ -81,7 +102,15 @@ afterAll(async () => {
 /** Publishes the build into an archive and unpacks it; returns the unpacked folder. */
 async function archive(name: string, domain?: string): Promise<string> {
   const file = path.join(root.dir, name);
-  await run(process.execPath, [CLI, "publish", "--dir", dist, "--to", file, ...(domain ? ["--domain", domain] : [])]);
+  await run(process.execPath, [
+    CLI,
+    "publish",
+    "--dir",
+    dist,
+    "--to",
+    file,
+    ...(domain ? ["--domain", domain] : []),
+  ]);
   const dir = `${file}.d`;
   await mkdir(dir);
   if (name.endsWith(".zip")) await run("unzip", ["-q", file, "-d", dir]);
@@ -101,33 +130,53 @@ async function offlineContext(inside: string) {
   const base = pathToFileURL(inside).href + "/";
   context.on("request", (r) => void requests.push(r.url()));
   // Whatever is not a file of the copy is refused (and reported), offline or not.
-  await context.route("**/*", (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort()));
+  await context.route("**/*", (route) =>
+    route.request().url().startsWith(base) ? route.continue() : route.abort(),
+  );
   context.on("page", (page) => watch(page, problems));
   const outside = () => requests.filter((url) => !url.startsWith(base) && !url.startsWith("data:"));
   return { context, problems, requests, outside };
 }
 
 function watch(page: Page, problems: string[]) {
-  page.on("console", (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)));
+  page.on(
+    "console",
+    (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)),
+  );
   page.on("pageerror", (e) => problems.push(`script: ${e.message} (${page.url()})`));
   page.on("dialog", (d) => problems.push(`dialog: ${d.message()} (${page.url()})`));
-  page.on("requestfailed", (r) => void (r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)));
+  page.on(
+    "requestfailed",
+    (r) =>
+      void (
+        r.failure()?.errorText !== "net::ERR_ABORTED" &&
+        problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)
+      ),
+  );
 }
 
 /** Scrolls through the page so lazy images load, then lists the images that did not, and those loaded from elsewhere. */
 async function badImages(page: Page, media: string): Promise<string[]> {
   await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
   await page.waitForFunction("[...document.images].every((i) => i.complete)");
-  const images = (await page.evaluate("[...document.images].map((i) => [i.currentSrc || i.src, i.naturalWidth])")) as [string, number][];
+  const images = (await page.evaluate(
+    "[...document.images].map((i) => [i.currentSrc || i.src, i.naturalWidth])",
+  )) as [string, number][];
   expect(images.length).toBeGreaterThan(0);
-  return images.filter(([src, width]) => !(width > 0) || !src.includes(`/${media}`)).map(([src]) => src);
+  return images
+    .filter(([src, width]) => !(width > 0) || !src.includes(`/${media}`))
+    .map(([src]) => src);
 }
 
 const isIndex = (url: string) => url.endsWith("/assets/search-index.js");
 const cardTitles = (page: Page) => page.locator(".cards .card-title").allTextContents();
 
 /** Browses one domain of an unpacked copy from its root index.html, and searches it. */
-async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: boolean): Promise<void> {
+async function browse(
+  unpacked: string,
+  d: (typeof DOMAINS)[number],
+  network: boolean,
+): Promise<void> {
   const view = views.get(d.domain)!;
   const { context, problems, requests, outside } = await offlineContext(unpacked);
   try {
@@ -148,14 +197,20 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
     expect(await badImages(page, d.media)).toEqual([]);
 
     // A work of page 2 with a director and a category, its JSON and the spreadsheets.
-    const listed = order.slice(20, 40).find((l) => l.director !== null && l.work.audiovisual_type !== null)!;
+    const listed = order
+      .slice(20, 40)
+      .find((l) => l.director !== null && l.work.audiovisual_type !== null)!;
     await page.locator(`.cards a[href*="audiovisual-detail/${listed.work.id}/"]`).click();
-    await page.waitForURL(new RegExp(`/audiovisual-detail/${listed.work.id}/${listed.work.slug}/index\\.html$`));
+    await page.waitForURL(
+      new RegExp(`/audiovisual-detail/${listed.work.id}/${listed.work.slug}/index\\.html$`),
+    );
     expect(await page.locator("h1").textContent()).toBe(listed.work.name);
     expect(await badImages(page, d.media)).toEqual([]);
     const work = page.url();
     // The footer's links (the three spreadsheets and the Atom feed) are files of the archive.
-    const footer = await page.locator("footer a").evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
+    const footer = await page
+      .locator("footer a")
+      .evaluateAll((links) => links.map((a) => (a as unknown as { href: string }).href));
     expect(footer.filter((href) => /\/_api\/export\/export_\w+\.xlsx$/.test(href))).toHaveLength(3);
     for (const href of footer) {
       expect(href).toMatch(/\/_api\/export\/export_\w+\.xlsx$|\/feed\.atom$/);
@@ -163,7 +218,10 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
     }
     await page.locator('main a[type="application/json"]').click();
     await page.waitForURL(new RegExp(`/_api/detail/${listed.work.id}\\.json$`));
-    expect(JSON.parse((await page.locator("body").textContent())!)).toMatchObject({ id: listed.work.id, name: listed.work.name });
+    expect(JSON.parse((await page.locator("body").textContent())!)).toMatchObject({
+      id: listed.work.id,
+      name: listed.work.name,
+    });
 
     // Its director and its category.
     await page.goto(work);
@@ -190,7 +248,9 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
     const result = page.locator(`.search-results a[href*="audiovisual-detail/${target.work.id}/"]`);
     expect(await result.textContent()).toBe(target.work.name);
     await result.click();
-    await page.waitForURL(new RegExp(`/audiovisual-detail/${target.work.id}/${target.work.slug}/index\\.html$`));
+    await page.waitForURL(
+      new RegExp(`/audiovisual-detail/${target.work.id}/${target.work.slug}/index\\.html$`),
+    );
     expect(await page.locator("h1").textContent()).toBe(target.work.name);
 
     // By director, typed without accents: every one of their works counted, the first ten shown.
@@ -198,14 +258,19 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
     await box.fill("agnes VARDA");
     const results = page.locator(".search-results li");
     await expect.poll(() => results.count()).toBe(10);
-    const count = view.domain.locale.startsWith("en") ? `${DIRECTOR.works} results` : `${DIRECTOR.works} resultados`;
+    const count = view.domain.locale.startsWith("en")
+      ? `${DIRECTOR.works} results`
+      : `${DIRECTOR.works} resultados`;
     expect(await page.locator(".search-results p").textContent()).toBe(count);
-    for (const item of await results.allTextContents()) expect(item).toMatch(new RegExp(`^Les glaneurs \\d+ · ${DIRECTOR.name}$`));
+    for (const item of await results.allTextContents())
+      expect(item).toMatch(new RegExp(`^Les glaneurs \\d+ · ${DIRECTOR.name}$`));
     // A title written as markup is found and shown as text.
     await box.fill("quotes script");
     expect(await page.locator(".search-results a").allTextContents()).toEqual([SCRIPT_TITLE]);
     await box.fill("zzzz");
-    expect(await page.locator(".search-results p").textContent()).toBe(view.domain.locale.startsWith("en") ? "No work found." : "No se ha encontrado ninguna obra.");
+    expect(await page.locator(".search-results p").textContent()).toBe(
+      view.domain.locale.startsWith("en") ? "No work found." : "No se ha encontrado ninguna obra.",
+    );
 
     expect(problems).toEqual([]);
     expect(outside()).toEqual([]);
@@ -217,71 +282,76 @@ async function browse(unpacked: string, d: (typeof DOMAINS)[number], network: bo
   }
 }
 
-describe.runIf(chromium !== null)("an offline archive opened from file:// with the network off", () => {
-  it("a whole-network .zip opens at a root index.html listing the domains, each browsable and searchable", async () => {
-    const unpacked = await archive("network.zip");
-    for (const d of DOMAINS) await browse(unpacked, d, true);
-  }, 240_000);
+describe.runIf(chromium !== null)(
+  "an offline archive opened from file:// with the network off",
+  () => {
+    it("a whole-network .zip opens at a root index.html listing the domains, each browsable and searchable", async () => {
+      const unpacked = await archive("network.zip");
+      for (const d of DOMAINS) await browse(unpacked, d, true);
+    }, 240_000);
 
-  for (const d of DOMAINS) {
-    it(`a one-domain .tar.gz of ${d.domain} (media in ${d.media}) opens at its home, browsable and searchable`, async () => {
-      const unpacked = await archive(`${d.domain}.tar.gz`, d.domain);
-      await browse(unpacked, d, false);
-    }, 120_000);
-  }
-
-  it("served over HTTP (catalogue serve --dir), the same copy searches with Pagefind", async () => {
-    const unpacked = await archive("served.tar.gz", "domain-2.example");
-    const server = await startServer({ dir: unpacked, port: 0, host: "127.0.0.1" });
-    const page = await browser.newPage();
-    try {
-      const problems: string[] = [];
-      watch(page, problems);
-      const requests: string[] = [];
-      page.on("request", (r) => void requests.push(r.url()));
-      await page.goto(server.url);
-      const box = page.locator('input[type="search"]');
-      await expect.poll(() => box.isVisible()).toBe(true);
-      const target = views.get("domain-2.example")!.orders.name.at(-1)!;
-      await box.fill(target.work.name);
-      await page.locator(`.search-results a[href*="audiovisual-detail/${target.work.id}/"]`).waitFor({ timeout: 15_000 });
-      expect(requests.some((url) => url.endsWith("/pagefind/pagefind.js"))).toBe(true);
-      expect(requests.filter(isIndex)).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.close();
-      await server.close();
+    for (const d of DOMAINS) {
+      it(`a one-domain .tar.gz of ${d.domain} (media in ${d.media}) opens at its home, browsable and searchable`, async () => {
+        const unpacked = await archive(`${d.domain}.tar.gz`, d.domain);
+        await browse(unpacked, d, false);
+      }, 120_000);
     }
-  });
 
-  it("a copy whose search index is gone hides the search box on the first search", async () => {
-    const unpacked = await archive("no-index.tar.gz", "domain-2.example");
-    await rm(path.join(unpacked, "domain-2.example/assets/search-index.js"));
-    const { context, problems } = await offlineContext(unpacked);
-    try {
-      const page = await context.newPage();
-      await page.goto(pathToFileURL(path.join(unpacked, "domain-2.example/index.html")).href);
-      const box = page.locator('input[type="search"]');
-      await expect.poll(() => box.isVisible()).toBe(true);
-      await box.fill("luna");
-      await expect.poll(() => page.locator("[data-search]").isHidden()).toBe(true);
-      // The missing file is reported, for whoever looks into it.
-      expect(problems.some((p) => p.includes("search-index.js"))).toBe(true);
-    } finally {
-      await context.close();
-    }
-  });
+    it("served over HTTP (catalogue serve --dir), the same copy searches with Pagefind", async () => {
+      const unpacked = await archive("served.tar.gz", "domain-2.example");
+      const server = await startServer({ dir: unpacked, port: 0, host: "127.0.0.1" });
+      const page = await browser.newPage();
+      try {
+        const problems: string[] = [];
+        watch(page, problems);
+        const requests: string[] = [];
+        page.on("request", (r) => void requests.push(r.url()));
+        await page.goto(server.url);
+        const box = page.locator('input[type="search"]');
+        await expect.poll(() => box.isVisible()).toBe(true);
+        const target = views.get("domain-2.example")!.orders.name.at(-1)!;
+        await box.fill(target.work.name);
+        await page
+          .locator(`.search-results a[href*="audiovisual-detail/${target.work.id}/"]`)
+          .waitFor({ timeout: 15_000 });
+        expect(requests.some((url) => url.endsWith("/pagefind/pagefind.js"))).toBe(true);
+        expect(requests.filter(isIndex)).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await page.close();
+        await server.close();
+      }
+    });
 
-  it("a published site opened from file:// (no offline index) hides the search box, with no error", async () => {
-    const { context, problems } = await offlineContext(path.join(root.dir, ".."));
-    try {
-      const page = await context.newPage();
-      await page.goto(pathToFileURL(path.join(dist, "domain-2.example/index.html")).href);
-      await page.waitForLoadState("load");
-      expect(await page.locator("[data-search]").isHidden()).toBe(true);
-      expect(problems).toEqual([]);
-    } finally {
-      await context.close();
-    }
-  });
-});
+    it("a copy whose search index is gone hides the search box on the first search", async () => {
+      const unpacked = await archive("no-index.tar.gz", "domain-2.example");
+      await rm(path.join(unpacked, "domain-2.example/assets/search-index.js"));
+      const { context, problems } = await offlineContext(unpacked);
+      try {
+        const page = await context.newPage();
+        await page.goto(pathToFileURL(path.join(unpacked, "domain-2.example/index.html")).href);
+        const box = page.locator('input[type="search"]');
+        await expect.poll(() => box.isVisible()).toBe(true);
+        await box.fill("luna");
+        await expect.poll(() => page.locator("[data-search]").isHidden()).toBe(true);
+        // The missing file is reported, for whoever looks into it.
+        expect(problems.some((p) => p.includes("search-index.js"))).toBe(true);
+      } finally {
+        await context.close();
+      }
+    });
+
+    it("a published site opened from file:// (no offline index) hides the search box, with no error", async () => {
+      const { context, problems } = await offlineContext(path.join(root.dir, ".."));
+      try {
+        const page = await context.newPage();
+        await page.goto(pathToFileURL(path.join(dist, "domain-2.example/index.html")).href);
+        await page.waitForLoadState("load");
+        expect(await page.locator("[data-search]").isHidden()).toBe(true);
+        expect(problems).toEqual([]);
+      } finally {
+        await context.close();
+      }
+    });
+  },
+);

@@ -29,7 +29,11 @@ describe("offline pages", () => {
   const rewrite = (html: string) => offlineHtml(html, page, holds);
 
   it("points relative folder links at their index.html, the fragment kept", () => {
-    expect(rewrite('<a href="../../../">a</a><a class="x" href="../../../director/d/">b</a><a href="../../../page/2/#top">c</a>')).toBe(
+    expect(
+      rewrite(
+        '<a href="../../../">a</a><a class="x" href="../../../director/d/">b</a><a href="../../../page/2/#top">c</a>',
+      ),
+    ).toBe(
       '<a href="../../../index.html">a</a><a class="x" href="../../../director/d/index.html">b</a><a href="../../../page/2/index.html#top">c</a>',
     );
   });
@@ -45,8 +49,11 @@ describe("offline pages", () => {
   });
 
   it("resolves root-relative URLs on the page's own host (the 404 page's links)", () => {
-    const html = '<link rel="stylesheet" href="/cat/assets/style.css"><a href="/cat/">home</a><img src="/cat/media/a-240.jpeg">';
-    expect(offlineHtml(html, "lib.example/cat/404.html", holds)).toBe('<link rel="stylesheet" href="assets/style.css"><a href="index.html">home</a><img src="media/a-240.jpeg">');
+    const html =
+      '<link rel="stylesheet" href="/cat/assets/style.css"><a href="/cat/">home</a><img src="/cat/media/a-240.jpeg">';
+    expect(offlineHtml(html, "lib.example/cat/404.html", holds)).toBe(
+      '<link rel="stylesheet" href="assets/style.css"><a href="index.html">home</a><img src="media/a-240.jpeg">',
+    );
   });
 
   it("points the work's JSON and the spreadsheets at the API's files in the copy, under a base path too", () => {
@@ -73,8 +80,11 @@ describe("offline pages", () => {
   });
 
   it("rewrites absolute links a reader follows into the site, and what a <link> loads", () => {
-    const html = '<a href="https://lib.example/cat/director/d/">d</a><link rel="stylesheet" href="https://lib.example/cat/assets/style.css">';
-    expect(rewrite(html)).toBe('<a href="../../../director/d/index.html">d</a><link rel="stylesheet" href="../../../assets/style.css">');
+    const html =
+      '<a href="https://lib.example/cat/director/d/">d</a><link rel="stylesheet" href="https://lib.example/cat/assets/style.css">';
+    expect(rewrite(html)).toBe(
+      '<a href="../../../director/d/index.html">d</a><link rel="stylesheet" href="../../../assets/style.css">',
+    );
   });
 });
 
@@ -83,14 +93,25 @@ describe("the file:// search index", () => {
     `<main><article class="work"><div data-pagefind-body>\n<h1>${title}</h1>\n<dl>${director === null ? "" : `<dd><a href="x" data-pagefind-meta="director">${director}</a></dd>`}</dl></div></article></main>`;
 
   it("reads the title and director as the page shows them, markup characters included", () => {
-    const entry = searchEntry({ id: 3, slug: "s" }, page("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;", "Agnès &amp; Co"), "p");
-    expect(entry).toEqual({ id: 3, slug: "s", title: `<script>alert("x")</script> & 'q'`, director: "Agnès & Co" });
+    const entry = searchEntry(
+      { id: 3, slug: "s" },
+      page("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;", "Agnès &amp; Co"),
+      "p",
+    );
+    expect(entry).toEqual({
+      id: 3,
+      slug: "s",
+      title: `<script>alert("x")</script> & 'q'`,
+      director: "Agnès & Co",
+    });
     expect(searchEntry({ id: 4, slug: "t" }, page("Solo", null), "p").director).toBeNull();
-    expect(() => searchEntry({ id: 5, slug: "u" }, "<h1>Not indexed</h1>", "p.html")).toThrow("no <h1> in the data-pagefind-body part of p.html");
+    expect(() => searchEntry({ id: 5, slug: "u" }, "<h1>Not indexed</h1>", "p.html")).toThrow(
+      "no <h1> in the data-pagefind-body part of p.html",
+    );
   });
 
   it("lists directors once, works in the site's title order (accents, case and numbers as the collation has them, ties by id)", () => {
-    const a = { id: 10, slug: "a", title: "Éclair 10", director: "D'Or \\ \"x\"" };
+    const a = { id: 10, slug: "a", title: "Éclair 10", director: 'D\'Or \\ "x"' };
     const b = { id: 2, slug: "b", title: "eclair 2", director: null };
     const c = { id: 7, slug: "c", title: "Abeja", director: "E" };
     const d = { id: 3, slug: "d", title: "abeja", director: "D" };
@@ -103,7 +124,12 @@ describe("the file:// search index", () => {
     expect(index).toEqual({
       page: "../audiovisual-detail/{id}/{slug}/index.html",
       directors: ["D", "E", `D'Or \\ "x"`],
-      works: [["abeja", 0, 3, "d"], ["Abeja", 1, 7, "c"], ["eclair 2", -1, 2, "b"], ["Éclair 10", 2, 10, "a"]],
+      works: [
+        ["abeja", 0, 3, "d"],
+        ["Abeja", 1, 7, "c"],
+        ["eclair 2", -1, 2, "b"],
+        ["Éclair 10", 2, 10, "a"],
+      ],
     });
   });
 });
@@ -127,12 +153,18 @@ describe("the copy's root page", () => {
 
   it("leads a one-domain copy to the domain's home, under its base path", () => {
     const html = rootPage([domain("a", { base_path: "/cataleg" })]);
-    expect(html).toContain('<meta http-equiv="refresh" content="0; url=a.example/cataleg/index.html">');
+    expect(html).toContain(
+      '<meta http-equiv="refresh" content="0; url=a.example/cataleg/index.html">',
+    );
     expect(html).toContain('<a href="a.example/cataleg/index.html">Library a &lt;&amp;&gt;</a>');
   });
 
   it("lists a network's domains, each linked to its home; one without a site unlinked", () => {
-    const html = rootPage([domain("a"), domain("b", { base_path: "/x" }), domain("c", { site: false })]);
+    const html = rootPage([
+      domain("a"),
+      domain("b", { base_path: "/x" }),
+      domain("c", { site: false }),
+    ]);
     expect(html).not.toContain("http-equiv");
     expect([...html.matchAll(/<li lang="ca">(.*?)<\/li>/g)].map((m) => m[1])).toEqual([
       '<a href="a.example/index.html">Library a &lt;&amp;&gt;</a> <small>a.example</small>',
@@ -142,10 +174,21 @@ describe("the copy's root page", () => {
   });
 
   it("is made from build.json: a --no-site domain's missing home is left unlinked", async () => {
-    const info = { generator: "catalogue", version: 1, date: "2026-11-20", domains: [domain("a"), domain("b")] };
-    const text: Record<string, string> = { "_catalogue/build.json": JSON.stringify(info), "a.example/index.html": "<p>home</p>" };
+    const info = {
+      generator: "catalogue",
+      version: 1,
+      date: "2026-11-20",
+      domains: [domain("a"), domain("b")],
+    };
+    const text: Record<string, string> = {
+      "_catalogue/build.json": JSON.stringify(info),
+      "a.example/index.html": "<p>home</p>",
+    };
     const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
-    expect([...copy.added.keys()].sort()).toEqual(["a.example/assets/search-index.js", "index.html"]);
+    expect([...copy.added.keys()].sort()).toEqual([
+      "a.example/assets/search-index.js",
+      "index.html",
+    ]);
     expect([...copy.pages.keys()]).toEqual(["a.example/index.html"]);
     const root = copy.added.get("index.html")!.toString();
     expect(root).toContain('<a href="a.example/index.html">');
@@ -164,6 +207,7 @@ describe("relative paths inside the copy", () => {
       ["a/bb", "a/b/c.html"],
       ["a", "index.html"],
     ];
-    for (const [from, to] of cases) expect(relativePath(from, to), `${from} → ${to}`).toBe(path.posix.relative(from, to));
+    for (const [from, to] of cases)
+      expect(relativePath(from, to), `${from} → ${to}`).toBe(path.posix.relative(from, to));
   });
 });

@@ -27,32 +27,85 @@ const info: BuildInfo = {
   generator: "catalogue",
   version: 1,
   date: "2026-11-20",
-  domains: [domain("a.example"), domain("b.example", { base_path: "/cat", media_url: "https://img.example/b", media_folder: "img.example/b" })],
+  domains: [
+    domain("a.example"),
+    domain("b.example", {
+      base_path: "/cat",
+      media_url: "https://img.example/b",
+      media_folder: "img.example/b",
+    }),
+  ],
 };
 
 function source(paths: Record<string, string>): (SourceFile & { phase: Phase })[] {
   // Sorted by path, as readSource gives them.
-  return Object.entries(paths).sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, md5]) => ({ path, size: md5.length, md5, abs: null, bytes: null, ...headersFor(path, info), phase: phaseOf(path, info) }));
+  return Object.entries(paths)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([path, md5]) => ({
+      path,
+      size: md5.length,
+      md5,
+      abs: null,
+      bytes: null,
+      ...headersFor(path, info),
+      phase: phaseOf(path, info),
+    }));
 }
 
 /** A target state as the records or a listing give it. */
-function stateOf(held: Map<string, { size: number; md5: string }>, published: Map<string, PublishedEntry> = new Map(), known: Iterable<string> = published.keys()): TargetState {
-  return { held, published, known: new Set(known), records: new Map(), recordTags: new Map(), buildJson: null, legacy: false, listed: false };
+function stateOf(
+  held: Map<string, { size: number; md5: string }>,
+  published: Map<string, PublishedEntry> = new Map(),
+  known: Iterable<string> = published.keys(),
+): TargetState {
+  return {
+    held,
+    published,
+    known: new Set(known),
+    records: new Map(),
+    recordTags: new Map(),
+    buildJson: null,
+    legacy: false,
+    listed: false,
+  };
 }
 const anything = () => true;
 
 describe("headers", () => {
   it("sets type and caching per kind of file", () => {
-    expect(headersFor("a.example/_api/list/plain/name/2.json", info)).toEqual({ contentType: "application/json", cacheControl: "public, max-age=300" });
-    expect(headersFor("a.example/media/abc-480.jpeg", info)).toEqual({ contentType: "image/jpeg", cacheControl: "public, max-age=31536000, immutable" });
-    expect(headersFor("img.example/b/abc-480.webp", info)).toEqual({ contentType: "image/webp", cacheControl: "public, max-age=31536000, immutable" });
+    expect(headersFor("a.example/_api/list/plain/name/2.json", info)).toEqual({
+      contentType: "application/json",
+      cacheControl: "public, max-age=300",
+    });
+    expect(headersFor("a.example/media/abc-480.jpeg", info)).toEqual({
+      contentType: "image/jpeg",
+      cacheControl: "public, max-age=31536000, immutable",
+    });
+    expect(headersFor("img.example/b/abc-480.webp", info)).toEqual({
+      contentType: "image/webp",
+      cacheControl: "public, max-age=31536000, immutable",
+    });
     expect(headersFor("a.example/index.html", info).contentType).toBe("text/html; charset=utf-8");
     // What crawlers and feed readers ask for by name (the S3 object's type is what it is served with).
-    expect(headersFor("a.example/robots.txt", info)).toEqual({ contentType: "text/plain; charset=utf-8", cacheControl: "public, max-age=300" });
-    expect(headersFor("a.example/sitemap-2.xml", info)).toEqual({ contentType: "application/xml", cacheControl: "public, max-age=300" });
-    expect(headersFor("a.example/feed.atom", info)).toEqual({ contentType: "application/atom+xml", cacheControl: "public, max-age=300" });
-    expect(headersFor("a.example/pagefind/fragment/en_1a2b.pf_fragment", info)).toEqual({ contentType: "application/octet-stream", cacheControl: "public, max-age=60" });
-    expect(headersFor("a.example/pagefind/pagefind.js", info).cacheControl).toBe("public, max-age=60");
+    expect(headersFor("a.example/robots.txt", info)).toEqual({
+      contentType: "text/plain; charset=utf-8",
+      cacheControl: "public, max-age=300",
+    });
+    expect(headersFor("a.example/sitemap-2.xml", info)).toEqual({
+      contentType: "application/xml",
+      cacheControl: "public, max-age=300",
+    });
+    expect(headersFor("a.example/feed.atom", info)).toEqual({
+      contentType: "application/atom+xml",
+      cacheControl: "public, max-age=300",
+    });
+    expect(headersFor("a.example/pagefind/fragment/en_1a2b.pf_fragment", info)).toEqual({
+      contentType: "application/octet-stream",
+      cacheControl: "public, max-age=60",
+    });
+    expect(headersFor("a.example/pagefind/pagefind.js", info).cacheControl).toBe(
+      "public, max-age=60",
+    );
     expect(headersFor("a.example/_api/export/export_excel.xlsx", info)).toEqual({
       contentType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
       cacheControl: "public, max-age=300",
@@ -97,10 +150,22 @@ describe("plan", () => {
 
   it("skips what the target holds with the same bytes and headers; says why for the rest", () => {
     const src = source(files);
-    const held = (md5s: Record<string, string>) => new Map(Object.entries(md5s).map(([rel, md5]) => [rel, { size: md5.length, md5 }]));
-    const published = new Map(src.map((f) => [f.path, { size: f.size, md5: f.md5, contentType: f.contentType, cacheControl: f.cacheControl }]));
-    published.set("a.example/index.html", { ...published.get("a.example/index.html")!, cacheControl: "no-store" });
-    const state = stateOf(held({ ...files, "a.example/_api/list/plain/name/2.json": "zz", "a.example/old.json": "o1" }), published);
+    const held = (md5s: Record<string, string>) =>
+      new Map(Object.entries(md5s).map(([rel, md5]) => [rel, { size: md5.length, md5 }]));
+    const published = new Map(
+      src.map((f) => [
+        f.path,
+        { size: f.size, md5: f.md5, contentType: f.contentType, cacheControl: f.cacheControl },
+      ]),
+    );
+    published.set("a.example/index.html", {
+      ...published.get("a.example/index.html")!,
+      cacheControl: "no-store",
+    });
+    const state = stateOf(
+      held({ ...files, "a.example/_api/list/plain/name/2.json": "zz", "a.example/old.json": "o1" }),
+      published,
+    );
     state.held.delete("a.example/media/x-480.jpeg");
     const plan = makePlan(src, state, anything);
     expect(plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([
@@ -113,13 +178,25 @@ describe("plan", () => {
   });
 
   it("re-uploads same bytes when no manifest says how they were stored", () => {
-    const plan = makePlan(source(files), stateOf(new Map(Object.entries(files).map(([rel, md5]) => [rel, { size: 2, md5 }]))), anything);
+    const plan = makePlan(
+      source(files),
+      stateOf(new Map(Object.entries(files).map(([rel, md5]) => [rel, { size: 2, md5 }]))),
+      anything,
+    );
     expect(plan.uploads.every((u) => u.reason === "headers")).toBe(true);
   });
 
   it("puts new files before changed ones: a changed page may link to a new one", () => {
-    const src = source({ "a.example/_api/list/plain/name/2.json": "p2", "a.example/_api/list/plain/name/3.json": "p3", "a.example/_api/detail/9.json": "d9" });
-    const plan = makePlan(src, stateOf(new Map([["a.example/_api/list/plain/name/2.json", { size: 2, md5: "old" }]])), anything);
+    const src = source({
+      "a.example/_api/list/plain/name/2.json": "p2",
+      "a.example/_api/list/plain/name/3.json": "p3",
+      "a.example/_api/detail/9.json": "d9",
+    });
+    const plan = makePlan(
+      src,
+      stateOf(new Map([["a.example/_api/list/plain/name/2.json", { size: 2, md5: "old" }]])),
+      anything,
+    );
     expect(plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([
       ["a.example/_api/detail/9.json", "new"],
       ["a.example/_api/list/plain/name/3.json", "new"],
@@ -128,17 +205,36 @@ describe("plan", () => {
   });
 
   it("deletes only what the scope may delete, and counts what the records knew", () => {
-    const held = new Map([["a.example/x.json", { size: 1, md5: "x" }], ["b.example/y.json", { size: 1, md5: "y" }], ["a.example/stray", { size: 1, md5: "s" }]]);
-    const plan = makePlan(source({}), stateOf(held, new Map(), ["a.example/x.json", "b.example/y.json", "a.example/gone.json"]), (rel) => rel.startsWith("a.example/"));
+    const held = new Map([
+      ["a.example/x.json", { size: 1, md5: "x" }],
+      ["b.example/y.json", { size: 1, md5: "y" }],
+      ["a.example/stray", { size: 1, md5: "s" }],
+    ]);
+    const plan = makePlan(
+      source({}),
+      stateOf(held, new Map(), ["a.example/x.json", "b.example/y.json", "a.example/gone.json"]),
+      (rel) => rel.startsWith("a.example/"),
+    );
     expect(plan.deletes).toEqual(["a.example/gone.json", "a.example/stray", "a.example/x.json"]);
     expect(plan.recordedDeletes).toBe(2);
     expect(plan.recorded).toBe(3);
   });
 
   it("guards deletes: an explicit --max-deletes at the limit passes, one more refuses", () => {
-    const plan = makePlan(source({}), stateOf(new Map([["a", { size: 1, md5: "x" }], ["b", { size: 1, md5: "y" }]])), anything);
+    const plan = makePlan(
+      source({}),
+      stateOf(
+        new Map([
+          ["a", { size: 1, md5: "x" }],
+          ["b", { size: 1, md5: "y" }],
+        ]),
+      ),
+      anything,
+    );
     expect(() => checkDeletes(plan, 2, "T")).not.toThrow();
-    expect(() => checkDeletes(plan, 1, "T")).toThrow("publishing would delete 2 files from T, more than --max-deletes 1");
+    expect(() => checkDeletes(plan, 1, "T")).toThrow(
+      "publishing would delete 2 files from T, more than --max-deletes 1",
+    );
   });
 
   it("lets routine churn through without --max-deletes: recorded files, up to half of them", () => {
@@ -150,19 +246,31 @@ describe("plan", () => {
     expect(half.deletes).toHaveLength(2000);
     expect(() => checkDeletes(half, undefined, "T")).not.toThrow();
     // One more than half (a wrong --dir: most of the target would go): refused, with the way to allow it.
-    const most = makePlan(source(Object.fromEntries(recorded.slice(0, 1999).map((rel) => [rel, "x"]))), stateOf(held, new Map(), recorded), anything);
-    expect(() => checkDeletes(most, undefined, "T")).toThrow("publishing would delete 2001 of the 4000 files recorded at T (more than half); nothing was changed");
+    const most = makePlan(
+      source(Object.fromEntries(recorded.slice(0, 1999).map((rel) => [rel, "x"]))),
+      stateOf(held, new Map(), recorded),
+      anything,
+    );
+    expect(() => checkDeletes(most, undefined, "T")).toThrow(
+      "publishing would delete 2001 of the 4000 files recorded at T (more than half); nothing was changed",
+    );
     expect(() => checkDeletes(most, undefined, "T")).toThrow("--max-deletes 2001 to allow it");
     expect(() => checkDeletes(most, 2001, "T")).not.toThrow();
   });
 
   it("stops deleting files no record lists past 500 (a wrong --to), unless --max-deletes allows it", () => {
-    const held = new Map(Array.from({ length: 501 }, (_, i) => [`someone/else/${i}`, { size: 1, md5: "z" }] as const));
+    const held = new Map(
+      Array.from({ length: 501 }, (_, i) => [`someone/else/${i}`, { size: 1, md5: "z" }] as const),
+    );
     const plan = makePlan(source({}), stateOf(held), anything);
     expect(plan.recordedDeletes).toBe(0);
-    expect(() => checkDeletes(plan, undefined, "T")).toThrow("publishing would delete 501 files from T that no publish recorded (more than 500)");
+    expect(() => checkDeletes(plan, undefined, "T")).toThrow(
+      "publishing would delete 501 files from T that no publish recorded (more than 500)",
+    );
     held.delete("someone/else/0");
-    expect(() => checkDeletes(makePlan(source({}), stateOf(held), anything), undefined, "T")).not.toThrow();
+    expect(() =>
+      checkDeletes(makePlan(source({}), stateOf(held), anything), undefined, "T"),
+    ).not.toThrow();
     expect(() => checkDeletes(plan, 501, "T")).not.toThrow();
   });
 });

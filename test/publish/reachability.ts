@@ -23,8 +23,13 @@ const ENTRY = /^[^/]+\/_api\/list\/[^/]+\/[^/]+\/(1|last)\.json$/;
 /** The pages and images a listing page links to (none for any other file). */
 export function referencesOf(rel: string, bytes: Buffer): string[] {
   if (!LIST_PAGE.test(rel)) return [];
-  const page = JSON.parse(bytes.toString("utf8")) as { links: { next: string | null; previous: string | null }; results: { cover: string; director: { photo?: string | null } | null }[] };
-  const refs = [page.links.next, page.links.previous].filter((u): u is string => u !== null).map(pathOfUrl);
+  const page = JSON.parse(bytes.toString("utf8")) as {
+    links: { next: string | null; previous: string | null };
+    results: { cover: string; director: { photo?: string | null } | null }[];
+  };
+  const refs = [page.links.next, page.links.previous]
+    .filter((u): u is string => u !== null)
+    .map(pathOfUrl);
   for (const work of page.results) {
     refs.push(pathOfUrl(work.cover));
     if (work.director?.photo) refs.push(pathOfUrl(work.director.photo));
@@ -57,7 +62,8 @@ export class BucketModel {
       seen.add(rel);
       for (const ref of this.objects.get(rel) ?? []) {
         if (!this.objects.has(ref)) {
-          if (this.violations.length < 10) this.violations.push(`after ${after}: ${rel} links to ${ref}, which the bucket lacks`);
+          if (this.violations.length < 10)
+            this.violations.push(`after ${after}: ${rel} links to ${ref}, which the bucket lacks`);
           continue;
         }
         if (LIST_PAGE.test(ref)) queue.push(ref);

@@ -38,7 +38,15 @@ function countedStore(name: string): { store: Store; gets: () => number } {
 
 async function storeRecord(store: Store, text: string): Promise<string> {
   const bytes = Buffer.from(text);
-  await store.put({ path: recordPath(DOMAIN), size: bytes.length, md5: md5(bytes), abs: null, bytes, contentType: "text/tab-separated-values", cacheControl: "no-store" });
+  await store.put({
+    path: recordPath(DOMAIN),
+    size: bytes.length,
+    md5: md5(bytes),
+    abs: null,
+    bytes,
+    contentType: "text/tab-separated-values",
+    cacheControl: "no-store",
+  });
   // The tag a publish goes by: what the listing says the target holds.
   return (await store.list("_catalogue/")).get(recordPath(DOMAIN))!.md5;
 }
@@ -64,7 +72,9 @@ describe("recordCache", () => {
     expect((await cache.read(DOMAIN, theirs))!.toString()).toBe("theirs\n");
     expect(gets()).toBe(2);
     // The copy now is theirs; a damaged copy (cut short) is read past.
-    const [copy] = (await readdir(dir, { recursive: true })).filter((f) => f.endsWith(`${DOMAIN}.tsv`));
+    const [copy] = (await readdir(dir, { recursive: true })).filter((f) =>
+      f.endsWith(`${DOMAIN}.tsv`),
+    );
     await writeFile(path.join(dir, copy!), "thei");
     expect((await cache.read(DOMAIN, theirs))!.toString()).toBe("theirs\n");
     expect(gets()).toBe(3);
@@ -77,7 +87,10 @@ describe("recordCache", () => {
     const a = countedStore("target-c");
     const b = countedStore("target-d");
     const dir = path.join(root.dir, "cache-c");
-    const [tagA, tagB] = [await storeRecord(a.store, "same\n"), await storeRecord(b.store, "same\n")];
+    const [tagA, tagB] = [
+      await storeRecord(a.store, "same\n"),
+      await storeRecord(b.store, "same\n"),
+    ];
     await recordCache(a.store, dir).keep(DOMAIN, Buffer.from("same\n"));
     expect((await recordCache(a.store, dir).read(DOMAIN, tagA))!.toString()).toBe("same\n");
     expect(a.gets()).toBe(0);
@@ -91,7 +104,9 @@ describe("recordCache", () => {
     // A file where the cache folder should be: nothing can be kept.
     const blocked = path.join(root.dir, "not-a-folder");
     await writeFile(blocked, "");
-    await expect(recordCache(store, blocked).keep(DOMAIN, Buffer.from("record\n"))).resolves.toBeUndefined();
+    await expect(
+      recordCache(store, blocked).keep(DOMAIN, Buffer.from("record\n")),
+    ).resolves.toBeUndefined();
     expect((await recordCache(store, blocked).read(DOMAIN, tag))!.toString()).toBe("record\n");
     expect((await recordCache(store, undefined).read(DOMAIN, tag))!.toString()).toBe("record\n");
     expect((await recordCache(store, undefined).read(DOMAIN, tag))!.toString()).toBe("record\n");

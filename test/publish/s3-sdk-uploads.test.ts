@@ -10,7 +10,10 @@ import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
 
 // As for a bucket that s3-put.ts cannot sign (an S3 Express directory bucket, a multi-region
 // access point): no direct uploads, so every upload goes through the SDK's PutObject.
-vi.mock("../../src/publish/s3-put.ts", async (original) => ({ ...(await original<typeof import("../../src/publish/s3-put.ts")>()), directPut: vi.fn(async () => null) }));
+vi.mock("../../src/publish/s3-put.ts", async (original) => ({
+  ...(await original<typeof import("../../src/publish/s3-put.ts")>()),
+  directPut: vi.fn(async () => null),
+}));
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
@@ -42,8 +45,17 @@ describe("uploads of a bucket signed otherwise than with Signature V4", () => {
     const exported = await client.send(new GetObjectCommand({ Bucket: "site", Key: `sdk/${rel}` }));
     const bytes = Buffer.from(await exported.Body!.transformToByteArray());
     expect(createHash("md5").update(bytes).digest("hex")).toBe(files[rel]!.md5);
-    expect(exported.ContentDisposition).toBe('attachment; filename="export_excel-domain-1.example-2026-11-20.xlsx"');
+    expect(exported.ContentDisposition).toBe(
+      'attachment; filename="export_excel-domain-1.example-2026-11-20.xlsx"',
+    );
     // A second publish finds nothing to do: the SDK's ETags are the build's MD5s.
-    expect((await publish({ dir: editions.before, target: new S3Target({ url: "s3://site/sdk", endpoint: s3.endpoint, env: s3.env }) })).uploaded).toBe(0);
+    expect(
+      (
+        await publish({
+          dir: editions.before,
+          target: new S3Target({ url: "s3://site/sdk", endpoint: s3.endpoint, env: s3.env }),
+        })
+      ).uploaded,
+    ).toBe(0);
   });
 });

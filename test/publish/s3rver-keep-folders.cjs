@@ -7,6 +7,14 @@ const FilesystemStore = require("s3rver/lib/stores/filesystem.js");
 const fs = require("node:fs/promises");
 
 FilesystemStore.prototype.deleteObject = async function deleteObject(bucket, key) {
-  const files = ["object", "object.md5", "metadata.json"].map((kind) => this.getResourcePath(bucket, key, kind));
-  await Promise.all(files.map((file) => fs.unlink(file).catch((error) => { if (error.code !== "ENOENT") throw error; })));
+  const files = ["object", "object.md5", "metadata.json"].map((kind) =>
+    this.getResourcePath(bucket, key, kind),
+  );
+  await Promise.all(
+    files.map((file) =>
+      fs.unlink(file).catch((error) => {
+        if (error.code !== "ENOENT") throw error;
+      }),
+    ),
+  );
 };

@@ -19,11 +19,26 @@ export interface S3rver {
 
 /** A fix of s3rver's own for concurrent puts and deletes in one folder (see the file). */
 const KEEP_FOLDERS = path.join(import.meta.dirname, "s3rver-keep-folders.cjs");
-const BIN = path.join(path.dirname(createRequire(import.meta.url).resolve("s3rver/package.json")), "bin/s3rver.js");
+const BIN = path.join(
+  path.dirname(createRequire(import.meta.url).resolve("s3rver/package.json")),
+  "bin/s3rver.js",
+);
 
 export async function startS3rver(buckets: string[]): Promise<S3rver> {
   const dir = await mkdtemp(path.join(tmpdir(), "catalogue-s3rver-"));
-  const args = ["--require", KEEP_FOLDERS, BIN, "-d", dir, "-a", "127.0.0.1", "-p", "0", "--silent", "--no-vhost-buckets"];
+  const args = [
+    "--require",
+    KEEP_FOLDERS,
+    BIN,
+    "-d",
+    dir,
+    "-a",
+    "127.0.0.1",
+    "-p",
+    "0",
+    "--silent",
+    "--no-vhost-buckets",
+  ];
   for (const bucket of buckets) args.push("--configure-bucket", bucket);
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, NODE_OPTIONS: "--openssl-legacy-provider" },
@@ -47,7 +62,8 @@ export async function startS3rver(buckets: string[]): Promise<S3rver> {
   // A server that dies under a test leaves only ECONNREFUSED behind: say why it died.
   let stopping = false;
   child.on("exit", (code, signal) => {
-    if (!stopping) console.error(`s3rver on port ${port} exited (${signal ?? code}): ${out.slice(-4000)}`);
+    if (!stopping)
+      console.error(`s3rver on port ${port} exited (${signal ?? code}): ${out.slice(-4000)}`);
   });
   const endpoint = `http://127.0.0.1:${port}`;
   return {

@@ -56,7 +56,11 @@ const parseAmzDate = (text: string) => {
   const m = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(text);
   return m === null ? NaN : Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +m[4]!, +m[5]!, +m[6]!);
 };
-const amzDate = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const amzDate = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}/, "");
 
 function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -87,14 +91,25 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
   const tells = options.tellsTime ?? "both";
   /** The answer's Date, by the front's clock (none at all unless it tells its time there). */
   function dated(res: ServerResponse): Record<string, string> {
-    if (tells === "both" || tells === "date") return { date: new Date(Date.now() + offset).toUTCString() };
+    if (tells === "both" || tells === "date")
+      return { date: new Date(Date.now() + offset).toUTCString() };
     res.sendDate = false;
     return {};
   }
 
-  function refuse(req: IncomingMessage, res: ServerResponse, status: number, code: string, message: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) {
+  function refuse(
+    req: IncomingMessage,
+    res: ServerResponse,
+    status: number,
+    code: string,
+    message: string,
+    extra: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ) {
     front.refused[code] = (front.refused[code] ?? 0) + 1;
-    const elements = Object.entries(extra).map(([name, value]) => `<${name}>${value}</${name}>`).join("");
+    const elements = Object.entries(extra)
+      .map(([name, value]) => `<${name}>${value}</${name}>`)
+      .join("");
     const body = `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message>${elements}<RequestId>${randomBytes(8).toString("hex").toUpperCase()}</RequestId><HostId>front</HostId></Error>`;
     res.writeHead(status, { ...dated(res), "content-type": "application/xml", ...headers });
     // S3 answers a HEAD with the status and headers only.
@@ -109,11 +124,14 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
     if (auth === null) return refuse(req, res, 403, "AccessDenied", "Access Denied");
     // AWS's own host names (a publisher without --endpoint, led here by aws-loopback.cjs) name
     // the bucket and the region: `site.s3.eu-west-1.amazonaws.com`.
-    const vhost = /^([^.]+)\.s3[.-]([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com$/.exec(String(req.headers.host ?? ""));
+    const vhost = /^([^.]+)\.s3[.-]([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com$/.exec(
+      String(req.headers.host ?? ""),
+    );
     const bucket = vhost?.[1] ?? new URL(req.url!, "http://front").pathname.split("/")[1] ?? "";
     const wrongHost = vhost !== null && vhost[2] !== options.region;
     if (auth.region !== options.region || wrongHost || options.refuseAll === "region") {
-      const headers: Record<string, string> = options.regionHeader === false ? {} : { "x-amz-bucket-region": options.region };
+      const headers: Record<string, string> =
+        options.regionHeader === false ? {} : { "x-amz-bucket-region": options.region };
       // A bucket asked for at another region's endpoint, signed for that region: S3 redirects.
       if (options.wrongRegion === "redirect" || (wrongHost && auth.region === vhost[2])) {
         return refuse(
@@ -126,32 +144,76 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
           headers,
         );
       }
-      return refuse(req, res, 400, "AuthorizationHeaderMalformed", `The authorization header is malformed; the region '${auth.region}' is wrong; expecting '${options.region}'`, { Region: options.region }, headers);
+      return refuse(
+        req,
+        res,
+        400,
+        "AuthorizationHeaderMalformed",
+        `The authorization header is malformed; the region '${auth.region}' is wrong; expecting '${options.region}'`,
+        { Region: options.region },
+        headers,
+      );
     }
     const signedAt = parseAmzDate(String(req.headers["x-amz-date"] ?? ""));
-    if (Number.isNaN(signedAt)) return refuse(req, res, 403, "AccessDenied", "AWS authentication requires a valid Date or x-amz-date header");
+    if (Number.isNaN(signedAt))
+      return refuse(
+        req,
+        res,
+        403,
+        "AccessDenied",
+        "AWS authentication requires a valid Date or x-amz-date header",
+      );
     if (Math.abs(signedAt - now) > MAX_SKEW_MS || options.refuseAll === "time") {
-      return refuse(req, res, 403, "RequestTimeTooSkewed", "The difference between the request time and the current time is too large.", {
-        RequestTime: String(req.headers["x-amz-date"]),
-        ...(tells === "both" || tells === "body" ? { ServerTime: iso(now) } : {}),
-        MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
-      });
+      return refuse(
+        req,
+        res,
+        403,
+        "RequestTimeTooSkewed",
+        "The difference between the request time and the current time is too large.",
+        {
+          RequestTime: String(req.headers["x-amz-date"]),
+          ...(tells === "both" || tells === "body" ? { ServerTime: iso(now) } : {}),
+          MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
+        },
+      );
     }
-    if (auth.day !== String(req.headers["x-amz-date"]).slice(0, 8) || !verifySigV4({ method: req.method!, path: req.url!, headers: req.headers, body }, options.secret)) {
-      return refuse(req, res, 403, "SignatureDoesNotMatch", "The request signature we calculated does not match the signature you provided. Check your key and signing method.");
+    if (
+      auth.day !== String(req.headers["x-amz-date"]).slice(0, 8) ||
+      !verifySigV4(
+        { method: req.method!, path: req.url!, headers: req.headers, body },
+        options.secret,
+      )
+    ) {
+      return refuse(
+        req,
+        res,
+        403,
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+      );
     }
     front.forwarded[req.method!] = (front.forwarded[req.method!] ?? 0) + 1;
     front.regions.add(auth.region);
     // Dated again by the real clock, which s3rver checks; it does not check the signature.
     // s3rver takes buckets in the path only (the bucket itself without a trailing slash), and
     // reads AWS's host names as naming one: it is given its own.
-    const headers = { ...req.headers, "x-amz-date": amzDate(signedAt - offset), ...(vhost === null ? {} : { host: upstream.host }) };
-    const path = vhost === null ? req.url : `/${bucket}${/^\/(\?|$)/.test(req.url!) ? req.url!.slice(1) : req.url}`;
-    const forward = request({ host: upstream.hostname, port: upstream.port, method: req.method, path, headers }, (answer) => {
-      const { date: _real, ...rest } = answer.headers;
-      res.writeHead(answer.statusCode!, { ...rest, ...dated(res) });
-      answer.pipe(res);
-    });
+    const headers = {
+      ...req.headers,
+      "x-amz-date": amzDate(signedAt - offset),
+      ...(vhost === null ? {} : { host: upstream.host }),
+    };
+    const path =
+      vhost === null
+        ? req.url
+        : `/${bucket}${/^\/(\?|$)/.test(req.url!) ? req.url!.slice(1) : req.url}`;
+    const forward = request(
+      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers },
+      (answer) => {
+        const { date: _real, ...rest } = answer.headers;
+        res.writeHead(answer.statusCode!, { ...rest, ...dated(res) });
+        answer.pipe(res);
+      },
+    );
     forward.on("error", () => res.destroy());
     forward.end(body);
   });

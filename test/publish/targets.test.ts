@@ -40,27 +40,44 @@ async function walk(dir: string): Promise<Map<string, { bytes: Buffer }>> {
 let cases = 0;
 
 /** The publisher's records and leases: not files of the build. */
-const bookkeeping = (rel: string) => rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/");
+const bookkeeping = (rel: string) =>
+  rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/");
 
 describe("S3 target (s3rver on loopback)", () => {
   let prefix = "";
-  const client = () =>
-    s3Client(s3.endpoint);
+  const client = () => s3Client(s3.endpoint);
   const driver: Driver = {
     incremental: true,
     async open() {
-      return new S3Target({ url: `s3://site/${prefix}`, endpoint: s3.endpoint, env: s3.env, retry: { attempts: 2, baseMs: 10 } });
+      return new S3Target({
+        url: `s3://site/${prefix}`,
+        endpoint: s3.endpoint,
+        env: s3.env,
+        retry: { attempts: 2, baseMs: 10 },
+      });
     },
     async next() {
       prefix = `case-${++cases}`;
     },
     async contents() {
       const c = client();
-      const found = new Map<string, { bytes: Buffer; headers: { contentType: string; cacheControl: string; contentDisposition?: string } }>();
+      const found = new Map<
+        string,
+        {
+          bytes: Buffer;
+          headers: { contentType: string; cacheControl: string; contentDisposition?: string };
+        }
+      >();
       let token: string | undefined;
       const keys: string[] = [];
       do {
-        const page = await c.send(new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/`, ContinuationToken: token }));
+        const page = await c.send(
+          new ListObjectsV2Command({
+            Bucket: "site",
+            Prefix: `${prefix}/`,
+            ContinuationToken: token,
+          }),
+        );
         keys.push(...(page.Contents ?? []).map((o) => o.Key!));
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token !== undefined);
@@ -68,18 +85,23 @@ describe("S3 target (s3rver on loopback)", () => {
         const rel = key.slice(prefix.length + 1);
         if (bookkeeping(rel)) return;
         const object = await c.send(new GetObjectCommand({ Bucket: "site", Key: key }));
-        const headers: { contentType: string; cacheControl: string; contentDisposition?: string } = {
-          contentType: object.ContentType!,
-          cacheControl: object.CacheControl!,
-        };
-        if (object.ContentDisposition !== undefined) headers.contentDisposition = object.ContentDisposition;
+        const headers: { contentType: string; cacheControl: string; contentDisposition?: string } =
+          {
+            contentType: object.ContentType!,
+            cacheControl: object.CacheControl!,
+          };
+        if (object.ContentDisposition !== undefined)
+          headers.contentDisposition = object.ContentDisposition;
         found.set(rel, { bytes: Buffer.from(await object.Body!.transformToByteArray()), headers });
       });
       c.destroy();
       return new Map([...found].sort(([a], [b]) => (a < b ? -1 : 1)));
     },
   };
-  targetConformance(() => driver, () => editions);
+  targetConformance(
+    () => driver,
+    () => editions,
+  );
 });
 
 describe("directory target", () => {
@@ -98,7 +120,10 @@ describe("directory target", () => {
       return files;
     },
   };
-  targetConformance(() => driver, () => editions);
+  targetConformance(
+    () => driver,
+    () => editions,
+  );
 });
 
 for (const format of ["zip", "tar.gz"] as const) {
@@ -123,14 +148,20 @@ for (const format of ["zip", "tar.gz"] as const) {
         // The archive's own file list (checked in archive.test.ts), like the build's, is bookkeeping.
         files.delete(MANIFEST_PATH);
         // So is the root page an offline copy opens at (offline-root.ts; these builds have no HTML to rewrite).
-        expect(files.get("index.html")?.bytes.toString()).toMatch(/<li lang="\w+">Red de bibliotecas 1 <small>domain-1\.example<\/small><\/li>/);
+        expect(files.get("index.html")?.bytes.toString()).toMatch(
+          /<li lang="\w+">Red de bibliotecas 1 <small>domain-1\.example<\/small><\/li>/,
+        );
         files.delete("index.html");
         // No temporary file is ever left beside the archive.
         const beside = await readdir(path.dirname(file));
-        if (beside.some((n) => n.endsWith(".tmp"))) throw new Error(`temporary file left: ${beside.join(", ")}`);
+        if (beside.some((n) => n.endsWith(".tmp")))
+          throw new Error(`temporary file left: ${beside.join(", ")}`);
         return files;
       },
     };
-    targetConformance(() => driver, () => editions);
+    targetConformance(
+      () => driver,
+      () => editions,
+    );
   });
 }

@@ -19,13 +19,20 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
     const rel = path.relative(real, path.join(entry.parentPath, entry.name));
     if (rel === "_catalogue/inputs.json" || rel === MANIFEST_PATH) continue;
-    if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
+    if (entry.isFile())
+      result[path.relative(real, path.join(entry.parentPath, entry.name))] = (
+        await hashFile(path.join(entry.parentPath, entry.name))
+      ).md5;
   }
   return result;
 }
 
 const build = (content: string, out: string, cwd: string) =>
-  run(process.execPath, [CLI, "build", "--content", content, "--out", out, "--date", "2026-11-20", "--no-site"], { cwd });
+  run(
+    process.execPath,
+    [CLI, "build", "--content", content, "--out", out, "--date", "2026-11-20", "--no-site"],
+    { cwd },
+  );
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -38,7 +45,10 @@ beforeAll(async () => {
   await run("cp", ["-a", contentA, contentB]);
   // B renames every title, so a build of B rewrites nearly every file.
   const csv = await readFile(path.join(contentB, "audiovisuals.csv"), "utf8");
-  await writeFile(path.join(contentB, "audiovisuals.csv"), csv.replace(/\n(\d+),([^,\n]+),/g, "\n$1,B $2,"));
+  await writeFile(
+    path.join(contentB, "audiovisuals.csv"),
+    csv.replace(/\n(\d+),([^,\n]+),/g, "\n$1,B $2,"),
+  );
 });
 afterAll(() => cleanup());
 
@@ -59,7 +69,21 @@ describe("crash safety of build", () => {
     const kills = 8;
     for (let i = 0; i < kills; i++) {
       const delay = (duration * (i + 0.5)) / kills;
-      const child = spawn(process.execPath, [CLI, "build", "--content", i % 2 ? contentA : contentB, "--out", "out", "--date", "2026-11-20", "--no-site"], { cwd: dir, stdio: "ignore" });
+      const child = spawn(
+        process.execPath,
+        [
+          CLI,
+          "build",
+          "--content",
+          i % 2 ? contentA : contentB,
+          "--out",
+          "out",
+          "--date",
+          "2026-11-20",
+          "--no-site",
+        ],
+        { cwd: dir, stdio: "ignore" },
+      );
       const exited = new Promise((resolve) => child.on("exit", resolve));
       await new Promise((resolve) => setTimeout(resolve, delay));
       child.kill("SIGKILL");

@@ -11,7 +11,10 @@ export async function snapshot(out: string): Promise<Record<string, string>> {
   const real = await realpath(out);
   const result: Record<string, string> = {};
   for (const entry of await readdir(real, { recursive: true, withFileTypes: true })) {
-    if (entry.isFile()) result[path.relative(real, path.join(entry.parentPath, entry.name))] = (await hashFile(path.join(entry.parentPath, entry.name))).md5;
+    if (entry.isFile())
+      result[path.relative(real, path.join(entry.parentPath, entry.name))] = (
+        await hashFile(path.join(entry.parentPath, entry.name))
+      ).md5;
   }
   return result;
 }
@@ -27,7 +30,12 @@ export async function manifestMatches(out: string): Promise<boolean> {
   const manifest = await readManifest(real);
   for (const [rel, entry] of manifest) {
     if (files[rel] === undefined) return false;
-    if (entry.md5 !== undefined ? entry.md5 !== files[rel] : entry.size !== (await stat(path.join(real, rel))).size) return false;
+    if (
+      entry.md5 !== undefined
+        ? entry.md5 !== files[rel]
+        : entry.size !== (await stat(path.join(real, rel))).size
+    )
+      return false;
   }
   return Object.keys(files).length === manifest.size;
 }
@@ -42,15 +50,36 @@ export interface CliResult {
  * Runs the real command line (bin/catalogue.js) and returns its exit code and output. `shell`
  * prefixes the command with shell text (like `ulimit -f 4;`); `uid`/`gid` run it as another user.
  */
-export function cli(args: string[], options: { cwd?: string; shell?: string; uid?: number; gid?: number; env?: NodeJS.ProcessEnv; bin?: string } = {}): Promise<CliResult> {
+export function cli(
+  args: string[],
+  options: {
+    cwd?: string;
+    shell?: string;
+    uid?: number;
+    gid?: number;
+    env?: NodeJS.ProcessEnv;
+    bin?: string;
+  } = {},
+): Promise<CliResult> {
   const bin = options.bin ?? CLI;
-  const quoted = [process.execPath, bin, ...args].map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(" ");
-  const [file, argv] = options.shell === undefined ? [process.execPath, [bin, ...args]] : ["/bin/bash", ["-c", `${options.shell} exec ${quoted}`]];
+  const quoted = [process.execPath, bin, ...args]
+    .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
+    .join(" ");
+  const [file, argv] =
+    options.shell === undefined
+      ? [process.execPath, [bin, ...args]]
+      : ["/bin/bash", ["-c", `${options.shell} exec ${quoted}`]];
   return new Promise((done) => {
     execFile(
       file,
       argv,
-      { cwd: options.cwd, uid: options.uid, gid: options.gid, env: options.env ?? process.env, maxBuffer: 64 * 1024 * 1024 },
+      {
+        cwd: options.cwd,
+        uid: options.uid,
+        gid: options.gid,
+        env: options.env ?? process.env,
+        maxBuffer: 64 * 1024 * 1024,
+      },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
         done({ code, stdout: String(stdout), stderr: String(stderr) });
@@ -65,8 +94,14 @@ export const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g
 export async function runCli(args: string[]): Promise<CliResult> {
   let stdout = "";
   let stderr = "";
-  const sink = (append: (s: string) => void) => ({ write: (s: string) => (append(s), true) }) as unknown as NodeJS.WritableStream;
-  const io = { stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), interactive: false, env: process.env };
+  const sink = (append: (s: string) => void) =>
+    ({ write: (s: string) => (append(s), true) }) as unknown as NodeJS.WritableStream;
+  const io = {
+    stdout: sink((s) => (stdout += s)),
+    stderr: sink((s) => (stderr += s)),
+    interactive: false,
+    env: process.env,
+  };
   const code = await run(args, io);
   return { code, stdout, stderr };
 }

@@ -11,8 +11,12 @@ import { cli, runCli, snapshot } from "./helpers.ts";
 
 /** Text that a careless program would mangle, normalise, evaluate or choke on: handled exactly, or refused clearly. */
 
-const csv = (cells: (string | number)[]) => cells.map((c) => (/[",\r\n]/.test(String(c)) ? `"${String(c).replaceAll('"', '""')}"` : String(c))).join(",");
-const table = (header: string, rows: (string | number)[][]) => `${header}\n${rows.map(csv).join("\n")}\n`;
+const csv = (cells: (string | number)[]) =>
+  cells
+    .map((c) => (/[",\r\n]/.test(String(c)) ? `"${String(c).replaceAll('"', '""')}"` : String(c)))
+    .join(",");
+const table = (header: string, rows: (string | number)[][]) =>
+  `${header}\n${rows.map(csv).join("\n")}\n`;
 
 const NAMES: Record<number, string> = {
   20: "Amélie".normalize("NFC"),
@@ -23,7 +27,7 @@ const NAMES: Record<number, string> = {
   25: "=1+1",
   26: "+34 600 000 000",
   27: "-Menos",
-  28: '@SUM(A1)',
+  28: "@SUM(A1)",
   29: '=HYPERLINK("http://evil.example","clic")',
   30: "=cmd|' /C calc'!A0",
   31: "<b>bold</b> & \"quoted\" 'single'",
@@ -62,15 +66,28 @@ beforeAll(async () => ({ dir, cleanup } = await tempDir("catalogue-hostile-")));
 afterAll(() => cleanup());
 
 async function hostileContent(name: string, bio = BIO) {
-  const ids = Object.keys(NAMES).map(Number).filter((id) => id !== 32);
+  const ids = Object.keys(NAMES)
+    .map(Number)
+    .filter((id) => id !== 32);
   return writeContent(path.join(dir, name), {
-    domains: table("domain,name,locale", [["uno.example", DOMAIN_NAME, "es"], ["dos.example", "Dos", "en"]]),
-    directors: table("id,name,slug,description_es,description_en", [[1, DIRECTOR_NAME, "director-1", bio, "Short."]]),
+    domains: table("domain,name,locale", [
+      ["uno.example", DOMAIN_NAME, "es"],
+      ["dos.example", "Dos", "en"],
+    ]),
+    directors: table("id,name,slug,description_es,description_en", [
+      [1, DIRECTOR_NAME, "director-1", bio, "Short."],
+    ]),
     audiovisuals: table(
       "id,name,slug,director_id,cover",
       ids.map((id) => [id, NAMES[id]!, `work-${id}`, 1, "covers/a.png"]),
     ),
-    availability: table("audiovisual_id,domain,available_from", ids.flatMap((id) => [[id, "uno.example", "2020-01-01"], [id, "dos.example", "2020-01-01"]])),
+    availability: table(
+      "audiovisual_id,domain,available_from",
+      ids.flatMap((id) => [
+        [id, "uno.example", "2020-01-01"],
+        [id, "dos.example", "2020-01-01"],
+      ]),
+    ),
   });
 }
 
@@ -81,14 +98,20 @@ describe("Unicode edge cases", () => {
     await buildFixture(content, out);
     for (const [id, name] of Object.entries(NAMES)) {
       if (id === "32") continue;
-      const detail = JSON.parse(await readFile(path.join(out, "uno.example/_api/detail", `${id}.json`), "utf8"));
+      const detail = JSON.parse(
+        await readFile(path.join(out, "uno.example/_api/detail", `${id}.json`), "utf8"),
+      );
       expect(detail.name).toBe(name);
       expect(detail.director.name).toBe(DIRECTOR_NAME);
       expect(detail.director.description_es).toBe(BIO);
       // Raw UTF-8 in the file (compact JSON, nothing escaped but what JSON requires).
-      expect(await readFile(path.join(out, "uno.example/_api/detail", `${id}.json`), "utf8")).toContain(JSON.stringify(name).slice(1, -1));
+      expect(
+        await readFile(path.join(out, "uno.example/_api/detail", `${id}.json`), "utf8"),
+      ).toContain(JSON.stringify(name).slice(1, -1));
     }
-    const page = JSON.parse(await readFile(path.join(out, "uno.example/_api/list/plain/name/1.json"), "utf8"));
+    const page = JSON.parse(
+      await readFile(path.join(out, "uno.example/_api/list/plain/name/1.json"), "utf8"),
+    );
     const listed = page.results.map((r: { id: number; name: string }) => [r.id, r.name]);
     // NFC and NFD spellings compare equal under the collator: neighbours, ties by id.
     const nfc = listed.findIndex(([id]: [number]) => id === 20);
@@ -100,7 +123,12 @@ describe("Unicode edge cases", () => {
 
   it("a 1 MB biography and a name with a paragraph separator are refused with their line and column", async () => {
     const content = await hostileContent("huge", "é".repeat(500_000) + "x".repeat(500_000));
-    await writeFile(path.join(content, "audiovisuals.csv"), (await readFile(path.join(content, "audiovisuals.csv"), "utf8")) + csv([32, NAMES[32]!, "work-32", 1, "covers/a.png"]) + "\n");
+    await writeFile(
+      path.join(content, "audiovisuals.csv"),
+      (await readFile(path.join(content, "audiovisuals.csv"), "utf8")) +
+        csv([32, NAMES[32]!, "work-32", 1, "covers/a.png"]) +
+        "\n",
+    );
     const out = path.join(dir, "huge-out");
     await buildFixture(await writeContent(path.join(dir, "huge-before")), out);
     const before = await snapshot(out);
@@ -160,8 +188,10 @@ describe("formula-like text in the spreadsheets", () => {
 describe("hostile images through the command line", () => {
   it("a decompression bomb and a symlink leaving content/ are refused with exit 1 and their line", async () => {
     const content = await writeContent(path.join(dir, "images"), {
-      audiovisuals: "id,name,slug,cover\n10,Bomb,bomb,covers/huge.png\n11,Link,link,covers/link.png\n12,Fine,fine,covers/a.png\n",
-      availability: "audiovisual_id,domain,available_from\n10,uno.example,2020-01-01\n11,uno.example,2020-01-01\n12,uno.example,2020-01-01\n",
+      audiovisuals:
+        "id,name,slug,cover\n10,Bomb,bomb,covers/huge.png\n11,Link,link,covers/link.png\n12,Fine,fine,covers/a.png\n",
+      availability:
+        "audiovisual_id,domain,available_from\n10,uno.example,2020-01-01\n11,uno.example,2020-01-01\n12,uno.example,2020-01-01\n",
     });
     // A 120-byte PNG that claims 100000 x 100000 pixels: ten gigapixels if anything decoded it.
     await writeFile(path.join(content, "covers/huge.png"), bombPng(100_000, 100_000));
@@ -174,14 +204,28 @@ describe("hostile images through the command line", () => {
       "2 problem(s) found; nothing was written",
     ];
     const started = performance.now();
-    const result = await cli(["build", "--content", content, "--out", out, "--date", "2026-11-20", "--no-site", "--cache", path.join(dir, ".cache")]);
+    const result = await cli([
+      "build",
+      "--content",
+      content,
+      "--out",
+      out,
+      "--date",
+      "2026-11-20",
+      "--no-site",
+      "--cache",
+      path.join(dir, ".cache"),
+    ]);
     expect(result.stderr.trimEnd().split("\n")).toEqual(expected);
     expect(result.code).toBe(1);
     // Refused from the header, not by decoding ten gigapixels.
     expect(performance.now() - started).toBeLessThan(30_000);
     const validate = await runCli(["validate", "--content", content]);
     expect(validate.code).toBe(1);
-    expect(validate.stderr.trimEnd().split("\n")).toEqual([...expected.slice(0, 2), "2 problem(s) found"]);
+    expect(validate.stderr.trimEnd().split("\n")).toEqual([
+      ...expected.slice(0, 2),
+      "2 problem(s) found",
+    ]);
     await expect(readdir(out)).rejects.toThrow();
   }, 60_000);
 });

@@ -34,10 +34,25 @@ beforeAll(async () => {
 });
 afterAll(() => cleanup());
 
-const args = (out: string, date: string, from = content) => ["build", "--content", from, "--out", out, "--date", date, "--no-site", "--cache", cache];
+const args = (out: string, date: string, from = content) => [
+  "build",
+  "--content",
+  from,
+  "--out",
+  out,
+  "--date",
+  date,
+  "--no-site",
+  "--cache",
+  cache,
+];
 /** In this process through the CLI's own code, or as a child process when `options` are given. */
-const build = (out: string, date = "2026-11-20", options?: Parameters<typeof cli>[1], from = content) =>
-  options === undefined ? runCli(args(out, date, from)) : cli(args(out, date, from), options);
+const build = (
+  out: string,
+  date = "2026-11-20",
+  options?: Parameters<typeof cli>[1],
+  from = content,
+) => (options === undefined ? runCli(args(out, date, from)) : cli(args(out, date, from), options));
 
 /** Exit 1, a one-line message naming `where` and what to do, no trace. */
 function expectClearFailure(result: CliResult, where: string) {
@@ -72,10 +87,23 @@ describe("an output that cannot be written", () => {
     await writeFile(file, "x");
     const cacheDir = path.join(file, "cache");
     const out = path.join(dir, "cache-out");
-    const result = await runCli(["build", "--content", content, "--out", out, "--date", "2026-11-20", "--no-site", "--cache", cacheDir]);
+    const result = await runCli([
+      "build",
+      "--content",
+      content,
+      "--out",
+      out,
+      "--date",
+      "2026-11-20",
+      "--no-site",
+      "--cache",
+      cacheDir,
+    ]);
     expect(result.stderr).not.toContain("internal error");
     expect(result.code).toBe(1);
-    expect(result.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(new RegExp(`^catalogue build: .*${escapeRegExp(cacheDir)}.*--cache`))]);
+    expect(result.stderr.trimEnd().split("\n")).toEqual([
+      expect.stringMatching(new RegExp(`^catalogue build: .*${escapeRegExp(cacheDir)}.*--cache`)),
+    ]);
     await expect(readdir(out)).rejects.toThrow();
   }, 60_000);
 
@@ -88,7 +116,11 @@ describe("an output that cannot be written", () => {
     let result: CliResult;
     if (isRoot) {
       // root writes anywhere: build as `nobody`, for whom the folders root made are read-only.
-      result = await build(out, "2026-11-21", { uid: NOBODY, gid: NOBODY, env: { ...process.env, HOME: "/tmp" } });
+      result = await build(out, "2026-11-21", {
+        uid: NOBODY,
+        gid: NOBODY,
+        env: { ...process.env, HOME: "/tmp" },
+      });
     } else {
       await chmod(parent, 0o555);
       await chmod(path.join(parent, ".dist.versions"), 0o555);
@@ -110,13 +142,20 @@ describe("an output that cannot be written", () => {
     // New titles change every API page: the first page written (over 4 KiB) passes the limit
     // before any spreadsheet is made.
     const works = path.join(big, "audiovisuals.csv");
-    await writeFile(works, (await readFile(works, "utf8")).replace(/\n(\d+),([^,\n]+),/g, "\n$1,Nuevo $2,"));
+    await writeFile(
+      works,
+      (await readFile(works, "utf8")).replace(/\n(\d+),([^,\n]+),/g, "\n$1,Nuevo $2,"),
+    );
     // 4 KiB per file: reading goes through, the first larger file written fails (EFBIG).
     const failed = await build(out, "2026-11-20", { shell: "ulimit -f 4;" }, big);
     expectClearFailure(failed, parent);
     expect(await snapshot(out)).toEqual(before);
     // No staging folder, no lock left behind: the next build just works.
-    expect((await readdir(path.join(parent, ".dist.versions"))).filter((n) => n.endsWith(".tmp") || n === "lock")).toEqual([]);
+    expect(
+      (await readdir(path.join(parent, ".dist.versions"))).filter(
+        (n) => n.endsWith(".tmp") || n === "lock",
+      ),
+    ).toEqual([]);
     expect((await build(out, "2026-11-20", undefined, big)).code).toBe(0);
     expect(await manifestMatches(out)).toBe(true);
     expect(await snapshot(out)).not.toEqual(before);
@@ -133,7 +172,9 @@ describe("an output that cannot be written", () => {
     const failed = await build(out, "2026-11-21", { shell: "ulimit -f 4;" });
     expect(failed.stderr).not.toContain("internal error");
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toMatch(new RegExp(`^catalogue build: .*${escapeRegExp(tmpdir())}.*TMPDIR`));
+    expect(failed.stderr).toMatch(
+      new RegExp(`^catalogue build: .*${escapeRegExp(tmpdir())}.*TMPDIR`),
+    );
     expect(await snapshot(out)).toEqual(before);
   }, 90_000);
 });

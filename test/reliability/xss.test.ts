@@ -21,19 +21,31 @@ const payload = (label: string) =>
   `${label} <script>window.__xss=1</script> "><img src=x onerror=window.__xss=2> '><svg onload=window.__xss=3> ` +
   `javascript:window.__xss=4 </title></textarea><script>window.__xss=5</script> {{7*7}} \${7*7} &amp; &lt;`;
 
-const csvCell = (text: string) => (/[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text);
+const csvCell = (text: string) =>
+  /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 const row = (cells: string[]) => cells.map(csvCell).join(",");
 
 // One domain per biography language, so that every description column is shown somewhere.
 const LANGS = ["es", "en", "ca", "gl", "eu", "va", "fr"] as const;
-const DOMAINS = LANGS.map((lang) => ({ host: `${lang}.example`, lang, name: payload(`domain ${lang}`) }));
+const DOMAINS = LANGS.map((lang) => ({
+  host: `${lang}.example`,
+  lang,
+  name: payload(`domain ${lang}`),
+}));
 const WORKS = [
   { id: 1, slug: "work-one", name: payload("work one"), type: "peliculas", director: 1 },
   { id: 2, slug: "work-two", name: payload("work two"), type: "documentales", director: 2 },
 ];
 const DIRECTORS = [
   // A biography in every language: each domain shows its own.
-  { id: 1, slug: "director-a", name: payload("director a"), bios: Object.fromEntries(LANGS.map((l) => [l, `${payload(`bio ${l}`)}\n\n${payload(`bio ${l} second paragraph`)}`])) },
+  {
+    id: 1,
+    slug: "director-a",
+    name: payload("director a"),
+    bios: Object.fromEntries(
+      LANGS.map((l) => [l, `${payload(`bio ${l}`)}\n\n${payload(`bio ${l} second paragraph`)}`]),
+    ),
+  },
   // Only the untagged description column: shown in every domain.
   { id: 2, slug: "director-b", name: payload("director b"), description: payload("bio untagged") },
 ];
@@ -48,13 +60,35 @@ const requested: string[] = [];
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir("catalogue-xss-"));
   const content = await writeContent(path.join(dir, "content"), {
-    domains: ["domain,name,locale", ...DOMAINS.map((d) => row([d.host, d.name, d.lang]))].join("\n") + "\n",
+    domains:
+      ["domain,name,locale", ...DOMAINS.map((d) => row([d.host, d.name, d.lang]))].join("\n") +
+      "\n",
     directors:
-      ["id,name,slug,show_img,description," + LANGS.map((l) => `description_${l}`).join(","),
-        ...DIRECTORS.map((d) => row([String(d.id), d.name, d.slug, "false", d.description ?? "", ...LANGS.map((l) => d.bios?.[l] ?? "")]))].join("\n") + "\n",
+      [
+        "id,name,slug,show_img,description," + LANGS.map((l) => `description_${l}`).join(","),
+        ...DIRECTORS.map((d) =>
+          row([
+            String(d.id),
+            d.name,
+            d.slug,
+            "false",
+            d.description ?? "",
+            ...LANGS.map((l) => d.bios?.[l] ?? ""),
+          ]),
+        ),
+      ].join("\n") + "\n",
     audiovisuals:
-      ["id,name,slug,audiovisual_type,director_id,year,cover", ...WORKS.map((w) => row([String(w.id), w.name, w.slug, w.type, String(w.director), "1950", "covers/a.png"]))].join("\n") + "\n",
-    availability: ["audiovisual_id,domain,available_from", ...DOMAINS.flatMap((d) => WORKS.map((w) => `${w.id},${d.host},2020-01-01`))].join("\n") + "\n",
+      [
+        "id,name,slug,audiovisual_type,director_id,year,cover",
+        ...WORKS.map((w) =>
+          row([String(w.id), w.name, w.slug, w.type, String(w.director), "1950", "covers/a.png"]),
+        ),
+      ].join("\n") + "\n",
+    availability:
+      [
+        "audiovisual_id,domain,available_from",
+        ...DOMAINS.flatMap((d) => WORKS.map((w) => `${w.id},${d.host},2020-01-01`)),
+      ].join("\n") + "\n",
   });
   out = path.join(dir, "out");
   await buildFixture(content, out, { site: true });
@@ -90,10 +124,21 @@ async function injected(page: Page): Promise<Record<string, unknown>> {
     brokenData: [...document.querySelectorAll('script[type="application/ld+json"]')].filter((s) => { try { JSON.parse(s.textContent); return false; } catch { return true; } }).length,
   })`)) as Record<string, unknown>;
 }
-const CLEAN = { xss: "undefined", handlers: [], scriptUrls: [], imgX: 0, inlineScripts: 0, brokenData: 0 };
+const CLEAN = {
+  xss: "undefined",
+  handlers: [],
+  scriptUrls: [],
+  imgX: 0,
+  inlineScripts: 0,
+  brokenData: 0,
+};
 
 /** The page's visible text, spaces collapsed as the payload's are. */
-const text = async (page: Page) => ((await page.evaluate("document.title + '\\n' + document.body.innerText")) as string).replace(/[ \t]+/g, " ");
+const text = async (page: Page) =>
+  ((await page.evaluate("document.title + '\\n' + document.body.innerText")) as string).replace(
+    /[ \t]+/g,
+    " ",
+  );
 
 run("hostile text in the HTML catalogue", () => {
   it("the detector sees an injection when the payload is not escaped (so its silence means something)", async () => {
@@ -116,9 +161,23 @@ run("hostile text in the HTML catalogue", () => {
         const expectations: [string, string[]][] = [
           ["/", [domain.name, WORKS[0]!.name, WORKS[1]!.name]],
           ["/ordering/-year/", [WORKS[0]!.name, WORKS[1]!.name]],
-          ["/audiovisual-detail/1/work-one/", [WORKS[0]!.name, DIRECTORS[0]!.name, payload(`bio ${domain.lang}`), payload(`bio ${domain.lang} second paragraph`)]],
-          ["/audiovisual-detail/2/work-two/", [WORKS[1]!.name, DIRECTORS[1]!.name, payload("bio untagged")]],
-          ["/director/director-a/", [DIRECTORS[0]!.name, payload(`bio ${domain.lang}`), WORKS[0]!.name]],
+          [
+            "/audiovisual-detail/1/work-one/",
+            [
+              WORKS[0]!.name,
+              DIRECTORS[0]!.name,
+              payload(`bio ${domain.lang}`),
+              payload(`bio ${domain.lang} second paragraph`),
+            ],
+          ],
+          [
+            "/audiovisual-detail/2/work-two/",
+            [WORKS[1]!.name, DIRECTORS[1]!.name, payload("bio untagged")],
+          ],
+          [
+            "/director/director-a/",
+            [DIRECTORS[0]!.name, payload(`bio ${domain.lang}`), WORKS[0]!.name],
+          ],
           ["/director/director-b/", [DIRECTORS[1]!.name, payload("bio untagged"), WORKS[1]!.name]],
           ["/category/peliculas/", [WORKS[0]!.name]],
           ["/404.html", []],
@@ -151,7 +210,9 @@ run("hostile text in the HTML catalogue", () => {
       await box.fill("work one");
       const result = page.locator(".search-results a").first();
       await result.waitFor({ timeout: 15_000 });
-      expect(await page.locator(".search-results").innerText()).toContain("<script>window.__xss=1</script>");
+      expect(await page.locator(".search-results").innerText()).toContain(
+        "<script>window.__xss=1</script>",
+      );
       expect(await injected(page)).toEqual(CLEAN);
       await page.close();
     } finally {

@@ -23,7 +23,8 @@ import { ask } from "./http.ts";
  */
 
 const run = promisify(execFile);
-const hasChromium = requireTool(CHROMIUM, "the site's tests under its Content-Security-Policy in Chromium") !== null;
+const hasChromium =
+  requireTool(CHROMIUM, "the site's tests under its Content-Security-Policy in Chromium") !== null;
 
 let temp: { dir: string; cleanup: () => Promise<void> };
 let dist: string;
@@ -46,21 +47,50 @@ beforeAll(async () => {
   await writeFile(
     domains,
     csv
-      .replace("domain-1.example,Red de bibliotecas 1,,", "domain-1.example,Red de bibliotecas 1,http://domain-1.example,http://media.example/covers")
-      .replace("domain-2.example,Red de bibliotecas 2,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,"),
+      .replace(
+        "domain-1.example,Red de bibliotecas 1,,",
+        "domain-1.example,Red de bibliotecas 1,http://domain-1.example,http://media.example/covers",
+      )
+      .replace(
+        "domain-2.example,Red de bibliotecas 2,,",
+        "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,",
+      ),
   );
   // The library's own pages embed a video player: one host allowed in site/content-security.json, one not.
   const site = path.join(temp.dir, "site");
   await mkdir(path.join(site, "pages"), { recursive: true });
-  await writeFile(path.join(site, "content-security.json"), '{\n  "frame-src": ["http://video.example"]\n}\n');
-  await writeFile(path.join(site, "pages", "tour.md"), '---\ntitle: Tour\n---\n<iframe src="http://video.example/embed/1" title="Tour"></iframe>\n');
-  await writeFile(path.join(site, "pages", "elsewhere.md"), '---\ntitle: Elsewhere\n---\nA video:\n<iframe src="http://other-video.example/embed/2" title="Elsewhere"></iframe>\n');
-  video = createServer((_request, response) => response.writeHead(200, { "Content-Type": "text/html" }).end("<!doctype html><title>Player</title><p>Playing</p>\n"));
+  await writeFile(
+    path.join(site, "content-security.json"),
+    '{\n  "frame-src": ["http://video.example"]\n}\n',
+  );
+  await writeFile(
+    path.join(site, "pages", "tour.md"),
+    '---\ntitle: Tour\n---\n<iframe src="http://video.example/embed/1" title="Tour"></iframe>\n',
+  );
+  await writeFile(
+    path.join(site, "pages", "elsewhere.md"),
+    '---\ntitle: Elsewhere\n---\nA video:\n<iframe src="http://other-video.example/embed/2" title="Elsewhere"></iframe>\n',
+  );
+  video = createServer((_request, response) =>
+    response
+      .writeHead(200, { "Content-Type": "text/html" })
+      .end("<!doctype html><title>Player</title><p>Playing</p>\n"),
+  );
   await new Promise<void>((resolve) => video.listen(0, "127.0.0.1", resolve));
   dist = path.join(temp.dir, "dist");
-  await buildFixture(content, dist, { site: true, reporter: { stage: () => {}, warning: (w) => buildWarnings.push(`${path.relative(temp.dir, w.file)}:${w.line}: ${w.message}`) } });
+  await buildFixture(content, dist, {
+    site: true,
+    reporter: {
+      stage: () => {},
+      warning: (w) =>
+        buildWarnings.push(`${path.relative(temp.dir, w.file)}:${w.line}: ${w.message}`),
+    },
+  });
   server = await startServer({ dir: dist, port: 0, host: "127.0.0.1" });
-  const channel = new ReloadChannel({ build: "1", problems: ["content/audiovisuals.csv:3: 2: name is empty"] });
+  const channel = new ReloadChannel({
+    build: "1",
+    problems: ["content/audiovisuals.csv:3: 2: name is empty"],
+  });
   dev = await startServer({ dir: dist, port: 0, host: "127.0.0.1", dev: channel });
   browser = await chromium.launch({
     executablePath: CHROMIUM,
@@ -94,11 +124,35 @@ async function open(url: string): Promise<Page> {
     });`,
   });
   // The 404 page's own status is reported on the console: expected there, and only there.
-  const expected404 = (text: string) => page.url().includes("no-such-page") && text.includes("status of 404");
-  page.on("console", (m) => void (m.type() === "error" && !expected404(m.text()) && problems.push(`console: ${m.text()} (${page.url()})`)));
+  const expected404 = (text: string) =>
+    page.url().includes("no-such-page") && text.includes("status of 404");
+  page.on(
+    "console",
+    (m) =>
+      void (
+        m.type() === "error" &&
+        !expected404(m.text()) &&
+        problems.push(`console: ${m.text()} (${page.url()})`)
+      ),
+  );
   page.on("pageerror", (e) => problems.push(`script: ${e.message} (${page.url()})`));
-  page.on("requestfailed", (r) => void (r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)));
-  page.on("response", (r) => void (r.status() >= 400 && !r.url().includes("no-such-page") && problems.push(`${r.status()}: ${r.url()}`)));
+  page.on(
+    "requestfailed",
+    (r) =>
+      void (
+        r.failure()?.errorText !== "net::ERR_ABORTED" &&
+        problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)
+      ),
+  );
+  page.on(
+    "response",
+    (r) =>
+      void (
+        r.status() >= 400 &&
+        !r.url().includes("no-such-page") &&
+        problems.push(`${r.status()}: ${r.url()}`)
+      ),
+  );
   await page.goto(url);
   return page;
 }
@@ -107,14 +161,20 @@ async function open(url: string): Promise<Page> {
 async function violations(page: Page): Promise<string[]> {
   await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
   // Polled from outside: the policy refuses the eval a waitForFunction string needs.
-  await expect.poll(() => page.evaluate("[...document.images].every((i) => i.complete)"), { timeout: 15_000 }).toBe(true);
-  const found = ((await page.evaluate("window.violations ?? []")) as string[]).map((v) => `${v} on ${page.url()}`);
+  await expect
+    .poll(() => page.evaluate("[...document.images].every((i) => i.complete)"), { timeout: 15_000 })
+    .toBe(true);
+  const found = ((await page.evaluate("window.violations ?? []")) as string[]).map(
+    (v) => `${v} on ${page.url()}`,
+  );
   return found;
 }
 
 /** The first link of the page whose path matches. */
 async function linkTo(page: Page, pattern: RegExp): Promise<string> {
-  const hrefs = (await page.evaluate("[...document.querySelectorAll('a[href]')].map((a) => a.href)")) as string[];
+  const hrefs = (await page.evaluate(
+    "[...document.querySelectorAll('a[href]')].map((a) => a.href)",
+  )) as string[];
   const href = hrefs.find((h) => pattern.test(new URL(h).pathname));
   if (href === undefined) throw new Error(`no link matching ${pattern} on ${page.url()}`);
   return href;
@@ -126,7 +186,10 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
     for (const home of ["http://domain-1.example/", "http://domain-2.example/cataleg/"]) {
       const page = await open(home);
       const url = new URL(home);
-      const response = await ask(Number(new URL(server.url).port), { host: url.host, path: url.pathname });
+      const response = await ask(Number(new URL(server.url).port), {
+        host: url.host,
+        path: url.pathname,
+      });
       expect(response.headers["content-security-policy"]).toMatch(/default-src 'none'/);
       found.push(...(await violations(page)));
       const targets = [
@@ -147,7 +210,9 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
     expect(found).toEqual([]);
     // Covers on the media host were loaded under the policy (img-src names that host).
     const page = await open("http://domain-1.example/");
-    const covers = (await page.evaluate("[...document.images].map((i) => i.currentSrc || i.src)")) as string[];
+    const covers = (await page.evaluate(
+      "[...document.images].map((i) => i.currentSrc || i.src)",
+    )) as string[];
     expect(covers.some((src) => src.startsWith("http://media.example/covers/"))).toBe(true);
     expect(await violations(page)).toEqual([]);
     await page.close();
@@ -159,7 +224,10 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
     await expect.poll(() => box.isVisible()).toBe(true);
     const title = (await page.locator(".cards .card-title").first().textContent())!;
     await box.fill(title);
-    await page.locator(".search-results a", { hasText: title }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator(".search-results a", { hasText: title })
+      .first()
+      .waitFor({ timeout: 15_000 });
     expect(await violations(page)).toEqual([]);
     await page.close();
   });
@@ -167,20 +235,36 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
   it("runs dev's reload script and shows its problem box without a violation", async () => {
     const page = await open("http://dev.example/");
     await page.locator("#catalogue-dev-problems").waitFor({ timeout: 10_000 });
-    expect(await page.evaluate("getComputedStyle(document.getElementById('catalogue-dev-problems')).position")).toBe("fixed");
+    expect(
+      await page.evaluate(
+        "getComputedStyle(document.getElementById('catalogue-dev-problems')).position",
+      ),
+    ).toBe("fixed");
     expect(await violations(page)).toEqual([]);
     await page.close();
   });
 
   it("opens an offline archive with the policy in force, its offline search included", async () => {
     const file = path.join(temp.dir, "site.tar.gz");
-    await run(process.execPath, [CLI, "publish", "--dir", dist, "--to", file, "--domain", "domain-2.example"]);
+    await run(process.execPath, [
+      CLI,
+      "publish",
+      "--dir",
+      dist,
+      "--to",
+      file,
+      "--domain",
+      "domain-2.example",
+    ]);
     const unpacked = `${file}.d`;
     await mkdir(unpacked);
     await run("tar", ["-xzf", file, "-C", unpacked]);
     // file:// carries no headers: the policy goes into each page as a <meta> (frame-ancestors,
     // which a <meta> cannot carry, aside).
-    const served = await ask(Number(new URL(server.url).port), { host: "domain-2.example", path: "/cataleg/" });
+    const served = await ask(Number(new URL(server.url).port), {
+      host: "domain-2.example",
+      path: "/cataleg/",
+    });
     const policy = String(served.headers["content-security-policy"]);
     const meta = `<meta http-equiv="Content-Security-Policy" content="${policy.replace(/;\s*frame-ancestors[^;]*/, "")}">`;
     const pages = (await readdir(unpacked, { recursive: true })).filter((f) => f.endsWith(".html"));
@@ -196,7 +280,10 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
     await expect.poll(() => box.isVisible()).toBe(true);
     const title = (await page.locator(".cards .card-title").first().textContent())!;
     await box.fill(title);
-    await page.locator(".search-results a", { hasText: title }).first().waitFor({ timeout: 15_000 });
+    await page
+      .locator(".search-results a", { hasText: title })
+      .first()
+      .waitFor({ timeout: 15_000 });
     const found = await violations(page);
     await page.locator(".search-results a", { hasText: title }).first().click();
     await page.waitForLoadState();
@@ -207,8 +294,18 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
 
   it("runs what the library allowed in site/content-security.json, and what it did not is blocked and was warned of", async () => {
     const page = await open("http://domain-1.example/tour/");
-    await expect.poll(() => page.frames().some((f) => f.url() === "http://video.example/embed/1")).toBe(true);
-    await expect.poll(() => page.frames().find((f) => f.url() === "http://video.example/embed/1")?.locator("p").textContent()).toBe("Playing");
+    await expect
+      .poll(() => page.frames().some((f) => f.url() === "http://video.example/embed/1"))
+      .toBe(true);
+    await expect
+      .poll(() =>
+        page
+          .frames()
+          .find((f) => f.url() === "http://video.example/embed/1")
+          ?.locator("p")
+          .textContent(),
+      )
+      .toBe("Playing");
     expect(await violations(page)).toEqual([]);
     await page.close();
 
@@ -217,9 +314,13 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
       `site/pages/elsewhere.md:5: <iframe src="http://other-video.example/embed/2"> is blocked by the pages' Content-Security-Policy: add "http://other-video.example" to "frame-src" in ${path.join(temp.dir, "site", "content-security.json")}`,
     ]);
     const blocked = await browser.newPage();
-    await blocked.addInitScript({ content: `document.addEventListener("securitypolicyviolation", (e) => (window.violations ??= []).push(e.effectiveDirective + " " + e.blockedURI));` });
+    await blocked.addInitScript({
+      content: `document.addEventListener("securitypolicyviolation", (e) => (window.violations ??= []).push(e.effectiveDirective + " " + e.blockedURI));`,
+    });
     await blocked.goto("http://domain-1.example/elsewhere/");
-    await expect.poll(() => blocked.evaluate("window.violations ?? []")).toEqual(["frame-src http://other-video.example"]); // a cross-origin URL is reported by its origin
+    await expect
+      .poll(() => blocked.evaluate("window.violations ?? []"))
+      .toEqual(["frame-src http://other-video.example"]); // a cross-origin URL is reported by its origin
     await blocked.close();
   });
 

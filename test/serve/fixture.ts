@@ -28,8 +28,10 @@ export const HTML = {
   sub: "<!doctype html><title>Sub</title><h1>Sub</h1>\n",
   notFound: "<!doctype html><title>No trobat</title><h1>No trobat</h1>\n",
   /** The 404 pages of domain-2's language versions. */
-  notFoundEs: '<!doctype html><html lang="es"><title>Página no encontrada</title><h1>Página no encontrada</h1>\n',
-  notFoundCa: '<!doctype html><html lang="ca"><title>No s\'ha trobat la pàgina</title><h1>No s\'ha trobat la pàgina</h1>\n',
+  notFoundEs:
+    '<!doctype html><html lang="es"><title>Página no encontrada</title><h1>Página no encontrada</h1>\n',
+  notFoundCa:
+    "<!doctype html><html lang=\"ca\"><title>No s'ha trobat la pàgina</title><h1>No s'ha trobat la pàgina</h1>\n",
 };
 
 export async function makeFixture(): Promise<Fixture> {
@@ -42,16 +44,31 @@ export async function makeFixture(): Promise<Fixture> {
   // domain-2's site (in English) is also offered in Spanish and Catalan (under cataleg/es/ and cataleg/ca/):
   // the API is the same as in one language, and each version answers with its own 404 page.
   const lines = csv
-    .replace("domain-2.example,Red de bibliotecas 2,,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,https://media.example/covers,")
+    .replace(
+      "domain-2.example,Red de bibliotecas 2,,,",
+      "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,https://media.example/covers,",
+    )
     // One domain without TLS: no Strict-Transport-Security there.
-    .replace("domain-3.example,Red de bibliotecas 3,,,", "domain-3.example,Red de bibliotecas 3,http://domain-3.example,,")
+    .replace(
+      "domain-3.example,Red de bibliotecas 3,,,",
+      "domain-3.example,Red de bibliotecas 3,http://domain-3.example,,",
+    )
     .trimEnd()
     .split("\n")
-    .map((line, i) => (i === 0 ? `${line},languages` : line.startsWith("domain-2.example,") ? `${line},es ca` : `${line},`));
+    .map((line, i) =>
+      i === 0
+        ? `${line},languages`
+        : line.startsWith("domain-2.example,")
+          ? `${line},es ca`
+          : `${line},`,
+    );
   await writeFile(domainsCsv, lines.join("\n") + "\n");
   // The library's additions to its pages' policy: every server sends them (read without the site too).
   await mkdir(path.join(dir, "site"));
-  await writeFile(path.join(dir, "site", "content-security.json"), JSON.stringify(LIBRARY_SOURCES, null, 2) + "\n");
+  await writeFile(
+    path.join(dir, "site", "content-security.json"),
+    JSON.stringify(LIBRARY_SOURCES, null, 2) + "\n",
+  );
   const dist = path.join(dir, "dist");
   await buildFixture(content, dist);
   await placeHtml(dist);
@@ -76,11 +93,13 @@ export async function makeFixture(): Promise<Fixture> {
  * and the feed under each domain's base path. Paths relative to the output folder.
  */
 export const DISCOVERY: Record<string, string> = {
-  "domain-1.example/robots.txt": "User-agent: *\nDisallow: /api/\nSitemap: https://domain-1.example/sitemap.xml\n",
+  "domain-1.example/robots.txt":
+    "User-agent: *\nDisallow: /api/\nSitemap: https://domain-1.example/sitemap.xml\n",
   "domain-1.example/sitemap.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://domain-1.example/sitemap-1.xml</loc></sitemap></sitemapindex>\n`,
   "domain-1.example/sitemap-1.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://domain-1.example/</loc></url></urlset>\n`,
   "domain-1.example/feed.atom": `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>${"Novedades ".repeat(100)}</title></feed>\n`,
-  "domain-2.example/robots.txt": "User-agent: *\nDisallow: /cataleg/api/\nSitemap: https://domain-2.example/cataleg/sitemap.xml\n",
+  "domain-2.example/robots.txt":
+    "User-agent: *\nDisallow: /cataleg/api/\nSitemap: https://domain-2.example/cataleg/sitemap.xml\n",
   "domain-2.example/cataleg/sitemap.xml": `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><url><loc>https://domain-2.example/cataleg/</loc></url></urlset>\n`,
   "domain-2.example/cataleg/feed.atom": `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Novetats</title></feed>\n`,
 };
@@ -97,7 +116,10 @@ export async function placeHtml(dist: string) {
   await writeFile(path.join(base, "index.html"), HTML.index);
   await writeFile(path.join(base, "sub/index.html"), HTML.sub);
   await writeFile(path.join(base, "404.html"), HTML.notFound);
-  for (const [folder, page] of [["es", HTML.notFoundEs], ["ca", HTML.notFoundCa]] as const) {
+  for (const [folder, page] of [
+    ["es", HTML.notFoundEs],
+    ["ca", HTML.notFoundCa],
+  ] as const) {
     await mkdir(path.join(base, folder), { recursive: true });
     await writeFile(path.join(base, folder, "404.html"), page);
   }

@@ -15,14 +15,22 @@ export interface Ask {
 }
 
 /** One request with an explicit Host (fetch forbids setting it), no agent, body read whole. */
-export function ask(port: number, { method = "GET", host, path, headers = {} }: Ask): Promise<Reply> {
+export function ask(
+  port: number,
+  { method = "GET", host, path, headers = {} }: Ask,
+): Promise<Reply> {
   return new Promise((done, fail) => {
-    const req = http.request({ host: "127.0.0.1", port, method, path, headers: { Host: host, ...headers }, agent: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on("error", fail);
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, method, path, headers: { Host: host, ...headers }, agent: false },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          done({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on("error", fail);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`timeout: ${method} ${path}`)));
     req.on("error", fail);
     req.end();
@@ -30,7 +38,10 @@ export function ask(port: number, { method = "GET", host, path, headers = {} }: 
 }
 
 /** Bytes written as they are (for request lines no HTTP client would send); returns the status. */
-export function rawStatus(port: number, request: Buffer | string): Promise<{ status: number; text: string }> {
+export function rawStatus(
+  port: number,
+  request: Buffer | string,
+): Promise<{ status: number; text: string }> {
   return new Promise((done, fail) => {
     const socket = net.connect(port, "127.0.0.1", () => socket.end(request));
     const chunks: Buffer[] = [];

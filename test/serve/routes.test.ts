@@ -6,7 +6,13 @@ import { pickEncoding } from "../../src/serve/compress.ts";
 import { rangeOf } from "../../src/serve/range.ts";
 import { configDir, parseListen } from "../../src/serve/listen.ts";
 import { normalizePath, resolve } from "../../src/serve/resolve.ts";
-import { domainRoutes, hostTable, listTarget, queryValue, selectHost } from "../../src/serve/routes.ts";
+import {
+  domainRoutes,
+  hostTable,
+  listTarget,
+  queryValue,
+  selectHost,
+} from "../../src/serve/routes.ts";
 
 const domain = (name: string, base = "", media = `${name}${base}/media`): DomainInfo => ({
   domain: name,
@@ -22,7 +28,12 @@ const domain = (name: string, base = "", media = `${name}${base}/media`): Domain
   exports: { export_excel: "a.xlsx", export_up_movies: "b.xlsx", export_down_movies: "c.xlsx" },
   site: false,
 });
-const info = (...domains: DomainInfo[]): BuildInfo => ({ generator: "catalogue", version: 1, date: "2026-11-20", domains: domains.map((d, position) => ({ ...d, position, date: "2026-11-20" })) });
+const info = (...domains: DomainInfo[]): BuildInfo => ({
+  generator: "catalogue",
+  version: 1,
+  date: "2026-11-20",
+  domains: domains.map((d, position) => ({ ...d, position, date: "2026-11-20" })),
+});
 
 /** The contract's reading of a query string, written plainly: split on &, first `name` or `name=` wins. */
 function reference(query: string, name: string): string | undefined {
@@ -35,7 +46,22 @@ function reference(query: string, name: string): string | undefined {
 
 describe("query parameters", () => {
   it("finds the first occurrence, raw, exactly as a plain split would", () => {
-    const token = fc.constantFrom("page", "format", "ordering", "xpage", "pagex", "PAGE", "page=", "=", "", "2", "last", "%31", "a=b=c", "page=1=2");
+    const token = fc.constantFrom(
+      "page",
+      "format",
+      "ordering",
+      "xpage",
+      "pagex",
+      "PAGE",
+      "page=",
+      "=",
+      "",
+      "2",
+      "last",
+      "%31",
+      "a=b=c",
+      "page=1=2",
+    );
     const query = fc.array(token, { maxLength: 8 }).map((parts) => parts.join("&"));
     fc.assert(
       fc.property(query, fc.constantFrom("page", "format", "ordering"), (q, name) => {
@@ -47,8 +73,12 @@ describe("query parameters", () => {
 
   it("maps whitelisted values to folders and everything else to the contract's answer", () => {
     expect(listTarget("")).toEqual({ file: "/_api/list/plain/default/1.json" });
-    expect(listTarget("page=last&ordering=-year&format=json")).toEqual({ file: "/_api/list/json/-year/last.json" });
-    expect(listTarget("ordering=bogus&page=12")).toEqual({ file: "/_api/list/plain/default/12.json" });
+    expect(listTarget("page=last&ordering=-year&format=json")).toEqual({
+      file: "/_api/list/json/-year/last.json",
+    });
+    expect(listTarget("ordering=bogus&page=12")).toEqual({
+      file: "/_api/list/plain/default/12.json",
+    });
     expect(listTarget("format=xml&page=0")).toEqual({ error: "not-found" });
     for (const page of ["0", "01", "-1", "abc", "", "1e3", "1234567890", "../1"]) {
       expect(listTarget(`page=${page}`), page).toEqual({ error: "invalid-page" });
@@ -57,10 +87,18 @@ describe("query parameters", () => {
 
   it("never lets a query value into a file path unless it is a whitelisted word or digits", () => {
     fc.assert(
-      fc.property(fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), fc.string({ maxLength: 40 }), (f, o, p) => {
-        const target = listTarget(`format=${f}&ordering=${o}&page=${p}`);
-        if ("file" in target) expect(target.file).toMatch(/^\/_api\/list\/(plain|api|json)\/(default|name|-name|year|-year)\/([1-9][0-9]{0,8}|last)\.json$/);
-      }),
+      fc.property(
+        fc.string({ maxLength: 40 }),
+        fc.string({ maxLength: 40 }),
+        fc.string({ maxLength: 40 }),
+        (f, o, p) => {
+          const target = listTarget(`format=${f}&ordering=${o}&page=${p}`);
+          if ("file" in target)
+            expect(target.file).toMatch(
+              /^\/_api\/list\/(plain|api|json)\/(default|name|-name|year|-year)\/([1-9][0-9]{0,8}|last)\.json$/,
+            );
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -74,34 +112,92 @@ describe("paths", () => {
     expect(normalizePath("/a/..")).toBe("/");
     expect(normalizePath("/%61pi/")).toBe("/api/");
     expect(normalizePath("/")).toBe("/");
-    for (const bad of ["/..", "/%2e%2e/", "/..%2f..%2fetc/passwd", "/a%00", "/%ZZ", "/%", "relative"]) expect(normalizePath(bad), bad).toBeNull();
+    for (const bad of [
+      "/..",
+      "/%2e%2e/",
+      "/..%2f..%2fetc/passwd",
+      "/a%00",
+      "/%ZZ",
+      "/%",
+      "relative",
+    ])
+      expect(normalizePath(bad), bad).toBeNull();
   });
 
   it("routes a request of each kind", () => {
     const [host] = hostTable(info(domain("a.example", "/cat")));
     const get = (url: string, method = "GET") => resolve(host!, { method, url });
-    expect(get("/cat/api/v1/videos/audiovisuals/?page=2")).toMatchObject({ kind: "file", file: "/_api/list/plain/default/2.json", missing: "invalid-page" });
-    expect(get("/cat/api/v1/videos/audiovisuals/7/")).toMatchObject({ kind: "file", file: "/_api/detail/7.json", missing: "not-found" });
-    expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/")).toMatchObject({ kind: "file", file: "/_api/export/export_up_movies.xlsx" });
+    expect(get("/cat/api/v1/videos/audiovisuals/?page=2")).toMatchObject({
+      kind: "file",
+      file: "/_api/list/plain/default/2.json",
+      missing: "invalid-page",
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/7/")).toMatchObject({
+      kind: "file",
+      file: "/_api/detail/7.json",
+      missing: "not-found",
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/")).toMatchObject({
+      kind: "file",
+      file: "/_api/export/export_up_movies.xlsx",
+    });
     // Redirects on API paths are API answers: readable across origins.
     const cors = { headers: { "Access-Control-Allow-Origin": "*" } };
-    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toMatchObject({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/?a=1", ...cors });
-    expect(get("/cat/api/v1/videos/audiovisuals/7")).toMatchObject({ kind: "redirect", location: "/cat/api/v1/videos/audiovisuals/7/", ...cors });
-    expect(get("/cat/api/v1/openapi.json")).toMatchObject({ kind: "file", file: "/cat/api/v1/openapi.json", ...cors });
-    expect(get("/cat/api/v1/videos/audiovisuals/x/")).toMatchObject({ kind: "body", status: 404, body: '{"detail":"Not found."}' });
+    expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toMatchObject({
+      kind: "redirect",
+      location: "/cat/api/v1/videos/audiovisuals/?a=1",
+      ...cors,
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/7")).toMatchObject({
+      kind: "redirect",
+      location: "/cat/api/v1/videos/audiovisuals/7/",
+      ...cors,
+    });
+    expect(get("/cat/api/v1/openapi.json")).toMatchObject({
+      kind: "file",
+      file: "/cat/api/v1/openapi.json",
+      ...cors,
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/x/")).toMatchObject({
+      kind: "body",
+      status: 404,
+      body: '{"detail":"Not found."}',
+    });
     expect(get("/api/v1/videos/audiovisuals/")).toMatchObject({ kind: "static" });
     expect(get("/_api/list/plain/default/1.json")).toEqual({ kind: "not-found" });
     expect(get("/_catalogue")).toEqual({ kind: "not-found" });
-    expect(get("/cat/media/x.webp")).toEqual({ kind: "static", path: "/cat/media/x.webp", cache: "public, max-age=31536000, immutable" });
-    expect(get("/cat/", "OPTIONS")).toMatchObject({ kind: "body", status: 200, headers: { Allow: "GET, HEAD, OPTIONS", "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS" } });
-    expect(get("/cat/", "PUT")).toMatchObject({ kind: "body", status: 405, body: '{"detail":"Method \\"PUT\\" not allowed."}', ...cors });
+    expect(get("/cat/media/x.webp")).toEqual({
+      kind: "static",
+      path: "/cat/media/x.webp",
+      cache: "public, max-age=31536000, immutable",
+    });
+    expect(get("/cat/", "OPTIONS")).toMatchObject({
+      kind: "body",
+      status: 200,
+      headers: {
+        Allow: "GET, HEAD, OPTIONS",
+        "Access-Control-Allow-Methods": "GET, HEAD, OPTIONS",
+      },
+    });
+    expect(get("/cat/", "PUT")).toMatchObject({
+      kind: "body",
+      status: 405,
+      body: '{"detail":"Method \\"PUT\\" not allowed."}',
+      ...cors,
+    });
     expect(get(`/?${"x".repeat(9000)}`)).toEqual({ kind: "too-long" });
   });
 });
 
 describe("hosts", () => {
   it("lists domains first, then media-only hosts, each media folder once", () => {
-    const table = hostTable(info(domain("a.example"), domain("b.example", "/c", "m.example/covers"), domain("c.example", "", "m.example/covers")));
+    const table = hostTable(
+      info(
+        domain("a.example"),
+        domain("b.example", "/c", "m.example/covers"),
+        domain("c.example", "", "m.example/covers"),
+      ),
+    );
     expect(table.map((h) => [h.host, h.domain?.info.domain ?? null, h.media])).toEqual([
       ["a.example", "a.example", ["/media/"]],
       ["b.example", "b.example", []],
@@ -111,13 +207,25 @@ describe("hosts", () => {
   });
 
   it("gives each host its headers: a domain's policies (HSTS where https, its media host in img-src), nosniff on a media host", () => {
-    const http = { ...domain("b.example", "/c", "m.example/covers"), base_url: "http://b.example/c", media_url: "https://m.example/covers" };
+    const http = {
+      ...domain("b.example", "/c", "m.example/covers"),
+      base_url: "http://b.example/c",
+      media_url: "https://m.example/covers",
+    };
     const [a, b, m] = hostTable(info(domain("a.example"), http));
-    expect(a!.headers).toMatchObject({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
+    expect(a!.headers).toMatchObject({
+      "X-Content-Type-Options": "nosniff",
+      "Strict-Transport-Security": "max-age=31536000",
+    });
     expect(a!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' data:;/);
     expect(b!.headers["Strict-Transport-Security"]).toBeUndefined();
-    expect(b!.headers["Content-Security-Policy"]).toMatch(/img-src 'self' data: https:\/\/m\.example;/);
-    expect(m!.headers).toEqual({ "X-Content-Type-Options": "nosniff", "Strict-Transport-Security": "max-age=31536000" });
+    expect(b!.headers["Content-Security-Policy"]).toMatch(
+      /img-src 'self' data: https:\/\/m\.example;/,
+    );
+    expect(m!.headers).toEqual({
+      "X-Content-Type-Options": "nosniff",
+      "Strict-Transport-Security": "max-age=31536000",
+    });
   });
 
   it("selects by Host without case, port or trailing dot; unknown hosts get the first domain", () => {
@@ -131,7 +239,9 @@ describe("hosts", () => {
   it("refuses base paths a server configuration could not match literally", () => {
     expect(() => domainRoutes(domain("a.example", "/caf%C3%A9"))).toThrow(UserError);
     expect(() => domainRoutes(domain("a.example", "/a b"))).toThrow(UserError);
-    expect(domainRoutes(domain("a.example", "/cataleg/v2")).api).toBe("/cataleg/v2/api/v1/videos/audiovisuals/");
+    expect(domainRoutes(domain("a.example", "/cataleg/v2")).api).toBe(
+      "/cataleg/v2/api/v1/videos/audiovisuals/",
+    );
   });
 });
 
@@ -139,12 +249,14 @@ describe("command-line values", () => {
   it("parses --listen", () => {
     expect(parseListen("127.0.0.1:8080")).toEqual({ address: "127.0.0.1", port: 8080 });
     expect(parseListen("[::1]:80")).toEqual({ address: "[::1]", port: 80 });
-    for (const bad of ["8080", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "a;b:80", "x:80 ssl"]) expect(() => parseListen(bad), bad).toThrow(UserError);
+    for (const bad of ["8080", "127.0.0.1", "127.0.0.1:0", "127.0.0.1:70000", "a;b:80", "x:80 ssl"])
+      expect(() => parseListen(bad), bad).toThrow(UserError);
   });
 
   it("keeps --dir as given (not resolved), refusing characters a configuration cannot hold", () => {
     expect(configDir("/srv/catalogue/dist")).toBe("/srv/catalogue/dist");
-    for (const bad of ["/srv/my dist", "/srv/$x", "/srv/a;b", "/srv/{x}", '/srv/"x']) expect(() => configDir(bad), bad).toThrow(UserError);
+    for (const bad of ["/srv/my dist", "/srv/$x", "/srv/a;b", "/srv/{x}", '/srv/"x'])
+      expect(() => configDir(bad), bad).toThrow(UserError);
   });
 
   it("picks brotli, then gzip, honouring q=0", () => {
@@ -160,20 +272,51 @@ describe("command-line values", () => {
 describe("ranges", () => {
   it("reads one byte range of a file, a suffix, or none; If-Range only with the file's strong ETag", () => {
     const etag = '"abc"';
-    const of = (range: string | undefined, ifRange?: string, size = 100, tag: string | null = etag) => rangeOf(range, ifRange, size, tag);
+    const of = (
+      range: string | undefined,
+      ifRange?: string,
+      size = 100,
+      tag: string | null = etag,
+    ) => rangeOf(range, ifRange, size, tag);
     expect(of(undefined)).toEqual({ kind: "whole" });
-    expect(of("bytes=0-0")).toEqual({ kind: "part", start: 0, end: 0, contentRange: "bytes 0-0/100" });
+    expect(of("bytes=0-0")).toEqual({
+      kind: "part",
+      start: 0,
+      end: 0,
+      contentRange: "bytes 0-0/100",
+    });
     expect(of("bytes=10-")).toMatchObject({ start: 10, end: 99 });
-    expect(of("bytes=90-500")).toMatchObject({ start: 90, end: 99, contentRange: "bytes 90-99/100" });
+    expect(of("bytes=90-500")).toMatchObject({
+      start: 90,
+      end: 99,
+      contentRange: "bytes 90-99/100",
+    });
     expect(of("bytes=-10")).toMatchObject({ start: 90, end: 99 });
     expect(of("bytes=-500")).toMatchObject({ start: 0, end: 99 });
     expect(of("bytes=100-")).toEqual({ kind: "unsatisfiable", contentRange: "bytes */100" });
     expect(of("bytes=-0")).toEqual({ kind: "unsatisfiable", contentRange: "bytes */100" });
-    expect(of("bytes=0-", undefined, 0)).toEqual({ kind: "unsatisfiable", contentRange: "bytes */0" });
+    expect(of("bytes=0-", undefined, 0)).toEqual({
+      kind: "unsatisfiable",
+      contentRange: "bytes */0",
+    });
     // Several ranges, another unit, a reversed or malformed range: the whole file (RFC 9110 14.2).
-    for (const range of ["bytes=0-1,5-6", "items=0-1", "bytes=5-1", "bytes=-", "bytes=a-b", "bytes 0-1"]) expect(of(range), range).toEqual({ kind: "whole" });
+    for (const range of [
+      "bytes=0-1,5-6",
+      "items=0-1",
+      "bytes=5-1",
+      "bytes=-",
+      "bytes=a-b",
+      "bytes 0-1",
+    ])
+      expect(of(range), range).toEqual({ kind: "whole" });
     expect(of("bytes=0-9", etag)).toMatchObject({ kind: "part" });
-    for (const [ifRange, tag] of [['"other"', etag], [`W/${etag}`, etag], [etag, `W/${etag}`], ["Tue, 01 Jan 2030 00:00:00 GMT", etag], [etag, null]] as const) {
+    for (const [ifRange, tag] of [
+      ['"other"', etag],
+      [`W/${etag}`, etag],
+      [etag, `W/${etag}`],
+      ["Tue, 01 Jan 2030 00:00:00 GMT", etag],
+      [etag, null],
+    ] as const) {
       expect(of("bytes=0-9", ifRange, 100, tag), `${ifRange} vs ${tag}`).toEqual({ kind: "whole" });
     }
   });

@@ -24,7 +24,12 @@ const API = "/api/v1/videos/audiovisuals/";
 
 beforeAll(async () => {
   fx = await makeFixture();
-  server = await startServer({ dir: fx.dist, port: 0, host: "127.0.0.1", log: (line) => lines.push(line) });
+  server = await startServer({
+    dir: fx.dist,
+    port: 0,
+    host: "127.0.0.1",
+    log: (line) => lines.push(line),
+  });
   port = Number(new URL(server.url).port);
 }, 120_000);
 
@@ -36,9 +41,15 @@ afterAll(async () => {
 function capture() {
   let stdout = "";
   let stderr = "";
-  const sink = (append: (s: string) => void) => ({ write: (s: string) => (append(s), true) }) as unknown as NodeJS.WritableStream;
+  const sink = (append: (s: string) => void) =>
+    ({ write: (s: string) => (append(s), true) }) as unknown as NodeJS.WritableStream;
   return {
-    io: { stdout: sink((s) => (stdout += s)), stderr: sink((s) => (stderr += s)), interactive: false, env: {} },
+    io: {
+      stdout: sink((s) => (stdout += s)),
+      stderr: sink((s) => (stderr += s)),
+      interactive: false,
+      env: {},
+    },
     out: () => stdout,
     err: () => stderr,
   };
@@ -49,13 +60,21 @@ describe("catalogue serve", () => {
     const target = `${API}?page=3`;
     const expected = await fx.read("domain-1.example/_api/list/plain/default/3.json");
     for (let i = 0; i < 2; i++) {
-      const reply = await ask(port, { host: "domain-1.example", path: target, headers: { "Accept-Encoding": "gzip, br" } });
+      const reply = await ask(port, {
+        host: "domain-1.example",
+        path: target,
+        headers: { "Accept-Encoding": "gzip, br" },
+      });
       expect(reply.headers["content-encoding"]).toBe("br");
       expect(reply.headers.etag).toMatch(/^W\/"[0-9a-f]{32}"$/);
       expect(reply.headers.vary).toBe("Accept, Accept-Encoding");
       expect(brotliDecompressSync(reply.body).equals(expected)).toBe(true);
     }
-    const gzip = await ask(port, { host: "domain-1.example", path: target, headers: { "Accept-Encoding": "br;q=0, gzip" } });
+    const gzip = await ask(port, {
+      host: "domain-1.example",
+      path: target,
+      headers: { "Accept-Encoding": "br;q=0, gzip" },
+    });
     expect(gunzipSync(gzip.body).equals(expected)).toBe(true);
     const plain = await ask(port, { host: "domain-1.example", path: target });
     expect(plain.headers["content-encoding"]).toBeUndefined();
@@ -66,8 +85,13 @@ describe("catalogue serve", () => {
     expect(page.md5).toBeUndefined();
     expect(plain.headers.etag).toBe(`"${page.key}"`);
     // The OpenAPI description is keyed by the MD5 of its bytes (src/domain-files.ts): that is its validator.
-    const openapi = [...manifest.keys()].find((rel) => rel.startsWith("domain-1.example/") && rel.endsWith("openapi.json"))!;
-    const described = await ask(port, { host: "domain-1.example", path: `/${openapi.slice("domain-1.example/".length)}` });
+    const openapi = [...manifest.keys()].find(
+      (rel) => rel.startsWith("domain-1.example/") && rel.endsWith("openapi.json"),
+    )!;
+    const described = await ask(port, {
+      host: "domain-1.example",
+      path: `/${openapi.slice("domain-1.example/".length)}`,
+    });
     expect(described.headers.etag).toBe(`"${manifest.get(openapi)!.key}"`);
     expect(manifest.get(openapi)!.key).toBe(createHash("md5").update(described.body).digest("hex"));
   });
@@ -77,11 +101,14 @@ describe("catalogue serve", () => {
     const sockets = new Set<unknown>();
     for (let i = 0; i < 3; i++) {
       await new Promise<void>((done, fail) => {
-        const req = http.get({ host: "127.0.0.1", port, path: API, agent, headers: { Host: "domain-1.example" } }, (res) => {
-          sockets.add(res.socket);
-          res.resume();
-          res.on("end", () => done());
-        });
+        const req = http.get(
+          { host: "127.0.0.1", port, path: API, agent, headers: { Host: "domain-1.example" } },
+          (res) => {
+            sockets.add(res.socket);
+            res.resume();
+            res.on("end", () => done());
+          },
+        );
         req.on("error", fail);
       });
     }
@@ -91,26 +118,43 @@ describe("catalogue serve", () => {
 
   it("writes one access-log line per request", async () => {
     const before = lines.length;
-    await ask(port, { host: "domain-2.example", path: "/cataleg/api/v1/videos/audiovisuals/?page=0" });
+    await ask(port, {
+      host: "domain-2.example",
+      path: "/cataleg/api/v1/videos/audiovisuals/?page=0",
+    });
     expect(lines.length).toBe(before + 1);
-    expect(lines.at(-1)).toMatch(/^127\.0\.0\.1 "domain-2\.example" "GET \/cataleg\/api\/v1\/videos\/audiovisuals\/\?page=0" 404 \d+ [\d.]+ms$/);
+    expect(lines.at(-1)).toMatch(
+      /^127\.0\.0\.1 "domain-2\.example" "GET \/cataleg\/api\/v1\/videos\/audiovisuals\/\?page=0" 404 \d+ [\d.]+ms$/,
+    );
   });
 
   it("answers a missing spreadsheet with the API's JSON 404, not with the spreadsheet's headers", async () => {
-    await rm(path.join(await realpath(fx.dist), "domain-3.example/_api/export/export_down_movies.xlsx"), { force: true });
+    await rm(
+      path.join(await realpath(fx.dist), "domain-3.example/_api/export/export_down_movies.xlsx"),
+      { force: true },
+    );
     const reply = await ask(port, { host: "domain-3.example", path: `${API}export_down_movies/` });
     expect(reply.status).toBe(404);
     expect(reply.headers["content-type"]).toBe("application/json");
     expect(reply.headers["content-disposition"]).toBeUndefined();
-    expect(reply.body.toString()).toBe((await fx.read("domain-3.example/_api/error/not-found.json")).toString());
+    expect(reply.body.toString()).toBe(
+      (await fx.read("domain-3.example/_api/error/not-found.json")).toString(),
+    );
   });
 
   it("drops a client that never finishes its headers", async () => {
-    const slow = await startServer({ dir: fx.dist, port: 0, host: "127.0.0.1", headersTimeout: 500 });
+    const slow = await startServer({
+      dir: fx.dist,
+      port: 0,
+      host: "127.0.0.1",
+      headersTimeout: 500,
+    });
     try {
       const started = Date.now();
       const text = await new Promise<string>((done, fail) => {
-        const socket = net.connect(Number(new URL(slow.url).port), "127.0.0.1", () => socket.write("GET / HTTP/1.1\r\nHost: domain-1.example\r\n"));
+        const socket = net.connect(Number(new URL(slow.url).port), "127.0.0.1", () =>
+          socket.write("GET / HTTP/1.1\r\nHost: domain-1.example\r\n"),
+        );
         let received = "";
         socket.on("data", (c) => (received += c));
         socket.on("close", () => done(received));
@@ -125,12 +169,18 @@ describe("catalogue serve", () => {
   });
 
   it("refuses to start on a folder without a build, or on a busy port", async () => {
-    await expect(startServer({ dir: fx.content, port: 0, host: "127.0.0.1" })).rejects.toThrow(UserError);
-    await expect(startServer({ dir: fx.dist, port, host: "127.0.0.1" })).rejects.toThrow(/cannot listen/);
+    await expect(startServer({ dir: fx.content, port: 0, host: "127.0.0.1" })).rejects.toThrow(
+      UserError,
+    );
+    await expect(startServer({ dir: fx.dist, port, host: "127.0.0.1" })).rejects.toThrow(
+      /cannot listen/,
+    );
   });
 
   it("runs from the command line: prints its URL, logs, stops on SIGTERM with exit 0", async () => {
-    const child = spawn(process.execPath, [CLI, "serve", "--dir", fx.dist, "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "serve", "--dir", fx.dist, "--port", "0"], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     child.stdout.on("data", (c) => (stdout += c));
     const url = await new Promise<string>((done, fail) => {
@@ -143,7 +193,10 @@ describe("catalogue serve", () => {
         }
       });
     });
-    const reply = await ask(Number(new URL(url).port), { host: "domain-3.example", path: `${API}?page=last` });
+    const reply = await ask(Number(new URL(url).port), {
+      host: "domain-3.example",
+      path: `${API}?page=last`,
+    });
     expect(reply.status).toBe(200);
     const exit = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
     child.kill("SIGTERM");
@@ -163,9 +216,17 @@ describe("catalogue config", () => {
   it("prints complete nginx and Caddy configurations naming DIR itself, for every host", async () => {
     for (const server of ["nginx", "caddy"]) {
       const c = capture();
-      expect(await run(["config", server, "--dir", fx.dist, "--listen", "127.0.0.1:9090"], c.io)).toBe(0);
+      expect(
+        await run(["config", server, "--dir", fx.dist, "--listen", "127.0.0.1:9090"], c.io),
+      ).toBe(0);
       const text = c.out();
-      for (const host of ["domain-1.example", "domain-2.example", "domain-3.example", "media.example"]) expect(text).toContain(`${fx.dist}/${host}`);
+      for (const host of [
+        "domain-1.example",
+        "domain-2.example",
+        "domain-3.example",
+        "media.example",
+      ])
+        expect(text).toContain(`${fx.dist}/${host}`);
       expect(text).toContain("9090");
       expect(text).not.toMatch(/^\s*(daemon|pid|user)\s/m);
     }
@@ -174,7 +235,12 @@ describe("catalogue config", () => {
   it("writes nginx snippets for one host: the maps for the http block, the locations for its server block", async () => {
     const out = path.join(fx.dir, "snippets");
     const c = capture();
-    expect(await run(["config", "nginx", "--dir", fx.dist, "--snippets", out, "--domain", "domain-2.example"], c.io)).toBe(0);
+    expect(
+      await run(
+        ["config", "nginx", "--dir", fx.dist, "--snippets", out, "--domain", "domain-2.example"],
+        c.io,
+      ),
+    ).toBe(0);
     const http = await readFile(path.join(out, "http.conf"), "utf8");
     const server = await readFile(path.join(out, "server.conf"), "utf8");
     expect(http).toMatch(/^map \$args \$catalogue_page_arg \{$/m);
@@ -183,12 +249,22 @@ describe("catalogue config", () => {
     expect(server).toContain("location = /cataleg/api/v1/videos/audiovisuals/ {");
     expect(server).not.toMatch(/^\s*(map|listen|server_name|http|events|server)\b/m);
     const bad = capture();
-    expect(await run(["config", "nginx", "--dir", fx.dist, "--snippets", out, "--domain", "nowhere.example"], bad.io)).toBe(1);
+    expect(
+      await run(
+        ["config", "nginx", "--dir", fx.dist, "--snippets", out, "--domain", "nowhere.example"],
+        bad.io,
+      ),
+    ).toBe(1);
     expect(bad.err()).toMatch(/^catalogue config: --domain: no host nowhere\.example in the build/);
   });
 
   it("exits 1 with a message for an unknown server, a bad --listen or a folder without a build", async () => {
-    for (const args of [["config", "apache"], ["config"], ["config", "nginx", "--listen", "8080"], ["config", "caddy", "--dir", fx.content]]) {
+    for (const args of [
+      ["config", "apache"],
+      ["config"],
+      ["config", "nginx", "--listen", "8080"],
+      ["config", "caddy", "--dir", fx.content],
+    ]) {
       const c = capture();
       expect(await run(args, c.io), args.join(" ")).toBe(1);
       expect(c.err()).toMatch(/^catalogue config: /);

@@ -27,7 +27,15 @@ export interface Running {
  * files of `catalogue config cloudfront` run as CloudFront would, over s3rver filled by publish
  * ("cloudfront", test/cloudfront/harness.ts).
  */
-export type ServerName = "serve" | "nginx" | "caddy" | "edge" | "workerd-assets" | "workerd-r2" | "cloudfront" | "nginx-snippets";
+export type ServerName =
+  | "serve"
+  | "nginx"
+  | "caddy"
+  | "edge"
+  | "workerd-assets"
+  | "workerd-r2"
+  | "cloudfront"
+  | "nginx-snippets";
 
 export async function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -43,7 +51,8 @@ export async function freePort(): Promise<number> {
 async function waitForPort(port: number, child: ChildProcess, output: () => string) {
   const deadline = Date.now() + 20_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null)
+      throw new Error(`server exited with ${child.exitCode}:\n${output()}`);
     const open = await new Promise<boolean>((done) => {
       const socket = net.connect(port, "127.0.0.1", () => {
         socket.destroy();
@@ -57,7 +66,12 @@ async function waitForPort(port: number, child: ChildProcess, output: () => stri
   throw new Error(`server did not listen on ${port} within 20 s:\n${output()}`);
 }
 
-function spawnServer(binary: string, args: string[], env: NodeJS.ProcessEnv, port: number): Promise<Running> {
+function spawnServer(
+  binary: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  port: number,
+): Promise<Running> {
   const child = spawn(binary, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
@@ -83,7 +97,14 @@ export async function startNginx(binary: string, fixture: Fixture): Promise<Runn
   await mkdir(prefix, { recursive: true });
   const conf = path.join(prefix, "nginx.conf");
   await writeFile(conf, nginxConfig(fixture.info, fixture.dist, { address: "127.0.0.1", port }));
-  const args = ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`];
+  const args = [
+    "-p",
+    prefix,
+    "-c",
+    conf,
+    "-g",
+    `daemon off; pid ${path.join(prefix, "nginx.pid")};`,
+  ];
   return spawnServer(binary, args, process.env, port);
 }
 
@@ -101,7 +122,9 @@ export async function startNginxSnippets(binary: string, fixture: Fixture): Prom
     const snippets = nginxSnippets(fixture.info, fixture.dist, host);
     await writeFile(path.join(prefix, "http.conf"), snippets.http);
     await writeFile(path.join(prefix, `${host}.conf`), snippets.server);
-    blocks.push(`  server {\n    listen 127.0.0.1:${port}${index === 0 ? " default_server" : ""};\n    server_name ${host};\n    include ${host}.conf;\n  }`);
+    blocks.push(
+      `  server {\n    listen 127.0.0.1:${port}${index === 0 ? " default_server" : ""};\n    server_name ${host};\n    include ${host}.conf;\n  }`,
+    );
   }
   const conf = path.join(prefix, "nginx.conf");
   await writeFile(
@@ -122,7 +145,14 @@ ${blocks.join("\n")}
 }
 `,
   );
-  const args = ["-p", prefix, "-c", conf, "-g", `daemon off; pid ${path.join(prefix, "nginx.pid")};`];
+  const args = [
+    "-p",
+    prefix,
+    "-c",
+    conf,
+    "-g",
+    `daemon off; pid ${path.join(prefix, "nginx.pid")};`,
+  ];
   return spawnServer(binary, args, process.env, port);
 }
 
@@ -146,7 +176,9 @@ export async function startServe(fixture: Fixture): Promise<Running> {
  * The servers to test. A missing nginx or Caddy fails under CI (it must be installed there) and
  * is skipped with a loud message elsewhere (test/support/requires.ts).
  */
-export async function availableServers(): Promise<{ name: ServerName; binary: string | null; missing: boolean }[]> {
+export async function availableServers(): Promise<
+  { name: ServerName; binary: string | null; missing: boolean }[]
+> {
   const result: { name: ServerName; binary: string | null; missing: boolean }[] = [
     { name: "serve", binary: null, missing: false },
     { name: "edge", binary: null, missing: false },
@@ -156,7 +188,10 @@ export async function availableServers(): Promise<{ name: ServerName; binary: st
     { name: "cloudfront", binary: null, missing: false },
   ];
   for (const name of ["nginx", "caddy", "nginx-snippets"] as const) {
-    const binary = requireTool(name === "nginx-snippets" ? "nginx" : name, `${name}'s conformance tests`);
+    const binary = requireTool(
+      name === "nginx-snippets" ? "nginx" : name,
+      `${name}'s conformance tests`,
+    );
     result.push({ name, binary, missing: binary === null });
   }
   return result;

@@ -7,5 +7,7 @@ import path from "node:path";
  * seconds when nothing changed.
  */
 export default function compile() {
-  execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../../scripts/compile.mjs")], { stdio: "inherit" });
+  execFileSync(process.execPath, [path.resolve(import.meta.dirname, "../../scripts/compile.mjs")], {
+    stdio: "inherit",
+  });
 }

@@ -11,7 +11,9 @@ import { ROOT, tempDir } from "../helpers/catalogue.ts";
 import { buildSite, SCRIPT_ID, SCRIPT_TITLE, serveFolder, siteContent } from "./fixture.ts";
 
 // In CI a missing browser is a failure, never a silent skip.
-const run = describe.runIf(requireTool(CHROMIUM, "the tests of the HTML catalogue in Chromium") !== null);
+const run = describe.runIf(
+  requireTool(CHROMIUM, "the tests of the HTML catalogue in Chromium") !== null,
+);
 
 let cleanup: () => Promise<void>;
 let server: { url: string; close: () => Promise<void> };
@@ -32,7 +34,10 @@ beforeAll(async () => {
   const catalogue = await loadCatalogue(content, () => {});
   view = domainView(catalogue, catalogue.domains[0]!, "2026-11-20");
   server = await serveFolder(path.join(out, "domain-1.example"));
-  second = { view: domainView(catalogue, catalogue.domains[1]!, "2026-11-20"), server: await serveFolder(path.join(out, "domain-2.example"), "/cataleg") };
+  second = {
+    view: domainView(catalogue, catalogue.domains[1]!, "2026-11-20"),
+    server: await serveFolder(path.join(out, "domain-2.example"), "/cataleg"),
+  };
   browser = await launchChromium();
 });
 afterAll(async () => {
@@ -44,44 +49,81 @@ afterAll(async () => {
 
 /** The first domain links its works to a lending platform; every work has a Spanish synopsis. */
 async function watchAndSynopses(content: string) {
-  const append = async (file: string, header: string, cell: (line: string, i: number) => string) => {
+  const append = async (
+    file: string,
+    header: string,
+    cell: (line: string, i: number) => string,
+  ) => {
     const lines = (await readFile(path.join(content, file), "utf8")).split("\n");
-    await writeFile(path.join(content, file), lines.map((line, i) => (line === "" ? line : i === 0 ? `${line},${header}` : `${line},${cell(line, i)}`)).join("\n"));
+    await writeFile(
+      path.join(content, file),
+      lines
+        .map((line, i) =>
+          line === "" ? line : i === 0 ? `${line},${header}` : `${line},${cell(line, i)}`,
+        )
+        .join("\n"),
+    );
   };
-  await append("domains.csv", "watch_url", (line) => (line.startsWith("domain-1.example,") ? WATCH : ""));
-  await append("audiovisuals.csv", "synopsis_es", (line) => `Sinopsis de la obra ${line.split(",")[0]}. Una segunda frase la completa.`);
+  await append("domains.csv", "watch_url", (line) =>
+    line.startsWith("domain-1.example,") ? WATCH : "",
+  );
+  await append(
+    "audiovisuals.csv",
+    "synopsis_es",
+    (line) => `Sinopsis de la obra ${line.split(",")[0]}. Una segunda frase la completa.`,
+  );
 }
 const WATCH = "https://films.example.org/obra/{id}/{slug}";
 
 async function open(url: string, on = server): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
-  page.on("console", (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)));
+  page.on(
+    "console",
+    (m) => void (m.type() === "error" && problems.push(`console: ${m.text()} (${page.url()})`)),
+  );
   page.on("pageerror", (e) => problems.push(`script: ${e.message} (${page.url()})`));
   page.on("dialog", (d) => problems.push(`dialog: ${d.message()} (${page.url()})`));
   // A request cancelled because the page navigated away or closed (a cover still loading when a
   // search result is clicked) is not a failure; a missing file is, and answers 404 (below).
-  page.on("requestfailed", (r) => void (r.failure()?.errorText !== "net::ERR_ABORTED" && problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)));
-  page.on("response", (r) => void (r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`)));
+  page.on(
+    "requestfailed",
+    (r) =>
+      void (
+        r.failure()?.errorText !== "net::ERR_ABORTED" &&
+        problems.push(`failed: ${r.url()} (${r.failure()?.errorText})`)
+      ),
+  );
+  page.on(
+    "response",
+    (r) => void (r.status() >= 400 && problems.push(`${r.status()}: ${r.url()}`)),
+  );
   await page.goto(on.url + url);
   return page;
 }
 
 const cardTitles = (page: Page) => page.locator(".cards .card-title").allTextContents();
-const names = (ordering: Ordering, from = 0) => view.orders[ordering].slice(from, from + 20).map((l) => l.work.name);
+const names = (ordering: Ordering, from = 0) =>
+  view.orders[ordering].slice(from, from + 20).map((l) => l.work.name);
 
 /** Scrolls through the page so lazy images load, then lists the images that did not. */
 async function brokenImages(page: Page): Promise<string[]> {
   await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
   await page.waitForFunction("[...document.images].every((i) => i.complete)");
-  return page.evaluate("[...document.images].filter((i) => !(i.naturalWidth > 0)).map((i) => i.currentSrc || i.src)") as Promise<string[]>;
+  return page.evaluate(
+    "[...document.images].filter((i) => !(i.naturalWidth > 0)).map((i) => i.currentSrc || i.src)",
+  ) as Promise<string[]>;
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ content: await readFile(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8") });
+  await page.addScriptTag({
+    content: await readFile(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8"),
+  });
   const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
     violations: { id: string; impact: string; nodes: unknown[] }[];
   };
-  return result.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => `${v.id} (${v.nodes.length})`);
+  return result.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id} (${v.nodes.length})`);
 }
 
 run("the HTML catalogue in a browser", () => {
@@ -112,7 +154,10 @@ run("the HTML catalogue in a browser", () => {
   it("switches between the four orderings", async () => {
     const page = await open("/");
     for (const ordering of ["-name", "year", "-year", "name"] as const) {
-      await page.locator(".orderings a").nth(["name", "-name", "year", "-year"].indexOf(ordering)).click();
+      await page
+        .locator(".orderings a")
+        .nth(["name", "-name", "year", "-year"].indexOf(ordering))
+        .click();
       await page.waitForLoadState();
       expect(await page.locator('.orderings [aria-current="page"]').count()).toBe(1);
       expect(await cardTitles(page), ordering).toEqual(names(ordering));
@@ -122,30 +167,43 @@ run("the HTML catalogue in a browser", () => {
   });
 
   it("shows a work with one h1, its cover, director, category, dates and its JSON link, then its director", async () => {
-    const listed = view.orders.name.find((l) => l.director !== null && l.work.year !== null && l.work.audiovisual_type !== null)!;
+    const listed = view.orders.name.find(
+      (l) => l.director !== null && l.work.year !== null && l.work.audiovisual_type !== null,
+    )!;
     const page = await open("/");
     const index = view.orders.name.indexOf(listed);
-    if (index >= 20) await page.goto(`${server.url}/audiovisual-detail/${listed.work.id}/${listed.work.slug}/`);
+    if (index >= 20)
+      await page.goto(`${server.url}/audiovisual-detail/${listed.work.id}/${listed.work.slug}/`);
     else await page.locator(".cards a").nth(index).click();
-    await page.waitForURL(new RegExp(`/audiovisual-detail/${listed.work.id}/${listed.work.slug}/$`));
+    await page.waitForURL(
+      new RegExp(`/audiovisual-detail/${listed.work.id}/${listed.work.slug}/$`),
+    );
     expect(await page.locator("h1").allTextContents()).toEqual([listed.work.name]);
     expect(await page.locator(".facts").textContent()).toContain(String(listed.work.year));
     expect(await brokenImages(page)).toEqual([]);
     const json = await page.locator('a[type="application/json"]').getAttribute("href");
-    expect(new URL(json!, page.url()).pathname).toBe(`/api/v1/videos/audiovisuals/${listed.work.id}/`);
+    expect(new URL(json!, page.url()).pathname).toBe(
+      `/api/v1/videos/audiovisuals/${listed.work.id}/`,
+    );
     expect(await page.locator("time").first().getAttribute("datetime")).toBe(listed.window.from);
     // The link to watch or borrow: in the first screen, beside the facts; the synopsis below.
     const watch = page.locator(".facts .watch a");
-    expect(await watch.getAttribute("href")).toBe(WATCH.replace("{id}", String(listed.work.id)).replace("{slug}", listed.work.slug));
+    expect(await watch.getAttribute("href")).toBe(
+      WATCH.replace("{id}", String(listed.work.id)).replace("{slug}", listed.work.slug),
+    );
     const box = (await watch.boundingBox())!;
     expect(box.y + box.height).toBeLessThan(900);
-    expect(await page.locator(".synopsis p").first().textContent()).toBe(`Sinopsis de la obra ${listed.work.id}. Una segunda frase la completa.`);
+    expect(await page.locator(".synopsis p").first().textContent()).toBe(
+      `Sinopsis de la obra ${listed.work.id}. Una segunda frase la completa.`,
+    );
     expect(await seriousViolations(page)).toEqual([]);
 
     await page.locator(".facts a", { hasText: listed.director!.name }).click();
     await page.waitForURL(new RegExp(`/director/${listed.director!.slug}/$`));
     expect(await page.locator("h1").allTextContents()).toEqual([listed.director!.name]);
-    const theirs = view.orders.name.filter((l) => l.director?.id === listed.director!.id).map((l) => l.work.name);
+    const theirs = view.orders.name
+      .filter((l) => l.director?.id === listed.director!.id)
+      .map((l) => l.work.name);
     expect(await cardTitles(page)).toEqual(theirs);
     expect(await page.locator(".bio p").first().getAttribute("lang")).toBeNull(); // Spanish text on a Spanish page
     expect(await seriousViolations(page)).toEqual([]);
@@ -157,11 +215,18 @@ run("the HTML catalogue in a browser", () => {
     const box = page.locator('input[type="search"]');
     await expect.poll(() => box.isVisible()).toBe(true);
     // The index comes in four parts (a work's part is its id modulo 4): a title from each is found.
-    expect(await (await fetch(`${server.url}/pagefind/parts.json`)).json()).toEqual({ parts: ["part-1/", "part-2/", "part-3/"] });
-    const fromEachPart = [1, 2, 3, 0].map((part) => view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!);
+    expect(await (await fetch(`${server.url}/pagefind/parts.json`)).json()).toEqual({
+      parts: ["part-1/", "part-2/", "part-3/"],
+    });
+    const fromEachPart = [1, 2, 3, 0].map((part) =>
+      view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!,
+    );
     for (const listed of fromEachPart) {
       await box.fill(listed.work.name);
-      await page.locator(".search-results a", { hasText: listed.work.name }).first().waitFor({ timeout: 15_000 });
+      await page
+        .locator(".search-results a", { hasText: listed.work.name })
+        .first()
+        .waitFor({ timeout: 15_000 });
     }
     const target = fromEachPart.at(-1)!;
     const result = page.locator(".search-results a", { hasText: target.work.name }).first();
@@ -175,10 +240,15 @@ run("the HTML catalogue in a browser", () => {
     const page = await open("/cataleg/", second.server);
     const box = page.locator('input[type="search"]');
     await expect.poll(() => box.isVisible()).toBe(true);
-    const fromEachPart = [0, 1, 2, 3].map((part) => second.view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!);
+    const fromEachPart = [0, 1, 2, 3].map((part) =>
+      second.view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!,
+    );
     for (const listed of fromEachPart) {
       await box.fill(listed.work.name);
-      await page.locator(".search-results a", { hasText: listed.work.name }).first().waitFor({ timeout: 15_000 });
+      await page
+        .locator(".search-results a", { hasText: listed.work.name })
+        .first()
+        .waitFor({ timeout: 15_000 });
     }
     const target = fromEachPart.at(-1)!;
     await page.locator(".search-results a", { hasText: target.work.name }).first().click();

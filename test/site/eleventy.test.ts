@@ -5,7 +5,13 @@ import { domainView } from "../../src/model/listing.ts";
 import type { DomainInfo } from "../../src/output/build-info.ts";
 import { renderPages, versionEntries } from "../../src/site/eleventy.ts";
 import { siteImages } from "../../src/site/images.ts";
-import { domainSite, domainSites, pagePath, sitePages, type SitePage } from "../../src/site/model.ts";
+import {
+  domainSite,
+  domainSites,
+  pagePath,
+  sitePages,
+  type SitePage,
+} from "../../src/site/model.ts";
 import { renderPage } from "../../src/site/templates/index.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { writeContent } from "../helpers/content.ts";
@@ -22,8 +28,10 @@ beforeAll(async () => {
   const temp = await tempDir("catalogue-site-eleventy-");
   cleanup = temp.cleanup;
   const content = await writeContent(path.join(temp.dir, "content"), {
-    domains: "domain,name,locale,default_ordering,languages\nuno.example,Uno,es,name\ntres.example,Tres,ca,name,es en\n",
-    availability: "audiovisual_id,domain,available_from,available_until\n10,uno.example,2020-01-01,\n11,uno.example,2026-11-10,2026-12-31\n12,uno.example,2020-01-01,\n10,tres.example,2020-01-01,\n11,tres.example,2020-01-01,\n",
+    domains:
+      "domain,name,locale,default_ordering,languages\nuno.example,Uno,es,name\ntres.example,Tres,ca,name,es en\n",
+    availability:
+      "audiovisual_id,domain,available_from,available_until\n10,uno.example,2020-01-01,\n11,uno.example,2026-11-10,2026-12-31\n12,uno.example,2020-01-01,\n10,tres.example,2020-01-01,\n11,tres.example,2020-01-01,\n",
   });
   const catalogue = await loadCatalogue(content, () => {});
   const domain = catalogue.domains[0]!;
@@ -48,8 +56,17 @@ beforeAll(async () => {
   broken = [...sitePages(domainSite(view, info, new Map()), view)];
   const multilingual = catalogue.domains[1]!;
   const threeView = domainView(catalogue, multilingual, "2026-11-20");
-  const threeInfo: DomainInfo = { ...info, domain: multilingual.domain, name: multilingual.name, base_url: multilingual.base_url, locale: multilingual.locale, media_folder: `${multilingual.domain}/media` };
-  versions = domainSites(threeView, threeInfo, images).map((site) => [...sitePages(site, threeView)]);
+  const threeInfo: DomainInfo = {
+    ...info,
+    domain: multilingual.domain,
+    name: multilingual.name,
+    base_url: multilingual.base_url,
+    locale: multilingual.locale,
+    media_folder: `${multilingual.domain}/media`,
+  };
+  versions = domainSites(threeView, threeInfo, images).map((site) => [
+    ...sitePages(site, threeView),
+  ]);
 });
 afterAll(() => cleanup());
 
@@ -72,7 +89,9 @@ describe("the Eleventy run", () => {
     const seen: string[] = [];
     const count = await renderPages(alone(pages), async (rel) => void seen.push(rel), 2);
     expect(count).toBe(pages.length);
-    expect(seen.sort()).toEqual(pages.map((p) => `uno.example/${p.dir === null ? "404.html" : `${p.dir}index.html`}`).sort());
+    expect(seen.sort()).toEqual(
+      pages.map((p) => `uno.example/${p.dir === null ? "404.html" : `${p.dir}index.html`}`).sort(),
+    );
   });
 
   it("stops at the first failure of the sink and rethrows it as it was", async () => {
@@ -88,14 +107,20 @@ describe("the Eleventy run", () => {
 
   it("rethrows an error of a template itself, not Eleventy's wrapper", async () => {
     let calls = 0;
-    const error = await renderPages(alone(broken), async () => void calls++).catch((e: unknown) => e);
+    const error = await renderPages(alone(broken), async () => void calls++).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(calls).toBe(0);
   });
 
   it("renders the language versions of a page as one Eleventy page: every version once, as it renders alone", async () => {
     const entries = versionEntries(versions);
-    expect(versions.map((list) => list.length)).toEqual([versions[0]!.length, versions[0]!.length, versions[0]!.length]);
+    expect(versions.map((list) => list.length)).toEqual([
+      versions[0]!.length,
+      versions[0]!.length,
+      versions[0]!.length,
+    ]);
     // One entry per page of the site, with its three versions, the locale's first.
     expect(entries).toHaveLength(versions[0]!.length);
     for (const entry of entries) {
@@ -103,14 +128,20 @@ describe("the Eleventy run", () => {
       expect(new Set(entry.map((page) => page.dir)).size).toBe(1);
     }
     const seen = new Map<string, string>();
-    const count = await renderPages(entries, async (rel, html) => {
-      expect(seen.has(rel)).toBe(false);
-      seen.set(rel, html);
-    }, 3);
+    const count = await renderPages(
+      entries,
+      async (rel, html) => {
+        expect(seen.has(rel)).toBe(false);
+        seen.set(rel, html);
+      },
+      3,
+    );
     const all = versions.flat();
     expect(count).toBe(all.length);
     expect([...seen.keys()].sort()).toEqual(all.map(pagePath).sort());
-    expect(seen.get("tres.example/en/audiovisual-detail/10/viaje-a-la-luna/index.html")).toMatch(/^<!doctype html>\n<html lang="en">/);
+    expect(seen.get("tres.example/en/audiovisual-detail/10/viaje-a-la-luna/index.html")).toMatch(
+      /^<!doctype html>\n<html lang="en">/,
+    );
     for (const page of all) expect(seen.get(pagePath(page))).toBe(renderPage(page));
   });
 
@@ -118,7 +149,8 @@ describe("the Eleventy run", () => {
     // The Spanish version alone of the first pages, all three of the others.
     const [ca, es, en] = versions as [SitePage[], SitePage[], SitePage[]];
     const entries = versionEntries([ca.slice(2), es, en.slice(2)]);
-    const entryOf = (dir: string | null) => entries.find((entry) => entry[0]!.dir === dir)!.map((page) => page.site.prefix);
+    const entryOf = (dir: string | null) =>
+      entries.find((entry) => entry[0]!.dir === dir)!.map((page) => page.site.prefix);
     expect(entryOf(es[0]!.dir)).toEqual(["es/"]);
     expect(entryOf(es[1]!.dir)).toEqual(["es/"]);
     expect(entryOf(es[2]!.dir)).toEqual(["", "es/", "en/"]);

@@ -14,11 +14,15 @@ beforeAll(async () => ({ dir, cleanup } = await tempDir("catalogue-site-empty-")
 afterAll(() => cleanup());
 
 it("renders a domain with no listed work: one empty listing page, no work, director or category page", async () => {
-  const content = await writeContent(path.join(dir, "content"), { domains: MINIMAL.domains + "tres.example,Tres,en,year\n" });
+  const content = await writeContent(path.join(dir, "content"), {
+    domains: MINIMAL.domains + "tres.example,Tres,en,year\n",
+  });
   const out = path.join(dir, "out");
   await buildSite(content, out);
   const manifest = parseManifest(await readFile(path.join(out, MANIFEST_PATH), "utf8"));
-  const tres = [...manifest.keys()].filter((f) => f.startsWith("tres.example/") && f.endsWith(".html")).sort();
+  const tres = [...manifest.keys()]
+    .filter((f) => f.startsWith("tres.example/") && f.endsWith(".html"))
+    .sort();
   expect(tres).toEqual([
     "tres.example/404.html",
     "tres.example/index.html",
@@ -32,7 +36,9 @@ it("renders a domain with no listed work: one empty listing page, no work, direc
   expect(manifest.get("tres.example/pagefind/pagefind.js")).toBeDefined();
   // Its sitemap lists the home page only; its feed has no entry and is dated the build date.
   const sitemap = await readFile(path.join(out, "tres.example/sitemap.xml"), "utf8");
-  expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual(["https://tres.example/"]);
+  expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual([
+    "https://tres.example/",
+  ]);
   const feed = parseFeed(await readFile(path.join(out, "tres.example/feed.atom"), "utf8"));
   expect(feed.items).toEqual([]);
   expect(feed.updated?.toISOString()).toBe("2026-11-20T00:00:00.000Z");

@@ -17,9 +17,21 @@ export async function siteContent(dir: string): Promise<string> {
   const content = await generatedContent(dir, { works: 60, domains: 2 });
   const domains = path.join(content, "domains.csv");
   const text = await readFile(domains, "utf8");
-  await writeFile(domains, text.replace("domain-2.example,Red de bibliotecas 2,,", "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,"));
-  await appendFile(path.join(content, "audiovisuals.csv"), `${SCRIPT_ID},"${SCRIPT_TITLE.replace(/"/g, '""')}",script-title,peliculas,1,1950,90,covers/cover-0.png,1\n`);
-  await appendFile(path.join(content, "availability.csv"), `${SCRIPT_ID},domain-1.example,2020-01-01,\n${SCRIPT_ID},domain-2.example,2020-01-01,\n`);
+  await writeFile(
+    domains,
+    text.replace(
+      "domain-2.example,Red de bibliotecas 2,,",
+      "domain-2.example,Red de bibliotecas 2,https://domain-2.example/cataleg,",
+    ),
+  );
+  await appendFile(
+    path.join(content, "audiovisuals.csv"),
+    `${SCRIPT_ID},"${SCRIPT_TITLE.replace(/"/g, '""')}",script-title,peliculas,1,1950,90,covers/cover-0.png,1\n`,
+  );
+  await appendFile(
+    path.join(content, "availability.csv"),
+    `${SCRIPT_ID},domain-1.example,2020-01-01,\n${SCRIPT_ID},domain-2.example,2020-01-01,\n`,
+  );
   return content;
 }
 
@@ -29,7 +41,8 @@ export async function siteContent(dir: string): Promise<string> {
  */
 export const SEARCH_DOCS_PER_PART = 16;
 
-export const buildSite = (content: string, out: string) => buildFixture(content, out, { site: true, searchDocsPerPart: SEARCH_DOCS_PER_PART });
+export const buildSite = (content: string, out: string) =>
+  buildFixture(content, out, { site: true, searchDocsPerPart: SEARCH_DOCS_PER_PART });
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -45,17 +58,24 @@ const TYPES: Record<string, string> = {
  * their index.html, unknown paths the site's 404 page with status 404. Enough for the pages,
  * their media and the search index (the real server is tested with the serve module).
  */
-export async function serveFolder(root: string, basePath = ""): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveFolder(
+  root: string,
+  basePath = "",
+): Promise<{ url: string; close: () => Promise<void> }> {
   const server: Server = createServer(async (request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
     const file = path.join(root, pathname.endsWith("/") ? `${pathname}index.html` : pathname);
     try {
       if (!file.startsWith(root + path.sep)) throw new Error("outside");
       const body = await readFile(file);
-      response.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+      response.writeHead(200, {
+        "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
+      });
       response.end(body);
     } catch {
-      const body = await readFile(path.join(root, basePath.slice(1), "404.html")).catch(() => "not found");
+      const body = await readFile(path.join(root, basePath.slice(1), "404.html")).catch(
+        () => "not found",
+      );
       response.writeHead(404, { "content-type": TYPES[".html"] });
       response.end(body);
     }
@@ -87,19 +107,40 @@ export async function buildSiteCounted(content: string, out: string): Promise<Co
     searchDocsPerPart: SEARCH_DOCS_PER_PART,
     reporter: { stage: (name) => void stages.push(name), warning() {} },
   });
-  const render = stages.map((s) => /^rendered (\d+) of (\d+) HTML pages \(Eleventy [\d.]+ s\)$/.exec(s)).find((m) => m !== null);
-  const search = stages.map((s) => /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ site\(s\): one per domain and language\)$/.exec(s)).find((m) => m !== null);
+  const render = stages
+    .map((s) => /^rendered (\d+) of (\d+) HTML pages \(Eleventy [\d.]+ s\)$/.exec(s))
+    .find((m) => m !== null);
+  const search = stages
+    .map((s) =>
+      /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ site\(s\): one per domain and language\)$/.exec(
+        s,
+      ),
+    )
+    .find((m) => m !== null);
   if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
-  return { summary, pages: Number(render[2]), toRender: Number(render[1]), indexedParts: Number(search[1]), searchParts: Number(search[2]), indexed: Number(search[3]) };
+  return {
+    summary,
+    pages: Number(render[2]),
+    toRender: Number(render[1]),
+    indexedParts: Number(search[1]),
+    searchParts: Number(search[2]),
+    indexed: Number(search[3]),
+  };
 }
 
 /** Gives directors a photo (a cover image) that they may or may not show (`show_img`). */
-export async function directorPhotos(content: string, shown: Record<number, boolean>): Promise<void> {
+export async function directorPhotos(
+  content: string,
+  shown: Record<number, boolean>,
+): Promise<void> {
   const file = path.join(content, "directors.csv");
   const lines = (await readFile(file, "utf8")).split("\n");
   for (const [id, show] of Object.entries(shown)) {
     const at = lines.findIndex((l) => l.startsWith(`${id},`));
-    const edited = lines[at]!.replace(/^(\d+,[^,]*,[^,]*),[^,]*,(?:true|false)?,/, `$1,covers/cover-${id}.png,${show},`);
+    const edited = lines[at]!.replace(
+      /^(\d+,[^,]*,[^,]*),[^,]*,(?:true|false)?,/,
+      `$1,covers/cover-${id}.png,${show},`,
+    );
     if (edited === lines[at]) throw new Error(`director ${id}: unexpected row ${lines[at]}`);
     lines[at] = edited;
   }

@@ -6,7 +6,15 @@ import { domainView } from "../../src/model/listing.ts";
 import { startServer, type RunningServer } from "../../src/serve/server.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { buildSite } from "./fixture.ts";
-import { auditedPages, CHROMIUM, launchBrowser, LH_DOMAINS, LH_LANGUAGE, lighthouseContent, type Browser } from "./lighthouse.ts";
+import {
+  auditedPages,
+  CHROMIUM,
+  launchBrowser,
+  LH_DOMAINS,
+  LH_LANGUAGE,
+  lighthouseContent,
+  type Browser,
+} from "./lighthouse.ts";
 
 /**
  * Lighthouse on a home, listing, work, director and category page of each interface language
@@ -37,7 +45,9 @@ beforeAll(async () => {
     const view = domainView(catalogue, domain, "2026-11-20");
     const site = `http://${host}:${port}${new URL(domain.base_url).pathname.replace(/\/$/, "")}/`;
     for (const { kind, url } of auditedPages(site, view)) pages.push([`${lang} ${kind}`, url]);
-    if (domain.languages !== undefined) for (const { kind, url } of auditedPages(`${site}${LH_LANGUAGE}/`, view)) pages.push([`${LH_LANGUAGE} ${kind}`, url]);
+    if (domain.languages !== undefined)
+      for (const { kind, url } of auditedPages(`${site}${LH_LANGUAGE}/`, view))
+        pages.push([`${LH_LANGUAGE} ${kind}`, url]);
   }
   browser = await launchBrowser();
 }, 180_000);
@@ -52,8 +62,13 @@ run("Lighthouse", () => {
     expect(pages).toHaveLength(15);
     const results: string[] = [];
     for (const [name, url] of pages) {
-      const { scores, failing } = await browser.audit(url, ["seo", "accessibility", "best-practices"]);
-      const ok = scores.seo === 1 && scores.accessibility === 1 && (scores["best-practices"] ?? 0) >= 0.95;
+      const { scores, failing } = await browser.audit(url, [
+        "seo",
+        "accessibility",
+        "best-practices",
+      ]);
+      const ok =
+        scores.seo === 1 && scores.accessibility === 1 && (scores["best-practices"] ?? 0) >= 0.95;
       if (!ok) results.push(`${name} ${url}: ${JSON.stringify(scores)}\n  ${failing.join("\n  ")}`);
     }
     expect(results).toEqual([]);

@@ -6,11 +6,23 @@ import { escape as xmlEscape } from "../../src/site/xml.ts";
 
 describe("the first sentence of a biography", () => {
   it("ends at the sentence's end, not at the dots and brackets inside it, in Spanish and English", () => {
-    expect(firstSentence("Louis Lumière (Besanzón, 1864 – Bandol, 1948) dirigía con su hermano la fábrica de Lyon. Juntos patentaron el cinematógrafo.", "es")).toBe(
+    expect(
+      firstSentence(
+        "Louis Lumière (Besanzón, 1864 – Bandol, 1948) dirigía con su hermano la fábrica de Lyon. Juntos patentaron el cinematógrafo.",
+        "es",
+      ),
+    ).toBe(
       "Louis Lumière (Besanzón, 1864 – Bandol, 1948) dirigía con su hermano la fábrica de Lyon.",
     );
-    expect(firstSentence("Dr. Caligari's author, Mr. Mayer, wrote it in 1919. It was filmed later.", "en")).toBe("Dr. Caligari's author, Mr. Mayer, wrote it in 1919.");
-    expect(firstSentence("  Una sola frase\nen dos líneas sin punto final ", "es")).toBe("Una sola frase en dos líneas sin punto final");
+    expect(
+      firstSentence(
+        "Dr. Caligari's author, Mr. Mayer, wrote it in 1919. It was filmed later.",
+        "en",
+      ),
+    ).toBe("Dr. Caligari's author, Mr. Mayer, wrote it in 1919.");
+    expect(firstSentence("  Una sola frase\nen dos líneas sin punto final ", "es")).toBe(
+      "Una sola frase en dos líneas sin punto final",
+    );
     expect(firstSentence("¿Quién fue? Nadie lo sabe.", "es")).toBe("¿Quién fue?");
   });
 });
@@ -47,16 +59,26 @@ describe("JSON in a script element", () => {
 
 describe("text for XML", () => {
   it("escapes markup and drops the characters XML 1.0 forbids, keeping tabs, line breaks and astral characters", () => {
-    expect(xmlEscape(`a<b>&"c'\u0001\u000B\uFFFE\uD800x\tz\n🎬`)).toBe("a&lt;b&gt;&amp;&quot;c&#39;x\tz\n🎬");
+    expect(xmlEscape(`a<b>&"c'\u0001\u000B\uFFFE\uD800x\tz\n🎬`)).toBe(
+      "a&lt;b&gt;&amp;&quot;c&#39;x\tz\n🎬",
+    );
   });
 });
 
 describe("the first sentence of a biography with initials and abbreviations", () => {
   it("runs on past initials and titles", () => {
-    expect(firstSentence("F. W. Murnau (Bielefeld, 1888 – Santa Bárbara, 1931) estudió filología. Luego dirigió.", "es")).toBe(
-      "F. W. Murnau (Bielefeld, 1888 – Santa Bárbara, 1931) estudió filología.",
-    );
-    expect(firstSentence("Robert J. Flaherty (Iron Mountain, 1884 – 1951) was an explorer. He filmed Nanook.", "en")).toBe("Robert J. Flaherty (Iron Mountain, 1884 – 1951) was an explorer.");
+    expect(
+      firstSentence(
+        "F. W. Murnau (Bielefeld, 1888 – Santa Bárbara, 1931) estudió filología. Luego dirigió.",
+        "es",
+      ),
+    ).toBe("F. W. Murnau (Bielefeld, 1888 – Santa Bárbara, 1931) estudió filología.");
+    expect(
+      firstSentence(
+        "Robert J. Flaherty (Iron Mountain, 1884 – 1951) was an explorer. He filmed Nanook.",
+        "en",
+      ),
+    ).toBe("Robert J. Flaherty (Iron Mountain, 1884 – 1951) was an explorer.");
     expect(firstSentence("El Sr. López vino. Fin.", "es")).toBe("El Sr. López vino.");
   });
 });

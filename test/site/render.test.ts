@@ -31,18 +31,35 @@ describe("the HTML catalogue", () => {
   it("writes a page per listed work, listing pages per ordering, director and category pages", async () => {
     const manifest = await files(out);
     for (const view of views) {
-      const root = view.domain.domain === "domain-2.example" ? "domain-2.example/cataleg/" : "domain-1.example/";
+      const root =
+        view.domain.domain === "domain-2.example"
+          ? "domain-2.example/cataleg/"
+          : "domain-1.example/";
       const pages = Math.ceil(view.orders.name.length / 20);
       expect(pages).toBeGreaterThan(1);
       for (const listed of view.orders.name) {
-        expect(manifest[`${root}audiovisual-detail/${listed.work.id}/${listed.work.slug}/index.html`], listed.work.slug).toBeDefined();
-        if (listed.director) expect(manifest[`${root}director/${listed.director.slug}/index.html`]).toBeDefined();
-        if (listed.work.audiovisual_type) expect(manifest[`${root}category/${listed.work.audiovisual_type}/index.html`]).toBeDefined();
+        expect(
+          manifest[`${root}audiovisual-detail/${listed.work.id}/${listed.work.slug}/index.html`],
+          listed.work.slug,
+        ).toBeDefined();
+        if (listed.director)
+          expect(manifest[`${root}director/${listed.director.slug}/index.html`]).toBeDefined();
+        if (listed.work.audiovisual_type)
+          expect(
+            manifest[`${root}category/${listed.work.audiovisual_type}/index.html`],
+          ).toBeDefined();
       }
-      const listings = Object.keys(manifest).filter((f) => f.startsWith(root) && /^(ordering\/[^/]+\/)?(page\/\d+\/)?index\.html$/.test(f.slice(root.length)));
+      const listings = Object.keys(manifest).filter(
+        (f) =>
+          f.startsWith(root) &&
+          /^(ordering\/[^/]+\/)?(page\/\d+\/)?index\.html$/.test(f.slice(root.length)),
+      );
       expect(listings).toHaveLength(4 * pages);
       expect(manifest[`${root}404.html`]).toBeDefined();
-      expect(manifest[`${root}ordering/${view.domain.default_ordering}/index.html`], "the default ordering lives at the root only").toBeUndefined();
+      expect(
+        manifest[`${root}ordering/${view.domain.default_ordering}/index.html`],
+        "the default ordering lives at the root only",
+      ).toBeUndefined();
       // No page of a work that is not listed.
       const listed = new Set(view.orders.name.map((l) => l.work.id));
       for (const f of Object.keys(manifest)) {
@@ -53,9 +70,13 @@ describe("the HTML catalogue", () => {
   });
 
   it("escapes every CSV text: a title written as markup stays text", async () => {
-    const html = await read(`domain-1.example/audiovisual-detail/${SCRIPT_ID}/script-title/index.html`);
+    const html = await read(
+      `domain-1.example/audiovisual-detail/${SCRIPT_ID}/script-title/index.html`,
+    );
     expect(html).not.toContain("<script>alert");
-    expect(html).toContain("<h1>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>");
+    expect(html).toContain(
+      "<h1>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;quotes&quot;</h1>",
+    );
     expect(html.match(/<h1[ >]/g)).toHaveLength(1);
     expect(SCRIPT_TITLE).toContain("<script>");
   });
@@ -69,8 +90,14 @@ describe("the HTML catalogue", () => {
     const second = await read("domain-1.example/page/2/index.html");
     expect(second).toContain('<a rel="prev" href="../../">');
     const view = views[0]!;
-    const titles = [...second.matchAll(/<span class="card-title">([^<]*)<\/span>/g)].map((m) => m[1]);
-    expect(titles).toEqual(view.orders.name.slice(20, 40).map((l) => l.work.name.replace(/&/g, "&amp;").replace(/"/g, "&quot;")));
+    const titles = [...second.matchAll(/<span class="card-title">([^<]*)<\/span>/g)].map(
+      (m) => m[1],
+    );
+    expect(titles).toEqual(
+      view.orders.name
+        .slice(20, 40)
+        .map((l) => l.work.name.replace(/&/g, "&amp;").replace(/"/g, "&quot;")),
+    );
   });
 
   it("speaks the domain's language and keeps the base path", async () => {
@@ -90,11 +117,14 @@ describe("the HTML catalogue", () => {
     const catalogue = await loadCatalogue(content, () => {});
     const api = await apiImages(catalogue.images.values(), path.join(dir, ".cache"));
     const listed = views[0]!.orders.name[0]!;
-    const html = await read(`domain-1.example/audiovisual-detail/${listed.work.id}/${listed.work.slug}/index.html`);
+    const html = await read(
+      `domain-1.example/audiovisual-detail/${listed.work.id}/${listed.work.slug}/index.html`,
+    );
     const file = api.get(listed.work.cover)!.file;
     expect(html).toContain(`src="../../../media/${file}"`);
     const manifest = await files(out);
-    for (const m of html.matchAll(/\.\.\/\.\.\/\.\.\/media\/([^ "]+)/g)) expect(manifest[`domain-1.example/media/${m[1]}`], m[1]).toBeDefined();
+    for (const m of html.matchAll(/\.\.\/\.\.\/\.\.\/media\/([^ "]+)/g))
+      expect(manifest[`domain-1.example/media/${m[1]}`], m[1]).toBeDefined();
     expect(html).toMatch(/<img [^>]*width="\d+" height="\d+" alt="[^"]+"/);
     expect(html).toContain(`href="../../../api/v1/videos/audiovisuals/${listed.work.id}/"`);
   });
@@ -105,7 +135,14 @@ describe("the HTML catalogue", () => {
     const [a, b] = [await files(out), await files(again)];
     expect(Object.keys(a).filter((f) => f.includes("/pagefind/")).length).toBeGreaterThan(4);
     // The sitemaps, feeds and robots.txt are compared too.
-    for (const f of ["domain-1.example/sitemap.xml", "domain-1.example/feed.atom", "domain-2.example/cataleg/sitemap.xml", "domain-2.example/cataleg/feed.atom", "domain-2.example/robots.txt"]) expect(a[f], f).toBeDefined();
+    for (const f of [
+      "domain-1.example/sitemap.xml",
+      "domain-1.example/feed.atom",
+      "domain-2.example/cataleg/sitemap.xml",
+      "domain-2.example/cataleg/feed.atom",
+      "domain-2.example/robots.txt",
+    ])
+      expect(a[f], f).toBeDefined();
     expect(b).toEqual(a);
     // Touching an image changes the build's input fingerprint but none of its bytes: the site is
     // rendered again and every page comes out identical, so no page is rewritten.

@@ -1,17 +1,30 @@
 import { afterEach, describe, expect, it } from "vitest";
 import type { DomainSite } from "../../src/site/model.ts";
-import { buildIndex, startSearch, stopSearch, type IndexFile, type SearchDocument } from "../../src/site/search.ts";
+import {
+  buildIndex,
+  startSearch,
+  stopSearch,
+  type IndexFile,
+  type SearchDocument,
+} from "../../src/site/search.ts";
 
 // Only the language of a site reaches Pagefind's options.
 const site = { strings: { lang: "es" } } as DomainSite;
-const documents: SearchDocument[] = ["Camino lluvia", "Carta del tren", "Título renombrado", "Ñandú & <script>"].map((title, i) => ({
+const documents: SearchDocument[] = [
+  "Camino lluvia",
+  "Carta del tren",
+  "Título renombrado",
+  "Ñandú & <script>",
+].map((title, i) => ({
   url: `audiovisual-detail/${i + 1}/obra-${i + 1}/`,
   content: `<!doctype html><html lang="es"><body><div data-pagefind-body><h1>${title.replace(/[&<]/g, (c) => (c === "&" ? "&amp;" : "&lt;"))}</h1></div></body></html>`,
 }));
 
 /** Both processes' index of the documents. */
-const bothIndexes = () => Promise.all([buildIndex(site, documents, 1, 0), buildIndex(site, documents, 1, 1)]);
-const listing = (files: IndexFile[]) => files.map((f) => [f.path, Buffer.from(f.content).toString("base64")]);
+const bothIndexes = () =>
+  Promise.all([buildIndex(site, documents, 1, 0), buildIndex(site, documents, 1, 1)]);
+const listing = (files: IndexFile[]) =>
+  files.map((f) => [f.path, Buffer.from(f.content).toString("base64")]);
 
 afterEach(() => stopSearch());
 

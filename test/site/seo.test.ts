@@ -22,7 +22,9 @@ const run = promisify(execFile);
 const FIXTURES = path.join(ROOT, "test/fixtures");
 const SITEMAP_XSD = path.join(FIXTURES, "sitemaps/sitemap.xsd");
 const SITEINDEX_XSD = path.join(FIXTURES, "sitemaps/siteindex.xsd");
-const SCHEMA_ORG = JSON.parse(await readFile(path.join(FIXTURES, "schema.org/context.jsonld"), "utf8"));
+const SCHEMA_ORG = JSON.parse(
+  await readFile(path.join(FIXTURES, "schema.org/context.jsonld"), "utf8"),
+);
 const S = "http://schema.org/";
 
 let dir: string;
@@ -34,7 +36,10 @@ let manifest: string[];
 
 const BASES: Record<string, { url: string; folder: string }> = {
   "domain-1.example": { url: "https://domain-1.example/", folder: "domain-1.example/" },
-  "domain-2.example": { url: "https://domain-2.example/cataleg/", folder: "domain-2.example/cataleg/" },
+  "domain-2.example": {
+    url: "https://domain-2.example/cataleg/",
+    folder: "domain-2.example/cataleg/",
+  },
 };
 const read = (rel: string) => readFile(path.join(out, rel), "utf8");
 
@@ -45,7 +50,13 @@ beforeAll(async () => {
   await directorPhotos(content, { 1: true, 2: false });
   // The work whose title is markup is new in the first domain: the feed must hold it as text.
   const availability = path.join(content, "availability.csv");
-  await writeFile(availability, (await readFile(availability, "utf8")).replace(`${SCRIPT_ID},domain-1.example,2020-01-01,`, `${SCRIPT_ID},domain-1.example,2026-11-19,`));
+  await writeFile(
+    availability,
+    (await readFile(availability, "utf8")).replace(
+      `${SCRIPT_ID},domain-1.example,2020-01-01,`,
+      `${SCRIPT_ID},domain-1.example,2026-11-19,`,
+    ),
+  );
   out = path.join(dir, "out");
   await buildSite(content, out);
   const catalogue = await loadCatalogue(content, () => {});
@@ -73,8 +84,12 @@ describe("the sitemap", () => {
       const { url, folder } = BASES[domain]!;
       const file = path.join(out, folder, "sitemap.xml");
       expect(await xmllint(SITEMAP_XSD, file)).toBe(`${file} validates`);
-      const locs = [...(await readFile(file, "utf8")).matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
-      const expected = pageDirs(domain).filter((d) => !d.startsWith("ordering/")).map((d) => url + d);
+      const locs = [...(await readFile(file, "utf8")).matchAll(/<loc>([^<]*)<\/loc>/g)].map(
+        (m) => m[1]!,
+      );
+      const expected = pageDirs(domain)
+        .filter((d) => !d.startsWith("ordering/"))
+        .map((d) => url + d);
       expect(expected.length).toBeGreaterThan(view.orders.name.length);
       expect([...locs].sort()).toEqual([...expected].sort());
       expect(new Set(locs).size).toBe(locs.length);
@@ -86,17 +101,29 @@ describe("the sitemap", () => {
 
   it("splits a domain past 50,000 URLs (or 50 MB) into parts under a sitemap index, each valid", async () => {
     const base = "https://big.example/cataleg";
-    const urls = Array.from({ length: MAX_URLS * 2 + 1 }, (_, i) => `${base}/audiovisual-detail/${i + 1}/obra-${i + 1}/`);
+    const urls = Array.from(
+      { length: MAX_URLS * 2 + 1 },
+      (_, i) => `${base}/audiovisual-detail/${i + 1}/obra-${i + 1}/`,
+    );
     const files = sitemapFiles(base, urls);
-    expect([...files.keys()].sort()).toEqual(["sitemap-1.xml", "sitemap-2.xml", "sitemap-3.xml", "sitemap.xml"]);
+    expect([...files.keys()].sort()).toEqual([
+      "sitemap-1.xml",
+      "sitemap-2.xml",
+      "sitemap-3.xml",
+      "sitemap.xml",
+    ]);
     const index = files.get("sitemap.xml")!;
-    expect([...index.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual([1, 2, 3].map((n) => `${base}/sitemap-${n}.xml`));
+    expect([...index.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual(
+      [1, 2, 3].map((n) => `${base}/sitemap-${n}.xml`),
+    );
     const counts: number[] = [];
     const all: string[] = [];
     for (const [name, text] of files) {
       const file = path.join(dir, name);
       await writeFile(file, text);
-      expect(await xmllint(name === "sitemap.xml" ? SITEINDEX_XSD : SITEMAP_XSD, file)).toBe(`${file} validates`);
+      expect(await xmllint(name === "sitemap.xml" ? SITEINDEX_XSD : SITEMAP_XSD, file)).toBe(
+        `${file} validates`,
+      );
       if (name !== "sitemap.xml") {
         const locs = [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
         counts.push(locs.length);
@@ -108,11 +135,14 @@ describe("the sitemap", () => {
     // The byte limit splits too (a small one here: URLs can be 2,048 characters long).
     const bySize = sitemapFiles(base, urls.slice(0, 1000), { urls: MAX_URLS, bytes: 20_000 });
     expect(bySize.size).toBeGreaterThan(3);
-    for (const [name, text] of bySize) if (name !== "sitemap.xml") expect(Buffer.byteLength(text)).toBeLessThanOrEqual(20_000);
+    for (const [name, text] of bySize)
+      if (name !== "sitemap.xml") expect(Buffer.byteLength(text)).toBeLessThanOrEqual(20_000);
   });
 
   it("is named by robots.txt at the root of the domain's host, under a base path too", async () => {
-    expect(await read("domain-1.example/robots.txt")).toMatch(/^User-agent: \*\nDisallow: \/api\/\nSitemap: https:\/\/domain-1\.example\/sitemap\.xml\n$/m);
+    expect(await read("domain-1.example/robots.txt")).toMatch(
+      /^User-agent: \*\nDisallow: \/api\/\nSitemap: https:\/\/domain-1\.example\/sitemap\.xml\n$/m,
+    );
     const second = await read("domain-2.example/robots.txt");
     expect(second).toContain("\nDisallow: /cataleg/api/\n");
     expect(second).toContain("\nSitemap: https://domain-2.example/cataleg/sitemap.xml\n");
@@ -147,14 +177,20 @@ describe("the Atom feed", () => {
   it("is linked from every page's head and footer", async () => {
     for (const page of manifest.filter((f) => f.endsWith(".html"))) {
       const html = await read(page);
-      expect(html, page).toMatch(/<link rel="alternate" type="application\/atom\+xml" title="[^"]+" href="(\.\.\/)*feed\.atom">|href="\/cataleg\/feed\.atom"|href="\/feed\.atom"/);
-      expect(html, page).toMatch(/<footer[^]*<a href="[^"]*feed\.atom" type="application\/atom\+xml">/);
+      expect(html, page).toMatch(
+        /<link rel="alternate" type="application\/atom\+xml" title="[^"]+" href="(\.\.\/)*feed\.atom">|href="\/cataleg\/feed\.atom"|href="\/feed\.atom"/,
+      );
+      expect(html, page).toMatch(
+        /<footer[^]*<a href="[^"]*feed\.atom" type="application\/atom\+xml">/,
+      );
     }
   });
 
   it("keeps a title written as markup as text", async () => {
     const feed = await read("domain-1.example/feed.atom");
-    const item = parseFeed(feed).items.find((i) => i.id === `https://domain-1.example/api/v1/videos/audiovisuals/${SCRIPT_ID}/`);
+    const item = parseFeed(feed).items.find(
+      (i) => i.id === `https://domain-1.example/api/v1/videos/audiovisuals/${SCRIPT_ID}/`,
+    );
     expect(item?.title).toBe(SCRIPT_TITLE);
     expect(item?.published?.toISOString()).toBe("2026-11-19T00:00:00.000Z");
     expect(feed).not.toContain("<script>");
@@ -164,9 +200,16 @@ describe("the Atom feed", () => {
 /** Every `<meta>`/`<link>` attribute pair of a page's head, decoded. */
 function headOf(html: string) {
   const head = html.slice(0, html.indexOf("</head>"));
-  const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+  const decode = (s: string) =>
+    s
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
   const meta = new Map<string, string>();
-  for (const m of head.matchAll(/<meta (?:name|property)="([^"]+)" content="([^"]*)">/g)) meta.set(m[1]!, decode(m[2]!));
+  for (const m of head.matchAll(/<meta (?:name|property)="([^"]+)" content="([^"]*)">/g))
+    meta.set(m[1]!, decode(m[2]!));
   const canonical = /<link rel="canonical" href="([^"]+)">/.exec(head)?.[1];
   const scripts = [...head.matchAll(/<script type="application\/ld\+json">/g)].length;
   const json = /<script type="application\/ld\+json">([^]*?)<\/script>/.exec(head)?.[1];
@@ -192,7 +235,10 @@ describe("every page's head", () => {
         expect(meta.get("og:title")).toBeTruthy();
         // Every page of a kind says something of its own (the listings' pages say their number).
         if (!d.startsWith("ordering/")) {
-          expect(descriptions.get(description), `${d} and ${descriptions.get(description)}`).toBeUndefined();
+          expect(
+            descriptions.get(description),
+            `${d} and ${descriptions.get(description)}`,
+          ).toBeUndefined();
           descriptions.set(description, d);
         }
         const image = meta.get("og:image");
@@ -211,14 +257,26 @@ describe("every page's head", () => {
   it("describes each kind of page from its data", async () => {
     const view = views[1]!; // English, under /cataleg
     const folder = BASES["domain-2.example"]!.folder;
-    const listed = view.orders.name.find((l) => l.director !== null && l.work.year !== null && l.work.audiovisual_type !== null)!;
-    const work = headOf(await read(`${folder}audiovisual-detail/${listed.work.id}/${listed.work.slug}/index.html`)).meta.get("description")!;
-    for (const part of [listed.work.name, String(listed.work.year), listed.director!.name, "Red de bibliotecas 2"]) expect(work).toContain(part);
+    const listed = view.orders.name.find(
+      (l) => l.director !== null && l.work.year !== null && l.work.audiovisual_type !== null,
+    )!;
+    const work = headOf(
+      await read(`${folder}audiovisual-detail/${listed.work.id}/${listed.work.slug}/index.html`),
+    ).meta.get("description")!;
+    for (const part of [
+      listed.work.name,
+      String(listed.work.year),
+      listed.director!.name,
+      "Red de bibliotecas 2",
+    ])
+      expect(work).toContain(part);
     const home = headOf(await read(`${folder}index.html`)).meta.get("description")!;
     expect(home).toContain(`${view.orders.name.length} works`);
     expect(home).toContain("Red de bibliotecas 2");
     expect(home).toContain("Year (newest first)"); // the domain's default ordering
-    const director = headOf(await read(`${folder}director/${listed.director!.slug}/index.html`)).meta.get("description")!;
+    const director = headOf(
+      await read(`${folder}director/${listed.director!.slug}/index.html`),
+    ).meta.get("description")!;
     // The first sentence of the English biography (after the name, when the biography does not start with it).
     const sentence = director.replace(`${listed.director!.name}: `, "").replace(/…$/, "");
     expect(director.startsWith(listed.director!.name)).toBe(true);
@@ -227,16 +285,26 @@ describe("every page's head", () => {
     expect(director).toMatch(/[.…]$/);
     const type = listed.work.audiovisual_type!;
     const count = view.orders.name.filter((l) => l.work.audiovisual_type === type).length;
-    expect(headOf(await read(`${folder}category/${type}/index.html`)).meta.get("description")).toContain(count === 1 ? "1 work" : `${count} works`);
+    expect(
+      headOf(await read(`${folder}category/${type}/index.html`)).meta.get("description"),
+    ).toContain(count === 1 ? "1 work" : `${count} works`);
   });
 
   it("shows a director's photo only where show_img allows it", async () => {
-    for (const [id, shown] of [[1, true], [2, false]] as const) {
+    for (const [id, shown] of [
+      [1, true],
+      [2, false],
+    ] as const) {
       const listed = views[0]!.orders.name.find((l) => l.director?.id === id);
       if (listed === undefined) continue;
-      const { meta, json } = headOf(await read(`domain-1.example/director/${listed.director!.slug}/index.html`));
+      const { meta, json } = headOf(
+        await read(`domain-1.example/director/${listed.director!.slug}/index.html`),
+      );
       expect(meta.has("og:image"), `director ${id}`).toBe(shown);
-      expect("image" in json["@graph"].find((n: { "@type": string }) => n["@type"] === "Person"), `director ${id}`).toBe(shown);
+      expect(
+        "image" in json["@graph"].find((n: { "@type": string }) => n["@type"] === "Person"),
+        `director ${id}`,
+      ).toBe(shown);
     }
   });
 
@@ -249,7 +317,8 @@ describe("every page's head", () => {
 });
 
 const documentLoader = async (url: string) => {
-  if (!/^https?:\/\/schema\.org\/?$/.test(url)) throw new Error(`the test downloads nothing: ${url}`);
+  if (!/^https?:\/\/schema\.org\/?$/.test(url))
+    throw new Error(`the test downloads nothing: ${url}`);
   return { contextUrl: undefined, documentUrl: url, document: SCHEMA_ORG };
 };
 
@@ -257,19 +326,29 @@ const documentLoader = async (url: string) => {
 async function expanded(rel: string): Promise<Map<string, Record<string, any>>> {
   const { json, scripts } = headOf(await read(rel));
   expect(scripts, rel).toBe(1);
-  const nodes = (await jsonld.expand(json, { documentLoader: documentLoader as any })) as Record<string, any>[];
+  const nodes = (await jsonld.expand(json, { documentLoader: documentLoader as any })) as Record<
+    string,
+    any
+  >[];
   const graph = nodes.flatMap((n) => n["@graph"] ?? [n]);
   return new Map(graph.map((n) => [n["@type"][0], n]));
 }
 
-const value = (node: Record<string, any>, term: string) => node[S + term]?.[0]?.["@value"] ?? node[S + term]?.[0]?.["@id"];
+const value = (node: Record<string, any>, term: string) =>
+  node[S + term]?.[0]?.["@value"] ?? node[S + term]?.[0]?.["@id"];
 
 describe("the JSON-LD", () => {
   const view = () => views[0]!;
   const base = "https://domain-1.example/";
 
   it("describes a work page as a Movie with its director as a Person, and its trail", async () => {
-    const listed = view().orders.name.find((l) => l.director !== null && l.work.year !== null && l.work.audiovisual_type !== null && l.work.duration !== null)!;
+    const listed = view().orders.name.find(
+      (l) =>
+        l.director !== null &&
+        l.work.year !== null &&
+        l.work.audiovisual_type !== null &&
+        l.work.duration !== null,
+    )!;
     const { work } = listed;
     const dir = `audiovisual-detail/${work.id}/${work.slug}/`;
     const nodes = await expanded(`domain-1.example/${dir}index.html`);
@@ -292,7 +371,9 @@ describe("the JSON-LD", () => {
     expect(director["@type"]).toEqual([`${S}Person`]);
     expect(value(director, "name")).toBe(listed.director!.name);
     expect(value(director, "url")).toBe(`${base}director/${listed.director!.slug}/`);
-    const trail = nodes.get(`${S}BreadcrumbList`)![`${S}itemListElement`].map((i: any) => [value(i, "position"), value(i, "item")]);
+    const trail = nodes
+      .get(`${S}BreadcrumbList`)!
+      [`${S}itemListElement`].map((i: any) => [value(i, "position"), value(i, "item")]);
     expect(trail).toEqual([
       [1, base],
       [2, `${base}category/${work.audiovisual_type}/`],
@@ -302,28 +383,43 @@ describe("the JSON-LD", () => {
 
   it("describes a director page as a Person, listing pages as an ItemList, categories with a trail", async () => {
     const listed = view().orders.name.find((l) => l.director !== null)!;
-    const person = (await expanded(`domain-1.example/director/${listed.director!.slug}/index.html`)).get(`${S}Person`)!;
+    const person = (
+      await expanded(`domain-1.example/director/${listed.director!.slug}/index.html`)
+    ).get(`${S}Person`)!;
     expect(value(person, "name")).toBe(listed.director!.name);
     expect(value(person, "url")).toBe(`${base}director/${listed.director!.slug}/`);
 
     const list = (await expanded("domain-1.example/page/2/index.html")).get(`${S}ItemList`)!;
     expect(value(list, "numberOfItems")).toBe(view().orders.name.length);
-    const items = list[`${S}itemListElement`].map((i: any) => [value(i, "position"), value(i, "url")]);
+    const items = list[`${S}itemListElement`].map((i: any) => [
+      value(i, "position"),
+      value(i, "url"),
+    ]);
     const second = view().orders[view().domain.default_ordering].slice(20, 40);
-    expect(items).toEqual(second.map((l, i) => [21 + i, `${base}audiovisual-detail/${l.work.id}/${l.work.slug}/`]));
+    expect(items).toEqual(
+      second.map((l, i) => [21 + i, `${base}audiovisual-detail/${l.work.id}/${l.work.slug}/`]),
+    );
 
     const type = listed.work.audiovisual_type ?? "peliculas";
     const category = await expanded(`domain-1.example/category/${type}/index.html`);
-    expect([...category.keys()].sort()).toEqual([`${S}BreadcrumbList`, `${S}CollectionPage`, `${S}ItemList`]);
+    expect([...category.keys()].sort()).toEqual([
+      `${S}BreadcrumbList`,
+      `${S}CollectionPage`,
+      `${S}ItemList`,
+    ]);
     expect(value(category.get(`${S}CollectionPage`)!, "inLanguage")).toBe("es");
   });
 
   it("keeps a title holding </script> inside its string", async () => {
-    const html = await read(`domain-1.example/audiovisual-detail/${SCRIPT_ID}/script-title/index.html`);
+    const html = await read(
+      `domain-1.example/audiovisual-detail/${SCRIPT_ID}/script-title/index.html`,
+    );
     const script = /<script type="application\/ld\+json">([^]*?)<\/script>/.exec(html)![1]!;
     expect(script).not.toMatch(/<\/?script/i);
     expect(script).not.toContain("<!--");
-    const movie = (await expanded(`domain-1.example/audiovisual-detail/${SCRIPT_ID}/script-title/index.html`)).get(`${S}Movie`)!;
+    const movie = (
+      await expanded(`domain-1.example/audiovisual-detail/${SCRIPT_ID}/script-title/index.html`)
+    ).get(`${S}Movie`)!;
     expect(value(movie, "name")).toBe(SCRIPT_TITLE);
     // A script ends only at its own closing tag: the page has exactly the search script's and this one.
     expect(html.match(/<\/script>/g)).toHaveLength(1);

@@ -25,7 +25,10 @@ describe("html", () => {
   it("escapes interpolated text, attribute quotes included, and keeps nested html", () => {
     const title = `<b title='x'>"Tom" & Jerry</b>`;
     const out = html`<a title="${title}">${html`<i>${title}</i>`}</a>`.value;
-    expect(out).toBe(`<a title="&lt;b title=&#39;x&#39;&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;">` + `<i>&lt;b title=&#39;x&#39;&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;</i></a>`);
+    expect(out).toBe(
+      `<a title="&lt;b title=&#39;x&#39;&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;">` +
+        `<i>&lt;b title=&#39;x&#39;&gt;&quot;Tom&quot; &amp; Jerry&lt;/b&gt;</i></a>`,
+    );
     expect(escape("plain text")).toBe("plain text");
     expect(html`${["<", raw("<br>"), 3, null, undefined, false]}`.value).toBe("&lt;<br>3");
   });
@@ -33,15 +36,29 @@ describe("html", () => {
 
 describe("biography", () => {
   it("prefers the domain's language, then Spanish, English, the untagged text, then any", () => {
-    const all = director({ description: "d", description_es: "es", description_en: "en", description_ca: "ca", description_fr: "fr" });
+    const all = director({
+      description: "d",
+      description_es: "es",
+      description_en: "en",
+      description_ca: "ca",
+      description_fr: "fr",
+    });
     expect(biography(all, "ca")).toEqual({ text: "ca", lang: "ca" });
     expect(biography(all, "en-GB")).toEqual({ text: "en", lang: "en" });
     expect(biography(all, "gl")).toEqual({ text: "es", lang: "es" });
     // Valencian falls back to Catalan before Spanish, as its interface texts do.
     expect(biography(all, "va")).toEqual({ text: "ca", lang: "ca" });
-    expect(biography(director({ description_va: "va", description_ca: "ca" }), "ca-valencia")).toEqual({ text: "va", lang: "va" });
-    expect(biography(director({ description_en: "en", description: "d" }), "es")).toEqual({ text: "en", lang: "en" });
-    expect(biography(director({ description: "d", description_fr: "fr" }), "es")).toEqual({ text: "d", lang: null });
+    expect(
+      biography(director({ description_va: "va", description_ca: "ca" }), "ca-valencia"),
+    ).toEqual({ text: "va", lang: "va" });
+    expect(biography(director({ description_en: "en", description: "d" }), "es")).toEqual({
+      text: "en",
+      lang: "en",
+    });
+    expect(biography(director({ description: "d", description_fr: "fr" }), "es")).toEqual({
+      text: "d",
+      lang: null,
+    });
     expect(biography(director({ description_fr: "fr" }), "es")).toEqual({ text: "fr", lang: "fr" });
     expect(biography(director({}), "es")).toBeNull();
   });

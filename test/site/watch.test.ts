@@ -17,8 +17,10 @@ import { buildSiteCounted } from "./fixture.ts";
 
 type Files = Record<string, { size: number; md5: string }>;
 
-const CA = "Uns astrònoms viatgen a la Lluna dins d'una càpsula disparada per un canó. Allà troben els selenites i tornen a la Terra.";
-const ES_FIRST = "Un congreso de astrónomos viaja a la Luna dentro de una cápsula disparada por un cañón gigante.";
+const CA =
+  "Uns astrònoms viatgen a la Lluna dins d'una càpsula disparada per un canó. Allà troben els selenites i tornen a la Terra.";
+const ES_FIRST =
+  "Un congreso de astrónomos viaja a la Luna dentro de una cápsula disparada por un cañón gigante.";
 const ES = `${ES_FIRST} Allí los sabios, perseguidos por los selenitas que habitan bajo la superficie lunar, escapan como pueden y regresan a la Tierra, donde se les recibe como a héroes.\n\nLa película, de catorce minutos, es una de las primeras del cine fantástico.`;
 // Untagged, with markup and quotes that must stay text.
 const UNTAGGED = `Una mujer cultiva niños en un huerto de coles <script>alert("x")</script> & "comillas".`;
@@ -48,7 +50,13 @@ let out: string;
 let first: Files;
 
 const read = (rel: string) => readFile(path.join(out, rel), "utf8");
-const decode = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const decode = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 const meta = (html: string, name: string) => {
   const found = new RegExp(`<meta (?:name|property)="${name}" content="([^"]*)">`).exec(html);
   return found === null ? undefined : decode(found[1]!);
@@ -57,12 +65,16 @@ const movie = (html: string) => {
   const json = JSON.parse(/<script type="application\/ld\+json">([^]*?)<\/script>/.exec(html)![1]!);
   return json["@graph"].find((node: { "@type": string }) => node["@type"] === "Movie");
 };
-const synopsisSection = (html: string) => /<section class="synopsis"[^>]*>([^]*?)<\/section>/.exec(html)?.[1];
+const synopsisSection = (html: string) =>
+  /<section class="synopsis"[^>]*>([^]*?)<\/section>/.exec(html)?.[1];
 const WORK = "audiovisual-detail/10/viaje-a-la-luna/index.html";
 
 beforeAll(async () => {
   ({ dir, cleanup } = await tempDir("catalogue-watch-"));
-  content = await writeContent(path.join(dir, "content"), { domains: DOMAINS, audiovisuals: works(ES) });
+  content = await writeContent(path.join(dir, "content"), {
+    domains: DOMAINS,
+    audiovisuals: works(ES),
+  });
   out = path.join(dir, "out");
   await buildSiteCounted(content, out);
   first = await outputFiles(out);
@@ -79,8 +91,12 @@ describe("a work's synopsis", () => {
     expect(es).toContain(`<p>${ES.split("\n\n")[0]}</p>`);
     expect(es).toContain(`<p>${ES.split("\n\n")[1]}</p>`);
     // No English synopsis: the Spanish one, in Spanish.
-    expect(synopsisSection(await read(`uno.example/en/${WORK}`))).toContain(`<p lang="es">${ES_FIRST}`);
-    expect(synopsisSection(await read("uno.example/audiovisual-detail/12/elan/index.html"))).toBeUndefined();
+    expect(synopsisSection(await read(`uno.example/en/${WORK}`))).toContain(
+      `<p lang="es">${ES_FIRST}`,
+    );
+    expect(
+      synopsisSection(await read("uno.example/audiovisual-detail/12/elan/index.html")),
+    ).toBeUndefined();
   });
 
   it("describes the page in its language: meta, Open Graph and JSON-LD alike, whole sentences", async () => {
@@ -102,17 +118,25 @@ describe("a work's synopsis", () => {
   it("stays text: markup and quotes in a synopsis are escaped in the page, the head and the JSON-LD", async () => {
     const html = await read("uno.example/audiovisual-detail/11/la-fee-aux-choux/index.html");
     expect(html).not.toContain("<script>alert");
-    expect(synopsisSection(html)).toContain("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;comillas&quot;");
+    expect(synopsisSection(html)).toContain(
+      "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &quot;comillas&quot;",
+    );
     expect(meta(html, "description")).toBe(UNTAGGED);
     expect(movie(html).description).toBe(UNTAGGED);
     expect(html.match(/<\/script>/g)).toHaveLength(1); // the search script's only
   });
 
   it("leaves the API and the spreadsheets as they are without synopses", async () => {
-    const without = await writeContent(path.join(dir, "without"), { domains: DOMAINS, audiovisuals: PLAIN });
+    const without = await writeContent(path.join(dir, "without"), {
+      domains: DOMAINS,
+      audiovisuals: PLAIN,
+    });
     const other = path.join(dir, "out-without");
     await buildSiteCounted(without, other);
-    const data = (files: Files) => Object.entries(files).filter(([rel]) => /\/(_api|api)\/|\.xlsx$/.test(rel)).map(([rel, f]) => `${rel} ${f.md5}`);
+    const data = (files: Files) =>
+      Object.entries(files)
+        .filter(([rel]) => /\/(_api|api)\/|\.xlsx$/.test(rel))
+        .map(([rel, f]) => `${rel} ${f.md5}`);
     const theirs = data(await outputFiles(other));
     expect(theirs.length).toBeGreaterThan(10);
     expect(data(first)).toEqual(theirs);
@@ -121,18 +145,31 @@ describe("a work's synopsis", () => {
 
 describe("the link to watch or borrow", () => {
   it("is on every work page of a domain with watch_url, in its language, values URL-encoded", async () => {
-    for (const [prefix, lang] of [["", "ca"], ["es/", "es"], ["en/", "en"]] as const) {
+    for (const [prefix, lang] of [
+      ["", "ca"],
+      ["es/", "es"],
+      ["en/", "en"],
+    ] as const) {
       const html = await read(`uno.example/${prefix}${WORK}`);
       const url = "https://films.example.org/obra/10/viaje-a-la-luna?from=llevant&x=1";
-      expect(html).toContain(`<p class="watch" data-pagefind-ignore><a href="${url.replace("&", "&amp;")}">${stringsOf(lang).format("work.watch")}</a></p>`);
-      expect(movie(html).potentialAction).toEqual({ "@type": "WatchAction", target: { "@type": "EntryPoint", urlTemplate: url } });
+      expect(html).toContain(
+        `<p class="watch" data-pagefind-ignore><a href="${url.replace("&", "&amp;")}">${stringsOf(lang).format("work.watch")}</a></p>`,
+      );
+      expect(movie(html).potentialAction).toEqual({
+        "@type": "WatchAction",
+        target: { "@type": "EntryPoint", urlTemplate: url },
+      });
     }
-    expect(await read("uno.example/audiovisual-detail/12/elan/index.html")).toContain('href="https://films.example.org/obra/12/elan?from=llevant&amp;x=1"');
+    expect(await read("uno.example/audiovisual-detail/12/elan/index.html")).toContain(
+      'href="https://films.example.org/obra/12/elan?from=llevant&amp;x=1"',
+    );
     // The other domain has none.
     const other = await read(`dos.example/${WORK}`);
     expect(other).not.toContain('class="watch"');
     expect(movie(other).potentialAction).toBeUndefined();
-    expect(watchUrl("https://x.example/w/{slug}?id={id}&again={id}", { id: 7, slug: "é/x y" })).toBe("https://x.example/w/%C3%A9%2Fx%20y?id=7&again=7");
+    expect(
+      watchUrl("https://x.example/w/{slug}?id={id}&again={id}", { id: 7, slug: "é/x y" }),
+    ).toBe("https://x.example/w/%C3%A9%2Fx%20y?id=7&again=7");
   });
 
   it("comes from a template checked at its line: absolute http(s), {id} or {slug}, no other placeholder", async () => {
@@ -150,7 +187,9 @@ describe("the link to watch or borrow", () => {
     });
     const check = await checkContent(bad);
     expect(check.catalogue).toBeNull();
-    const shown = sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(bad, "content"));
+    const shown = sortProblems(check.problems).map((p) =>
+      formatProblem(p).replaceAll(bad, "content"),
+    );
     expect(shown).toEqual([
       'content/domains.csv:2: watch_url: expected an absolute http(s) URL without credentials, got "ftp://films.example.org/{id}"',
       'content/domains.csv:3: watch_url: unknown placeholder {name}: use {id} and {slug}, got "https://films.example.org/{name}"',
@@ -168,24 +207,39 @@ describe("a rebuild after a synopsis changes", () => {
     await writeFile(file, works(ES.replace("gigante", "enorme")));
     const build = await buildSiteCounted(content, out);
     const after = await outputFiles(out);
-    const changed = Object.keys({ ...first, ...after }).filter((rel) => first[rel]?.md5 !== after[rel]?.md5 && !rel.startsWith("_catalogue/"));
+    const changed = Object.keys({ ...first, ...after }).filter(
+      (rel) => first[rel]?.md5 !== after[rel]?.md5 && !rel.startsWith("_catalogue/"),
+    );
     // The Spanish synopsis shows on the Spanish page and, by the fallback, on the English pages of
     // both domains; the Catalan page shows the Catalan one.
-    expect(changed.sort()).toEqual([`dos.example/${WORK}`, `uno.example/en/${WORK}`, `uno.example/es/${WORK}`]);
+    expect(changed.sort()).toEqual([
+      `dos.example/${WORK}`,
+      `uno.example/en/${WORK}`,
+      `uno.example/es/${WORK}`,
+    ]);
     expect(build.toRender).toBe(3);
     expect(await read(`uno.example/es/${WORK}`)).toContain("cañón enorme");
   });
 
   it("re-renders only the domain's work pages when its watch_url changes", async () => {
     const before = await outputFiles(out);
-    await writeFile(path.join(content, "domains.csv"), DOMAINS.replace("/obra/{id}/{slug}", "/prestec/{id}"));
+    await writeFile(
+      path.join(content, "domains.csv"),
+      DOMAINS.replace("/obra/{id}/{slug}", "/prestec/{id}"),
+    );
     const build = await buildSiteCounted(content, out);
     const after = await outputFiles(out);
-    const changed = Object.keys(after).filter((rel) => before[rel]?.md5 !== after[rel]?.md5 && rel.endsWith(".html"));
-    const workPages = Object.keys(after).filter((rel) => /^uno\.example\/(es\/|en\/)?audiovisual-detail\//.test(rel));
+    const changed = Object.keys(after).filter(
+      (rel) => before[rel]?.md5 !== after[rel]?.md5 && rel.endsWith(".html"),
+    );
+    const workPages = Object.keys(after).filter((rel) =>
+      /^uno\.example\/(es\/|en\/)?audiovisual-detail\//.test(rel),
+    );
     expect(workPages).toHaveLength(9); // three works in three languages
     expect(changed.sort()).toEqual(workPages.sort());
     expect(build.toRender).toBe(workPages.length);
-    expect(await read(`uno.example/${WORK}`)).toContain('href="https://films.example.org/prestec/10?from=llevant&amp;x=1"');
+    expect(await read(`uno.example/${WORK}`)).toContain(
+      'href="https://films.example.org/prestec/10?from=llevant&amp;x=1"',
+    );
   });
 });

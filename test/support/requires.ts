@@ -29,7 +29,9 @@ export function inCI(env: NodeJS.ProcessEnv = process.env): boolean {
 export function findTool(tool: string, env: NodeJS.ProcessEnv = process.env): string | null {
   const candidates = path.isAbsolute(tool)
     ? [tool]
-    : [...(env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/local/sbin", "/sbin"].filter(Boolean).map((dir) => path.join(dir, tool));
+    : [...(env.PATH ?? "").split(path.delimiter), "/usr/sbin", "/usr/local/sbin", "/sbin"]
+        .filter(Boolean)
+        .map((dir) => path.join(dir, tool));
   for (const file of candidates) {
     try {
       accessSync(file, constants.X_OK);
@@ -52,12 +54,21 @@ export class MissingTool extends Error {
  * file that asked fails; elsewhere a warning is printed and null returned, for the caller to skip
  * with `describe.runIf(found !== null)`.
  */
-export function requireTool(tool: string, needs: string, env: NodeJS.ProcessEnv = process.env): string | null {
+export function requireTool(
+  tool: string,
+  needs: string,
+  env: NodeJS.ProcessEnv = process.env,
+): string | null {
   const found = findTool(tool, env);
   if (found !== null) return found;
   const name = path.basename(tool);
   const install = `install Debian's ${PACKAGES[name] ?? name} (.ci/run does)`;
-  if (inCI(env)) throw new MissingTool(`${tool} is missing and CI is set, so ${needs} fail instead of skipping: ${install}`);
-  console.warn(`\n*** ${tool} is missing: ${needs} are SKIPPED (under CI=true they fail); ${install} ***\n`);
+  if (inCI(env))
+    throw new MissingTool(
+      `${tool} is missing and CI is set, so ${needs} fail instead of skipping: ${install}`,
+    );
+  console.warn(
+    `\n*** ${tool} is missing: ${needs} are SKIPPED (under CI=true they fail); ${install} ***\n`,
+  );
   return null;
 }

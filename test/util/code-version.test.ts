@@ -15,7 +15,13 @@ import { tempDir } from "../helpers/catalogue.ts";
 import { catalogueOf, DOMAIN, work } from "../helpers/model.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const CONCERNS = { api: API_CODE, exports: EXPORTS_CODE, site: SITE_CODE, search: SEARCH_CODE, media: MEDIA_CODE } satisfies Record<string, CodeConcern>;
+const CONCERNS = {
+  api: API_CODE,
+  exports: EXPORTS_CODE,
+  site: SITE_CODE,
+  search: SEARCH_CODE,
+  media: MEDIA_CODE,
+} satisfies Record<string, CodeConcern>;
 type Concern = keyof typeof CONCERNS;
 
 let dir: string;
@@ -29,7 +35,10 @@ async function copyOfCode(name: string): Promise<string> {
   return root;
 }
 
-const versionsOf = (root: string) => Object.fromEntries(Object.entries(CONCERNS).map(([name, concern]) => [name, codeVersion(concern, root)])) as Record<Concern, string>;
+const versionsOf = (root: string) =>
+  Object.fromEntries(
+    Object.entries(CONCERNS).map(([name, concern]) => [name, codeVersion(concern, root)]),
+  ) as Record<Concern, string>;
 
 /** The concerns whose version differs between two copies of the code. */
 function changedConcerns(a: string, b: string): Concern[] {
@@ -39,10 +48,25 @@ function changedConcerns(a: string, b: string): Concern[] {
 
 // The keys of each kind of file, for a code version of its concern.
 const view = domainView(catalogueOf([work(1), work(2), work(3)]), DOMAIN, "2026-11-20");
-const digests = new Map(view.orders.name.map((listed) => [listed, `${listed.work.id}`.padStart(32, "0")]));
-const apiKeys = (version: string) => apiFiles(view, (rel) => rel, digests, version).flatMap((run) => [...run]).filter((f): f is OutputFile & { key: string } => "key" in f).map((f) => f.key);
-const HEAD: SheetKeyHead = { sheetName: "Obras", headers: ["id"], rowCount: 3, properties: { title: "t", subject: "s", keywords: "k", language: "es", date: "2026-11-20" } };
-const SITE = { categories: new Set(["a"]), images: new Map(), strings: {} } as unknown as DomainSite;
+const digests = new Map(
+  view.orders.name.map((listed) => [listed, `${listed.work.id}`.padStart(32, "0")]),
+);
+const apiKeys = (version: string) =>
+  apiFiles(view, (rel) => rel, digests, version)
+    .flatMap((run) => [...run])
+    .filter((f): f is OutputFile & { key: string } => "key" in f)
+    .map((f) => f.key);
+const HEAD: SheetKeyHead = {
+  sheetName: "Obras",
+  headers: ["id"],
+  rowCount: 3,
+  properties: { title: "t", subject: "s", keywords: "k", language: "es", date: "2026-11-20" },
+};
+const SITE = {
+  categories: new Set(["a"]),
+  images: new Map(),
+  strings: {},
+} as unknown as DomainSite;
 const PAGE = { kind: "index", site: { folder: "uno.example/" }, dir: "" } as unknown as SitePage;
 const keysOf = (versions: Record<Concern, string>): Partial<Record<Concern, string[]>> => ({
   api: apiKeys(versions.api),
@@ -63,7 +87,11 @@ describe("code versions", () => {
 
   it("are those of the running code for a copy of it, and stable", () => {
     expect(versionsOf(original)).toEqual(versionsOf(ROOT));
-    expect(versionsOf(ROOT)).toEqual(Object.fromEntries(Object.entries(CONCERNS).map(([name, concern]) => [name, codeVersion(concern)])));
+    expect(versionsOf(ROOT)).toEqual(
+      Object.fromEntries(
+        Object.entries(CONCERNS).map(([name, concern]) => [name, codeVersion(concern)]),
+      ),
+    );
     expect(new Set(Object.values(versionsOf(ROOT))).size).toBe(Object.keys(CONCERNS).length);
   });
 
@@ -78,24 +106,37 @@ describe("code versions", () => {
     ["the search index's worker", "src/site/search-worker.ts", ["search"]],
     ["the images' processing (the pages show them)", "src/media/images.ts", ["site", "media"]],
     ["the layout all of them use", "src/api/layout.ts", ["api", "exports", "site", "search"]],
-  ] as const)("an edit of %s (%s) changes the keys of exactly the files its concern makes: %j", async (_, file, concerns) => {
-    const edited = await copyOfCode(file.replaceAll("/", "_"));
-    await appendFile(path.join(edited, file), file.endsWith(".css") ? "\n/* edited */\n" : "\nexport const EDITED = 1;\n");
-    expect(changedConcerns(original, edited)).toEqual(concerns);
-    const [before, after] = [keysOf(versionsOf(original)), keysOf(versionsOf(edited))];
-    for (const name of ["api", "exports", "site"] as const) {
-      expect(before[name]!.length).toBeGreaterThan(0);
-      // Every file of an edited concern has a new key; every other file keeps its key.
-      before[name]!.forEach((key, i) => (concerns.includes(name as never) ? expect(after[name]![i]).not.toBe(key) : expect(after[name]![i]).toBe(key)));
-    }
-  });
+  ] as const)(
+    "an edit of %s (%s) changes the keys of exactly the files its concern makes: %j",
+    async (_, file, concerns) => {
+      const edited = await copyOfCode(file.replaceAll("/", "_"));
+      await appendFile(
+        path.join(edited, file),
+        file.endsWith(".css") ? "\n/* edited */\n" : "\nexport const EDITED = 1;\n",
+      );
+      expect(changedConcerns(original, edited)).toEqual(concerns);
+      const [before, after] = [keysOf(versionsOf(original)), keysOf(versionsOf(edited))];
+      for (const name of ["api", "exports", "site"] as const) {
+        expect(before[name]!.length).toBeGreaterThan(0);
+        // Every file of an edited concern has a new key; every other file keeps its key.
+        before[name]!.forEach((key, i) =>
+          concerns.includes(name as never)
+            ? expect(after[name]![i]).not.toBe(key)
+            : expect(after[name]![i]).toBe(key),
+        );
+      }
+    },
+  );
 
   it("counts a module that a concern starts to import", async () => {
     const edited = await copyOfCode("new-module");
     await writeFile(path.join(edited, "src/api/extra.ts"), "export const extra = 1;\n");
     expect(changedConcerns(original, edited)).toEqual([]); // not loaded: it makes nothing
     const serializer = path.join(edited, "src/api/serialize.ts");
-    await writeFile(serializer, `import { extra } from "./extra.ts";\n${await readFile(serializer, "utf8")}`);
+    await writeFile(
+      serializer,
+      `import { extra } from "./extra.ts";\n${await readFile(serializer, "utf8")}`,
+    );
     expect(sourceFiles(edited, API_CODE.entries)).toContain("src/api/extra.ts");
     const withExtra = codeVersion(API_CODE, edited);
     await writeFile(path.join(edited, "src/api/extra.ts"), "export const extra = 2;\n");
@@ -114,8 +155,14 @@ describe("code versions of the compiled program (lib/, as packed)", () => {
       `const files = (c) => sourceFiles(${JSON.stringify(lib)}, c.entries.map((e) => e.replace(/\\.ts$/, ".js")));`,
       `console.log(JSON.stringify({ api: files(API_CODE), exports: files(EXPORTS_CODE), site: files(SITE_CODE), versions: [API_CODE, EXPORTS_CODE, SITE_CODE].map((c) => codeVersion(c)) }));`,
     ].join("\n");
-    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script]);
-    const compiled = JSON.parse(stdout) as Record<"api" | "exports" | "site", string[]> & { versions: string[] };
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      "--input-type=module",
+      "-e",
+      script,
+    ]);
+    const compiled = JSON.parse(stdout) as Record<"api" | "exports" | "site", string[]> & {
+      versions: string[];
+    };
     for (const name of ["api", "exports", "site"] as const) {
       // The same modules, by their compiled names (type-only imports are erased in both).
       const sources = sourceFiles(ROOT, CONCERNS[name].entries).filter((f) => !f.endsWith(".d.ts"));

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { BUILD_HEAP_GROWING_PERCENT, heapGrowingPercent, LARGE_BUILD_HEAP_GROWING_PERCENT } from "../../src/util/memory.ts";
+import {
+  BUILD_HEAP_GROWING_PERCENT,
+  heapGrowingPercent,
+  LARGE_BUILD_HEAP_GROWING_PERCENT,
+} from "../../src/util/memory.ts";
 
 describe("the heap growing factor of a build", () => {
   it("collects sooner in site builds, and sooner still in builds whose works × domains reach hundreds of thousands", () => {

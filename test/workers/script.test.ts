@@ -39,7 +39,10 @@ describe("a worker thread's script", () => {
   });
 
   it("runs a compiled writer thread that answers a request without any TypeScript loader", async () => {
-    const url = workerScript(pathToFileURL(path.join(ROOT, "lib/src/output/writer-thread.ts")), true);
+    const url = workerScript(
+      pathToFileURL(path.join(ROOT, "lib/src/output/writer-thread.ts")),
+      true,
+    );
     // "warm" loads what the thread writes spreadsheets with, and answers with the request's id.
     const reply = (await run(url, { id: 7, kind: "warm" })) as { id: number; error?: unknown };
     expect(reply.error).toBeUndefined();
@@ -55,7 +58,10 @@ describe("a worker thread's script", () => {
         widths: [20, 6],
         rowCount: 2,
         rows: [
-          [{ kind: "text", value: "Ágora" }, { kind: "number", value: 2009 }],
+          [
+            { kind: "text", value: "Ágora" },
+            { kind: "number", value: 2009 },
+          ],
           [{ kind: "text", value: "<&>" }, null],
         ],
         properties: { title: "t", subject: "s", keywords: "k", language: "es", date: "2026-11-26" },
@@ -63,12 +69,26 @@ describe("a worker thread's script", () => {
       const job = sheetJob(path.join(dir, "thread.xlsx"), spec());
       // The job names its source module; the compiled thread imports the compiled one (codeModule).
       expect(fileURLToPath(job.module)).toBe(path.join(ROOT, "src/exports/sheet-job.ts"));
-      const compiled = codeModule(pathToFileURL(path.join(ROOT, "lib/src/exports/sheet-job.ts")), true);
-      const url = workerScript(pathToFileURL(path.join(ROOT, "lib/src/output/writer-thread.ts")), true);
-      const reply = (await run(url, { id: 3, kind: "job", module: compiled.href, name: job.name, input: job.input })) as { id: number; error?: unknown };
+      const compiled = codeModule(
+        pathToFileURL(path.join(ROOT, "lib/src/exports/sheet-job.ts")),
+        true,
+      );
+      const url = workerScript(
+        pathToFileURL(path.join(ROOT, "lib/src/output/writer-thread.ts")),
+        true,
+      );
+      const reply = (await run(url, {
+        id: 3,
+        kind: "job",
+        module: compiled.href,
+        name: job.name,
+        input: job.input,
+      })) as { id: number; error?: unknown };
       expect(reply).toEqual({ id: 3 });
       await writeSheet(path.join(dir, "here.xlsx"), spec());
-      expect(await readFile(path.join(dir, "thread.xlsx"))).toEqual(await readFile(path.join(dir, "here.xlsx")));
+      expect(await readFile(path.join(dir, "thread.xlsx"))).toEqual(
+        await readFile(path.join(dir, "here.xlsx")),
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -76,16 +96,30 @@ describe("a worker thread's script", () => {
 
   it("names a job's module as the running program has it: the compiled .js, else the source", () => {
     const source = pathToFileURL(path.join(ROOT, "src/exports/sheet-job.ts"));
-    expect(codeModule(source, true).href).toBe(pathToFileURL(path.join(ROOT, "src/exports/sheet-job.js")).href);
+    expect(codeModule(source, true).href).toBe(
+      pathToFileURL(path.join(ROOT, "src/exports/sheet-job.js")).href,
+    );
     expect(codeModule(source, false).href).toBe(source.href);
   });
 
   it("runs without the tsx loader the process was started with, keeping its other options", () => {
     // What `tsx src/cli/main.ts` gives node, in both spellings.
-    const tsx = ["--require", "/app/node_modules/tsx/dist/preflight.cjs", "--import", "file:///app/node_modules/tsx/dist/loader.mjs"];
-    expect(threadExecArgv([...tsx, "--max-old-space-size=2048"])).toEqual(["--max-old-space-size=2048"]);
-    expect(threadExecArgv(["--import=tsx", "--enable-source-maps", "--import", "./other.mjs"])).toEqual(["--enable-source-maps", "--import", "./other.mjs"]);
-    expect(threadExecArgv(["--import", "tsx/esm", "--require", "tsx-like-but-not/x.cjs"])).toEqual(["--require", "tsx-like-but-not/x.cjs"]);
+    const tsx = [
+      "--require",
+      "/app/node_modules/tsx/dist/preflight.cjs",
+      "--import",
+      "file:///app/node_modules/tsx/dist/loader.mjs",
+    ];
+    expect(threadExecArgv([...tsx, "--max-old-space-size=2048"])).toEqual([
+      "--max-old-space-size=2048",
+    ]);
+    expect(
+      threadExecArgv(["--import=tsx", "--enable-source-maps", "--import", "./other.mjs"]),
+    ).toEqual(["--enable-source-maps", "--import", "./other.mjs"]);
+    expect(threadExecArgv(["--import", "tsx/esm", "--require", "tsx-like-but-not/x.cjs"])).toEqual([
+      "--require",
+      "tsx-like-but-not/x.cjs",
+    ]);
     expect(threadExecArgv([])).toEqual([]);
   });
 });

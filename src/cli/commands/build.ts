@@ -3,7 +3,8 @@ import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 
 export const buildCommand: Command = {
-  usage: "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--site DIR] [--cache DIR] [--strict]",
+  usage:
+    "catalogue build [--content DIR] [--out DIR] [--date YYYY-MM-DD] [--domain HOST]... [--no-site] [--site DIR] [--cache DIR] [--strict]",
   help: `  --content DIR        the content folder with the four CSV files (default: content)
   --out DIR            the output folder (default: dist); replaced atomically
   --date YYYY-MM-DD    the build date (default: SOURCE_DATE_EPOCH, else today in UTC)
@@ -26,7 +27,12 @@ Example:
     ...strictOption,
   },
   async run(values, _positionals, io) {
-    if (values.strict) await refuseWarnings(values.content as string, values.site as string | undefined, !values["no-site"]);
+    if (values.strict)
+      await refuseWarnings(
+        values.content as string,
+        values.site as string | undefined,
+        !values["no-site"],
+      );
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatWarning(w)}\n`));
     const options = {
       contentDir: values.content as string,

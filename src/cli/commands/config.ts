@@ -49,12 +49,18 @@ Examples:
     if (server === "netlify" && extra.length === 0) return writeNetlify(values, io);
     if (server === "workers" && extra.length === 0) return writeWorkersCommand(values, io);
     if (server === "cloudfront" && extra.length === 0) return writeCloudFrontCommand(values, io);
-    if (server === "nginx" && extra.length === 0 && values.snippets !== undefined) return writeNginxSnippets(values, io);
+    if (server === "nginx" && extra.length === 0 && values.snippets !== undefined)
+      return writeNginxSnippets(values, io);
     if (server === undefined || !Object.hasOwn(SERVERS, server) || extra.length > 0) {
       const { closest } = await import("../../content/suggest.ts");
-      const meant = server === undefined || extra.length > 0 ? undefined : closest(server, ["nginx", "caddy", "netlify", "workers", "cloudfront"]);
+      const meant =
+        server === undefined || extra.length > 0
+          ? undefined
+          : closest(server, ["nginx", "caddy", "netlify", "workers", "cloudfront"]);
       const got = positionals.length === 0 ? "nothing" : JSON.stringify(positionals.join(" "));
-      throw new UserError(`expected "nginx", "caddy", "netlify", "workers" or "cloudfront", got ${got}${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; usage: ${this.usage}`);
+      throw new UserError(
+        `expected "nginx", "caddy", "netlify", "workers" or "cloudfront", got ${got}${meant === undefined ? "" : ` (did you mean "${meant}"?)`}; usage: ${this.usage}`,
+      );
     }
     const [{ configDir, parseListen }, { readBuildInfo }, config] = await Promise.all([
       import("../../serve/listen.ts"),
@@ -71,7 +77,8 @@ Examples:
 async function writeNetlify(values: OptionValues, io: CliIO) {
   const domain = values.domain as string | undefined;
   const out = values.out as string | undefined;
-  if (domain === undefined || out === undefined) throw new UserError("config netlify needs --domain HOST and --out FOLDER");
+  if (domain === undefined || out === undefined)
+    throw new UserError("config netlify needs --domain HOST and --out FOLDER");
   const [{ configDir }, { readBuildInfo }, { netlifyRules }] = await Promise.all([
     import("../../serve/listen.ts"),
     import("../../output/build-info.ts"),
@@ -79,20 +86,30 @@ async function writeNetlify(values: OptionValues, io: CliIO) {
   ]);
   const info = await readBuildInfo(configDir(values.dir as string));
   if (!info.domains.some((d) => d.domain === domain)) {
-    throw new UserError(`--domain: no domain ${domain} in the build; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`);
+    throw new UserError(
+      `--domain: no domain ${domain} in the build; its domains are: ${info.domains.map((d) => d.domain).join(", ")}`,
+    );
   }
   const rules = netlifyRules(info, domain);
   await mkdir(out, { recursive: true });
   await writeFile(path.join(out, "_headers"), rules.headers);
   await writeFile(path.join(out, "_redirects"), rules.redirects);
-  io.stderr.write(`wrote ${path.join(out, "_headers")} and ${path.join(out, "_redirects")} for ${domain}\n`);
+  io.stderr.write(
+    `wrote ${path.join(out, "_headers")} and ${path.join(out, "_redirects")} for ${domain}\n`,
+  );
 }
 
 async function writeWorkersCommand(values: OptionValues, io: CliIO) {
   const out = values.out as string | undefined;
-  if (out === undefined) throw new UserError("config workers needs --out FOLDER (where worker.js and wrangler.json go)");
+  if (out === undefined)
+    throw new UserError("config workers needs --out FOLDER (where worker.js and wrangler.json go)");
   const { writeWorkerFiles } = await import("../../edge/worker-files.ts");
-  const written = await writeWorkerFiles({ dir: values.dir as string, out, r2: values.r2 as string | undefined, name: values.name as string });
+  const written = await writeWorkerFiles({
+    dir: values.dir as string,
+    out,
+    r2: values.r2 as string | undefined,
+    name: values.name as string,
+  });
   for (const warning of written.warnings) io.stderr.write(`warning: ${warning}\n`);
   io.stderr.write(`wrote ${written.files.join(" and ")}\n`);
 }
@@ -109,17 +126,25 @@ async function writeNginxSnippets(values: OptionValues, io: CliIO) {
   const info = await readBuildInfo(dir);
   const hosts = hostTable(info).map((h) => h.host);
   const host = (values.domain as string | undefined) ?? hosts[0]!;
-  if (!hosts.includes(host)) throw new UserError(`--domain: no host ${host} in the build; its hosts are: ${hosts.join(", ")}`);
+  if (!hosts.includes(host))
+    throw new UserError(
+      `--domain: no host ${host} in the build; its hosts are: ${hosts.join(", ")}`,
+    );
   const snippets = nginxSnippets(info, dir, host);
   await mkdir(out, { recursive: true });
   await writeFile(path.join(out, "http.conf"), snippets.http);
   await writeFile(path.join(out, "server.conf"), snippets.server);
-  io.stderr.write(`wrote ${path.join(out, "http.conf")} and ${path.join(out, "server.conf")} for ${host}\n`);
+  io.stderr.write(
+    `wrote ${path.join(out, "http.conf")} and ${path.join(out, "server.conf")} for ${host}\n`,
+  );
 }
 
 async function writeCloudFrontCommand(values: OptionValues, io: CliIO) {
   const out = values.out as string | undefined;
-  if (out === undefined) throw new UserError("config cloudfront needs --out FOLDER (where function.js and response-headers-policy.json go)");
+  if (out === undefined)
+    throw new UserError(
+      "config cloudfront needs --out FOLDER (where function.js and response-headers-policy.json go)",
+    );
   const { writeCloudFrontFiles } = await import("../../edge/cloudfront-files.ts");
   const written = await writeCloudFrontFiles({ dir: values.dir as string, out });
   io.stderr.write(`wrote ${written.join(", ")}\n`);

@@ -3,7 +3,14 @@ import type { Command } from "../command.ts";
 import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
-import { credentialsHelp, guardHelp, publishOptions, publishRequest, runPublish, summaryLine } from "./publish.ts";
+import {
+  credentialsHelp,
+  guardHelp,
+  publishOptions,
+  publishRequest,
+  runPublish,
+  summaryLine,
+} from "./publish.ts";
 
 export const deployCommand: Command = {
   usage:
@@ -43,11 +50,19 @@ Example (the nightly run):
     const out = values.out as string;
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
-    if (values.strict) await refuseWarnings(values.content as string, values.site as string | undefined, !values["no-site"]);
+    if (values.strict)
+      await refuseWarnings(
+        values.content as string,
+        values.site as string | undefined,
+        !values["no-site"],
+      );
     const reporter = stageReporter(io, (w) => io.stderr.write(`${formatWarning(w)}\n`));
     // The target's client (S3: a third of a second to load) loads while the build waits on its threads.
     const { target } = request;
-    const stopPreparing = "prepare" in target && target.prepare !== undefined ? whenIdle(() => target.prepare!()) : () => {};
+    const stopPreparing =
+      "prepare" in target && target.prepare !== undefined
+        ? whenIdle(() => target.prepare!())
+        : () => {};
     const { build } = await import("../../build/build.ts");
     // build.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
@@ -65,8 +80,15 @@ Example (the nightly run):
     reporter.stage("publishing");
     reporter.done();
     // What the build changed, to plan the publish from (publish/changes.ts); without it, a comparison of every file.
-    const changes = built.manifest !== undefined && built.previousKeys !== undefined ? { files: built.manifest, previousKeys: built.previousKeys } : undefined;
-    const published = await runPublish({ ...request, dir: out, manifest: built.manifest, changes, cacheDir }, io, false);
+    const changes =
+      built.manifest !== undefined && built.previousKeys !== undefined
+        ? { files: built.manifest, previousKeys: built.previousKeys }
+        : undefined;
+    const published = await runPublish(
+      { ...request, dir: out, manifest: built.manifest, changes, cacheDir },
+      io,
+      false,
+    );
     if (published.dryRun) return;
     io.stderr.write(
       `deployed ${built.date} to ${summaryLine(published)}; ` +

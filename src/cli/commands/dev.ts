@@ -2,7 +2,8 @@ import type { Command } from "../command.ts";
 import { parsePort, stopOnSignal } from "./serve.ts";
 
 export const devCommand: Command = {
-  usage: "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--site DIR] [--cache DIR] [--timings]",
+  usage:
+    "catalogue dev [--content DIR] [--out DIR] [--port N] [--host ADDR] [--no-site] [--site DIR] [--cache DIR] [--timings]",
   help: `  --content DIR        the content folder to watch (default: content)
   --out DIR            the output folder (default: dist)
   --port N             the port (default: 8080; 0 picks a free one, printed on start)
@@ -44,7 +45,9 @@ Example (each domain at http://DOMAIN.localhost:8080/, its links kept on the pre
       say,
       timings: values.timings as boolean,
     });
-    io.stdout.write(`serving ${values.out} on ${dev.url}, watching ${values.content} (stop with Ctrl-C)\n`);
+    io.stdout.write(
+      `serving ${values.out} on ${dev.url}, watching ${values.content} (stop with Ctrl-C)\n`,
+    );
     await stopOnSignal(() => dev.close());
     io.stdout.write("stopped\n");
   },

@@ -18,7 +18,9 @@ Example:
   async run(_values, positionals, io) {
     if (positionals.length > 1) {
       const { UserError } = await import("../../errors.ts");
-      throw new UserError(`expected at most one folder, got ${positionals.length}; usage: ${this.usage}`);
+      throw new UserError(
+        `expected at most one folder, got ${positionals.length}; usage: ${this.usage}`,
+      );
     }
     const project = positionals[0] ?? ".";
     // Imported on use: sharp (the covers) loads only here.
@@ -28,11 +30,18 @@ Example:
     const { initSite } = await import("../../init/example-site.ts");
     const site = await initSite(project);
     // The commands as they run where the package is installed locally (npx finds its bin there).
-    const cd = project === "." ? "" : `cd ${/^[\w./-]+$/.test(project) ? project : JSON.stringify(project)}\n  `;
+    const cd =
+      project === "."
+        ? ""
+        : `cd ${/^[\w./-]+$/.test(project) ? project : JSON.stringify(project)}\n  `;
     io.stderr.write(
       `wrote ${path.relative(".", content) || content}: 5 works, 4 directors, 2 domains` +
-        (site !== null ? `; ${path.relative(".", site) || site}: an example of your own look (see site/pages/about.md)` : "") +
-        (ignored.length > 0 ? `; ${path.join(project, ".gitignore")}: ${ignored.join(", ")}\n` : "\n") +
+        (site !== null
+          ? `; ${path.relative(".", site) || site}: an example of your own look (see site/pages/about.md)`
+          : "") +
+        (ignored.length > 0
+          ? `; ${path.join(project, ".gitignore")}: ${ignored.join(", ")}\n`
+          : "\n") +
         `next:\n  ${cd}npx catalogue dev      builds, serves on http://127.0.0.1:8080, rebuilds on every save\n` +
         `  npx catalogue build    the build to publish, into dist/\n`,
     );

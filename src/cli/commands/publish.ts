@@ -38,7 +38,8 @@ AWS_REGION or AWS_DEFAULT_REGION (else the profile's, else us-east-1). CATALOGUE
 seconds a stalled request waits before it is retried (default 60).`;
 
 export const publishCommand: Command = {
-  usage: "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]... [--prune-media]",
+  usage:
+    "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]... [--prune-media]",
   help: `${targetHelp}
   --dir DIR            the built output to publish (default: dist)
   --dry-run            list every planned upload (new, changed, headers) and delete; change nothing
@@ -60,14 +61,25 @@ Examples:
 };
 
 /** The target and guard options of `publish` and `deploy`, checked. */
-export async function publishRequest(values: OptionValues, dir: string, io: CliIO): Promise<Omit<PublishOptions, "dir">> {
+export async function publishRequest(
+  values: OptionValues,
+  dir: string,
+  io: CliIO,
+): Promise<Omit<PublishOptions, "dir">> {
   const to = values.to as string | undefined;
-  if (to === undefined) throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
+  if (to === undefined)
+    throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   refuseUnwrittenArchive(to);
   const { openTarget } = await import("../../publish/targets.ts");
-  const target = await openTarget(to, { dir, endpoint: values.endpoint as string | undefined, env: io.env, notice: (line) => io.stderr.write(`${line}\n`) });
+  const target = await openTarget(to, {
+    dir,
+    endpoint: values.endpoint as string | undefined,
+    env: io.env,
+    notice: (line) => io.stderr.write(`${line}\n`),
+  });
   // Before a deploy's build: an archive has nothing to prune.
-  if (values["prune-media"] && (target as { kind?: string }).kind !== "store") throw (await import("../../publish/prune.ts")).archiveHasNoMedia(target.name);
+  if (values["prune-media"] && (target as { kind?: string }).kind !== "store")
+    throw (await import("../../publish/prune.ts")).archiveHasNoMedia(target.name);
   return {
     target,
     domains: values.domain as string[] | undefined,
@@ -84,14 +96,22 @@ export async function publishRequest(values: OptionValues, dir: string, io: CliI
  */
 function refuseUnwrittenArchive(to: string) {
   if (to.startsWith("s3://") || /[/\\]$/.test(to)) return;
-  const unwritten = /(\.tar)?\.(rar|7z|tar|xz|bz2|gz|zst|lz|lzma|tbz2?|txz|tzst|cab|iso)$/i.exec(to);
+  const unwritten = /(\.tar)?\.(rar|7z|tar|xz|bz2|gz|zst|lz|lzma|tbz2?|txz|tzst|cab|iso)$/i.exec(
+    to,
+  );
   if (unwritten === null || /\.tar\.gz$/i.test(to)) return;
   const stem = to.slice(0, unwritten.index);
-  throw new UserError(`--to ${to}: catalogue writes .zip and .tar.gz archives, not ${unwritten[0]}: use ${stem}.zip or ${stem}.tar.gz (or a folder: end the name with /)`);
+  throw new UserError(
+    `--to ${to}: catalogue writes .zip and .tar.gz archives, not ${unwritten[0]}: use ${stem}.zip or ${stem}.tar.gz (or a folder: end the name with /)`,
+  );
 }
 
 /** Publishes with a progress line on a terminal, then prints the plan (dry run) or one summary line. */
-export async function runPublish(options: PublishOptions, io: CliIO, printSummary = true): Promise<PublishSummary> {
+export async function runPublish(
+  options: PublishOptions,
+  io: CliIO,
+  printSummary = true,
+): Promise<PublishSummary> {
   const { publish } = await import("../../publish/publish.ts");
   const progress = progressLine(io);
   let summary: PublishSummary;
@@ -120,14 +140,18 @@ export function summaryLine(summary: PublishSummary): string {
 
 function parseCount(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text)) throw new UserError(`--max-deletes ${text}: expected a whole number (0 forbids any delete)`);
+  if (!/^\d+$/.test(text))
+    throw new UserError(`--max-deletes ${text}: expected a whole number (0 forbids any delete)`);
   return Number(text);
 }
 
 function printPlan(summary: PublishSummary, io: CliIO) {
   const { plan } = summary;
   const lines: string[] = [];
-  for (const u of plan.uploads) lines.push(`upload  ${u.reason.padEnd(8)} ${u.file.path}  (${formatBytes(u.file.size)}, ${u.file.contentType})`);
+  for (const u of plan.uploads)
+    lines.push(
+      `upload  ${u.reason.padEnd(8)} ${u.file.path}  (${formatBytes(u.file.size)}, ${u.file.contentType})`,
+    );
   for (const rel of plan.deletes) lines.push(`delete  ${"".padEnd(8)} ${rel}`);
   for (const rel of summary.pruned) lines.push(`delete  ${"unused".padEnd(8)} ${rel}`);
   if (lines.length > 0) io.stdout.write(lines.join("\n") + "\n");

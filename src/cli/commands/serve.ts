@@ -18,7 +18,12 @@ Example (then curl -H 'Host: library-south.example' http://127.0.0.1:8080/ for a
     const port = parsePort(values.port as string);
     const dir = values.dir as string;
     const { startServer } = await import("../../serve/server.ts");
-    const server = await startServer({ dir, port, host: values.host as string, log: (line) => io.stdout.write(`${line}\n`) });
+    const server = await startServer({
+      dir,
+      port,
+      host: values.host as string,
+      log: (line) => io.stdout.write(`${line}\n`),
+    });
     io.stdout.write(`serving ${dir} on ${server.url} (stop with Ctrl-C)\n`);
     await stopOnSignal(() => server.close());
     io.stdout.write("stopped\n");
@@ -43,7 +48,9 @@ export function stopOnSignal(stop: () => Promise<void>): Promise<void> {
 
 export function parsePort(text: string): number {
   if (!/^[0-9]{1,5}$/.test(text) || Number(text) > 65535) {
-    throw new UserError(`--port: expected a port number between 0 and 65535, got ${JSON.stringify(text)}`);
+    throw new UserError(
+      `--port: expected a port number between 0 and 65535, got ${JSON.stringify(text)}`,
+    );
   }
   return Number(text);
 }

@@ -19,7 +19,9 @@
   if (fromFile && !script.dataset.offlineSearch) return;
   const input = form.querySelector('input[type="search"]');
   const output = form.querySelector("[data-search-results]");
-  const search = fromFile ? offlineSearch(new URL(script.dataset.offlineSearch, document.baseURI)) : pagefindSearch(new URL(script.dataset.pagefind, document.baseURI));
+  const search = fromFile
+    ? offlineSearch(new URL(script.dataset.offlineSearch, document.baseURI))
+    : pagefindSearch(new URL(script.dataset.pagefind, document.baseURI));
   let latest = 0;
 
   async function run() {
@@ -40,7 +42,12 @@
     if (found === null || id !== latest) return;
     const count = document.createElement("p");
     const n = found.count;
-    count.textContent = n === 0 ? form.dataset.none : n === 1 ? form.dataset.countOne : form.dataset.count.replace("{n}", n.toLocaleString(document.documentElement.lang));
+    count.textContent =
+      n === 0
+        ? form.dataset.none
+        : n === 1
+          ? form.dataset.countOne
+          : form.dataset.count.replace("{n}", n.toLocaleString(document.documentElement.lang));
     const list = document.createElement("ol");
     for (const work of found.works) {
       const item = document.createElement("li");
@@ -69,17 +76,31 @@
         .then((response) => (response.ok ? response.json() : { parts: [] }))
         .then((list) => list.parts)
         .catch(() => []);
-    const load = () => (loading ??= Promise.all([import(bundle.href), partList()]).then(async ([pagefind, parts]) => {
-      await pagefind.options({ excerptLength: 0 });
-      await Promise.all(parts.map((part) => pagefind.mergeIndex(new URL(part, bundle).pathname, { excerptLength: 0 })));
-      return pagefind;
-    }));
+    const load = () =>
+      (loading ??= Promise.all([import(bundle.href), partList()]).then(
+        async ([pagefind, parts]) => {
+          await pagefind.options({ excerptLength: 0 });
+          await Promise.all(
+            parts.map((part) =>
+              pagefind.mergeIndex(new URL(part, bundle).pathname, { excerptLength: 0 }),
+            ),
+          );
+          return pagefind;
+        },
+      ));
     return async (term) => {
       const pagefind = await load();
       const search = await pagefind.debouncedSearch(term, {}, 150);
       if (search === null) return null;
       const pages = await Promise.all(search.results.slice(0, 10).map((result) => result.data()));
-      return { count: search.results.length, works: pages.map((page) => ({ url: page.url, title: page.meta.title, director: page.meta.director })) };
+      return {
+        count: search.results.length,
+        works: pages.map((page) => ({
+          url: page.url,
+          title: page.meta.title,
+          director: page.meta.director,
+        })),
+      };
     };
   }
 
@@ -90,39 +111,70 @@
    */
   function offlineSearch(indexUrl) {
     // " word word", accents and case folded: a word starts wherever a space precedes it.
-    const words = (text) => " " + text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    const words = (text) =>
+      " " +
+      text
+        .normalize("NFD")
+        .replace(/\p{M}/gu, "")
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}]+/gu, " ")
+        .trim();
     let loading = null;
-    const load = () => (loading ??= new Promise((resolve, reject) => {
-      const tag = document.createElement("script");
-      tag.src = indexUrl.href;
-      tag.charset = "utf-8";
-      tag.onload = () => resolve(prepare(self.catalogueSearchIndex));
-      tag.onerror = () => reject(new Error(`the search index ${tag.src} did not load`));
-      document.head.append(tag);
-    }));
+    const load = () =>
+      (loading ??= new Promise((resolve, reject) => {
+        const tag = document.createElement("script");
+        tag.src = indexUrl.href;
+        tag.charset = "utf-8";
+        tag.onload = () => resolve(prepare(self.catalogueSearchIndex));
+        tag.onerror = () => reject(new Error(`the search index ${tag.src} did not load`));
+        document.head.append(tag);
+      }));
     // The words of every title and director are folded once, on loading.
     function prepare(index) {
       const directors = index.directors.map(words);
-      const works = index.works.map(([title, d, id, slug]) => ({ title, d, id, slug, inTitle: words(title), inDirector: d >= 0 ? directors[d] : "" }));
+      const works = index.works.map(([title, d, id, slug]) => ({
+        title,
+        d,
+        id,
+        slug,
+        inTitle: words(title),
+        inDirector: d >= 0 ? directors[d] : "",
+      }));
       return { page: index.page, directors: index.directors, works };
     }
     return async (term) => {
       const { page, directors, works } = await load();
-      const terms = words(term).split(" ").slice(1).filter(Boolean).map((word) => " " + word);
+      const terms = words(term)
+        .split(" ")
+        .slice(1)
+        .filter(Boolean)
+        .map((word) => " " + word);
       const byTitle = [];
       const byBoth = [];
       let count = 0;
       if (terms.length > 0) {
         for (const work of works) {
           const titled = terms.every((t) => work.inTitle.includes(t));
-          if (!titled && !terms.every((t) => work.inTitle.includes(t) || work.inDirector.includes(t))) continue;
+          if (
+            !titled &&
+            !terms.every((t) => work.inTitle.includes(t) || work.inDirector.includes(t))
+          )
+            continue;
           count++;
           const group = titled ? byTitle : byBoth;
           if (group.length < 10) group.push(work);
         }
       }
-      const url = (work) => new URL(page.replace("{id}", work.id).replace("{slug}", work.slug), indexUrl).href;
-      return { count, works: [...byTitle, ...byBoth].slice(0, 10).map((work) => ({ url: url(work), title: work.title, director: directors[work.d] ?? null })) };
+      const url = (work) =>
+        new URL(page.replace("{id}", work.id).replace("{slug}", work.slug), indexUrl).href;
+      return {
+        count,
+        works: [...byTitle, ...byBoth].slice(0, 10).map((work) => ({
+          url: url(work),
+          title: work.title,
+          director: directors[work.d] ?? null,
+        })),
+      };
     };
   }
 })();

@@ -34,7 +34,13 @@ export function referencesIn(file: string, text: string): Reference[] {
   if (file.endsWith(".md")) {
     // Markdown's images: ![alt](url "title")
     for (const m of text.matchAll(/!\[[^\]]*\]\(\s*<?([^)\s>]+)/g)) {
-      found.push({ file, line: lineAt(text, m.index), directive: "img-src", url: m[1]!, shown: m[0] + ")" });
+      found.push({
+        file,
+        line: lineAt(text, m.index),
+        directive: "img-src",
+        url: m[1]!,
+        shown: m[0] + ")",
+      });
     }
   }
   return found;
@@ -62,16 +68,54 @@ function htmlReferences(file: string, text: string): Reference[] {
     {
       onopentag(name, attributes) {
         const line = lineAt(text, parser.startIndex);
-        const add = (directive: string, url: string, attribute: string) => found.push({ file, line, directive, url, shown: `<${name} ${attribute}="${url}">` });
+        const add = (directive: string, url: string, attribute: string) =>
+          found.push({ file, line, directive, url, shown: `<${name} ${attribute}="${url}">` });
         for (const [attribute, value] of Object.entries(attributes)) {
-          if (/^on[a-z]+$/.test(attribute)) found.push({ file, line, directive: "script-src", url: null, shown: `<${name} ${attribute}="…">`, always: "event handler attributes are inline scripts: attach the handler from a script file under site/assets/" });
-          if (attribute === "style" && value.trim() !== "") found.push({ file, line, directive: "style-src", url: null, shown: `<${name} style="${value}">`, always: "style attributes are inline styles: give the element a class and style it in site/assets/site.css" });
-          if ((attribute === "href" || attribute === "src" || attribute === "action") && /^\s*javascript:/i.test(value)) {
-            found.push({ file, line, directive: "script-src", url: null, shown: `<${name} ${attribute}="${value}">`, always: "javascript: URLs are inline scripts: attach a handler from a script file under site/assets/" });
+          if (/^on[a-z]+$/.test(attribute))
+            found.push({
+              file,
+              line,
+              directive: "script-src",
+              url: null,
+              shown: `<${name} ${attribute}="…">`,
+              always:
+                "event handler attributes are inline scripts: attach the handler from a script file under site/assets/",
+            });
+          if (attribute === "style" && value.trim() !== "")
+            found.push({
+              file,
+              line,
+              directive: "style-src",
+              url: null,
+              shown: `<${name} style="${value}">`,
+              always:
+                "style attributes are inline styles: give the element a class and style it in site/assets/site.css",
+            });
+          if (
+            (attribute === "href" || attribute === "src" || attribute === "action") &&
+            /^\s*javascript:/i.test(value)
+          ) {
+            found.push({
+              file,
+              line,
+              directive: "script-src",
+              url: null,
+              shown: `<${name} ${attribute}="${value}">`,
+              always:
+                "javascript: URLs are inline scripts: attach a handler from a script file under site/assets/",
+            });
           }
         }
         if (name === "object" || name === "embed" || name === "applet") {
-          found.push({ file, line, directive: "object-src", url: null, shown: `<${name}>`, always: "plugins are never allowed (object-src 'none'): use <video>, <audio> or <iframe>" });
+          found.push({
+            file,
+            line,
+            directive: "object-src",
+            url: null,
+            shown: `<${name}>`,
+            always:
+              "plugins are never allowed (object-src 'none'): use <video>, <audio> or <iframe>",
+          });
         }
         const parent = open.at(-1);
         if (name === "source") {
@@ -80,19 +124,35 @@ function htmlReferences(file: string, text: string): Reference[] {
           for (const url of srcsetUrls(attributes.srcset)) add("img-src", url, "srcset");
         } else if (name === "link") {
           const rel = (attributes.rel ?? "").toLowerCase().split(/\s+/);
-          const directive = rel.includes("stylesheet") ? "style-src" : rel.includes("icon") || rel.includes("apple-touch-icon") ? "img-src" : rel.includes("manifest") ? "manifest-src" : rel.includes("preload") && attributes.as === "font" ? "font-src" : null;
-          if (directive !== null && attributes.href !== undefined) add(directive, attributes.href, "href");
+          const directive = rel.includes("stylesheet")
+            ? "style-src"
+            : rel.includes("icon") || rel.includes("apple-touch-icon")
+              ? "img-src"
+              : rel.includes("manifest")
+                ? "manifest-src"
+                : rel.includes("preload") && attributes.as === "font"
+                  ? "font-src"
+                  : null;
+          if (directive !== null && attributes.href !== undefined)
+            add(directive, attributes.href, "href");
         } else {
           for (const [attribute, directive] of Object.entries(LOADS[name] ?? {})) {
             const value = attributes[attribute];
             if (value === undefined) continue;
-            if (attribute === "srcset") for (const url of srcsetUrls(value)) add(directive, url, attribute);
+            if (attribute === "srcset")
+              for (const url of srcsetUrls(value)) add(directive, url, attribute);
             else add(directive, value, attribute);
           }
         }
         const type = (attributes.type ?? "").toLowerCase();
         // JSON and templates are data, which a policy does not govern.
-        if ((name === "script" && attributes.src === undefined && (type === "" || /javascript|module/.test(type))) || name === "style") inline = { name, line, text: "" };
+        if (
+          (name === "script" &&
+            attributes.src === undefined &&
+            (type === "" || /javascript|module/.test(type))) ||
+          name === "style"
+        )
+          inline = { name, line, text: "" };
         open.push(name);
       },
       ontext(chunk) {
@@ -102,8 +162,17 @@ function htmlReferences(file: string, text: string): Reference[] {
         if (inline !== null && inline.name === name) {
           if (inline.text.trim() !== "") {
             const directive = name === "script" ? "script-src" : "style-src";
-            found.push({ file, line: inline.line, directive, url: null, shown: `<${name}>…</${name}>`, inline: inline.text });
-            if (name === "style") for (const r of cssReferences(file, inline.text)) found.push({ ...r, line: inline.line + r.line - 1 });
+            found.push({
+              file,
+              line: inline.line,
+              directive,
+              url: null,
+              shown: `<${name}>…</${name}>`,
+              inline: inline.text,
+            });
+            if (name === "style")
+              for (const r of cssReferences(file, inline.text))
+                found.push({ ...r, line: inline.line + r.line - 1 });
           }
           inline = null;
         }
@@ -120,19 +189,38 @@ function htmlReferences(file: string, text: string): Reference[] {
 
 function cssReferences(file: string, text: string): Reference[] {
   const found: Reference[] = [];
-  for (const m of text.matchAll(/@import\s+(?:url\(\s*)?["']?([^"')\s;]+)/g)) found.push({ file, line: lineAt(text, m.index), directive: "style-src", url: m[1]!, shown: m[0] });
+  for (const m of text.matchAll(/@import\s+(?:url\(\s*)?["']?([^"')\s;]+)/g))
+    found.push({
+      file,
+      line: lineAt(text, m.index),
+      directive: "style-src",
+      url: m[1]!,
+      shown: m[0],
+    });
   // url() inside @font-face loads a font, elsewhere an image.
-  const fontFaces = [...text.matchAll(/@font-face\s*\{[^}]*\}/g)].map((m) => [m.index, m.index + m[0].length] as const);
+  const fontFaces = [...text.matchAll(/@font-face\s*\{[^}]*\}/g)].map(
+    (m) => [m.index, m.index + m[0].length] as const,
+  );
   for (const m of text.matchAll(/url\(\s*["']?([^"')\s]+)["']?\s*\)/g)) {
     const before = text.slice(Math.max(0, m.index - 60), m.index);
     if (/@import\s+$/.test(before)) continue;
     const inFont = fontFaces.some(([start, end]) => m.index >= start && m.index < end);
-    found.push({ file, line: lineAt(text, m.index), directive: inFont ? "font-src" : "img-src", url: m[1]!, shown: m[0] });
+    found.push({
+      file,
+      line: lineAt(text, m.index),
+      directive: inFont ? "font-src" : "img-src",
+      url: m[1]!,
+      shown: m[0],
+    });
   }
   return found;
 }
 
-const srcsetUrls = (srcset: string | undefined) => (srcset ?? "").split(",").map((part) => part.trim().split(/\s+/)[0]!).filter(Boolean);
+const srcsetUrls = (srcset: string | undefined) =>
+  (srcset ?? "")
+    .split(",")
+    .map((part) => part.trim().split(/\s+/)[0]!)
+    .filter(Boolean);
 
 const lineAt = (text: string, at: number) => text.slice(0, at).split("\n").length;
 
@@ -147,21 +235,39 @@ export interface PolicyDomain {
  * The references the policy blocks on some domain's pages, as warnings: what was written, where,
  * and what to add to `content-security.json` (or why nothing can allow it).
  */
-export function blockedReferences(references: readonly Reference[], domains: readonly PolicyDomain[], extra: PolicySources, settingFile: string): Problem[] {
+export function blockedReferences(
+  references: readonly Reference[],
+  domains: readonly PolicyDomain[],
+  extra: PolicySources,
+  settingFile: string,
+): Problem[] {
   const warnings: Problem[] = [];
   for (const ref of references) {
     const at = { file: ref.file, line: ref.line };
     if (ref.always !== undefined) {
-      warnings.push({ ...at, message: `${ref.shown} is blocked by the pages' Content-Security-Policy: ${ref.always}` });
+      warnings.push({
+        ...at,
+        message: `${ref.shown} is blocked by the pages' Content-Security-Policy: ${ref.always}`,
+      });
       continue;
     }
     if (ref.url === null) {
       const directive = ref.directive as "script-src" | "style-src";
       if (allowsInline(directive, ref.inline ?? "", extra)) continue;
       const templated = /\{\{|\{%/.test(ref.inline ?? "");
-      const hash = templated ? "" : `, or add its hash "'sha256-${createHash("sha256").update(ref.inline ?? "").digest("base64")}'" to "${directive}" in ${settingFile}`;
-      const where = directive === "script-src" ? "a script file under site/assets/ and link it with <script src>" : "site/assets/site.css";
-      warnings.push({ ...at, message: `${ref.shown} is blocked by the pages' Content-Security-Policy: move it into ${where}${hash}` });
+      const hash = templated
+        ? ""
+        : `, or add its hash "'sha256-${createHash("sha256")
+            .update(ref.inline ?? "")
+            .digest("base64")}'" to "${directive}" in ${settingFile}`;
+      const where =
+        directive === "script-src"
+          ? "a script file under site/assets/ and link it with <script src>"
+          : "site/assets/site.css";
+      warnings.push({
+        ...at,
+        message: `${ref.shown} is blocked by the pages' Content-Security-Policy: move it into ${where}${hash}`,
+      });
       continue;
     }
     const url = ref.url.trim();
@@ -178,9 +284,16 @@ export function blockedReferences(references: readonly Reference[], domains: rea
         continue; // not a URL a browser would load
       }
       if (target.protocol === "mailto:" || target.protocol === "tel:") continue;
-      origin = target.protocol === "http:" || target.protocol === "https:" || target.protocol === "ws:" || target.protocol === "wss:" ? target.origin : target.protocol;
+      origin =
+        target.protocol === "http:" ||
+        target.protocol === "https:" ||
+        target.protocol === "ws:" ||
+        target.protocol === "wss:"
+          ? target.origin
+          : target.protocol;
       // Covers on the site's own origin are 'self' already.
-      if (!allows(ref.directive, target, page, [new URL(domain.media_url).origin], extra)) blockedOn.push(domain.domain);
+      if (!allows(ref.directive, target, page, [new URL(domain.media_url).origin], extra))
+        blockedOn.push(domain.domain);
     }
     if (blockedOn.length === 0) continue;
     const which = blockedOn.length === domains.length ? "" : ` on ${blockedOn.join(", ")}`;
@@ -190,13 +303,20 @@ export function blockedReferences(references: readonly Reference[], domains: rea
         : ref.directive === "manifest-src"
           ? "a web app manifest must be the site's own (under site/assets/)"
           : `add "${origin}" to "${ref.directive}" in ${settingFile}`;
-    warnings.push({ ...at, message: `${ref.shown} is blocked by the pages' Content-Security-Policy${which}: ${fix}` });
+    warnings.push({
+      ...at,
+      message: `${ref.shown} is blocked by the pages' Content-Security-Policy${which}: ${fix}`,
+    });
   }
   return warnings;
 }
 
 /** Whether an inline script or style (`<script>…</script>`, `<style>…</style>`) is allowed by a hash the library named. */
-function allowsInline(directive: "script-src" | "style-src", text: string, extra: PolicySources): boolean {
+function allowsInline(
+  directive: "script-src" | "style-src",
+  text: string,
+  extra: PolicySources,
+): boolean {
   const hashes = (extra[directive] ?? []).filter((s) => HASH_SOURCE.test(s));
   if (hashes.length === 0) return false;
   return hashes.some((source) => {

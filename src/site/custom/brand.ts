@@ -18,7 +18,8 @@ export const FAVICON = "favicon.svg";
 export function favicon(site: DomainSite, ctx: PageContext): Html {
   const logo = site.brand.logo === undefined ? undefined : site.images.get(site.brand.logo);
   const small = logo?.jpeg[0];
-  if (small !== undefined) return html`<link rel="icon" href="${ctx.media}${small.file}" type="image/jpeg">\n`;
+  if (small !== undefined)
+    return html`<link rel="icon" href="${ctx.media}${small.file}" type="image/jpeg">\n`;
   return html`<link rel="icon" href="${ctx.root}${ASSETS_DIR}${FAVICON}" type="image/svg+xml">\n`;
 }
 
@@ -28,4 +29,5 @@ export function brandHead(site: DomainSite, root: string): Html {
 }
 
 /** The stylesheet of a domain with `theme_color` (validated as a colour by the schema: nothing else can be in it). */
-export const themeStylesheet = (color: string) => `/* theme_color of domains.csv */\n:root { --accent: ${color}; }\n`;
+export const themeStylesheet = (color: string) =>
+  `/* theme_color of domains.csv */\n:root { --accent: ${color}; }\n`;

@@ -5,7 +5,15 @@ import { biography } from "../biography.ts";
 import type { Variants } from "../images.ts";
 import type { SitePage } from "../model.ts";
 import type { PageContext } from "../templates/context.ts";
-import { absoluteUrl, categoryDir, directorDir, exportDir, FEED_FILE, link, workDir } from "../urls.ts";
+import {
+  absoluteUrl,
+  categoryDir,
+  directorDir,
+  exportDir,
+  FEED_FILE,
+  link,
+  workDir,
+} from "../urls.ts";
 import { resolvedLook } from "./texts.ts";
 
 /**
@@ -58,16 +66,27 @@ export function baseData(page: SitePage, ctx: PageContext) {
         url: link(ctx.root, categoryDir(t, 1)),
         current: page.kind === "category" && page.type === t,
       })),
-      pages: site.nav.map((p) => ({ label: p.title, url: link(ctx.root, p.dir), current: page.dir === p.dir })),
+      pages: site.nav.map((p) => ({
+        label: p.title,
+        url: link(ctx.root, p.dir),
+        current: page.dir === p.dir,
+      })),
       languages: site.versions.map((v) => ({
         label: v.label,
         lang: v.lang,
-        url: page.dir === null ? `${site.main.base_path}/${v.prefix}` : link(ctx.main + v.prefix, page.dir),
+        url:
+          page.dir === null
+            ? `${site.main.base_path}/${v.prefix}`
+            : link(ctx.main + v.prefix, page.dir),
         current: v.prefix === site.prefix,
       })),
     },
     downloads: [
-      ...EXPORT_KINDS.map((kind) => ({ label: s.exports[kind], url: `${ctx.main}${exportDir(kind)}`, file: site.info.exports[kind] ?? "" })),
+      ...EXPORT_KINDS.map((kind) => ({
+        label: s.exports[kind],
+        url: `${ctx.main}${exportDir(kind)}`,
+        file: site.info.exports[kind] ?? "",
+      })),
     ],
     feed: `${ctx.root}${FEED_FILE}`,
   };
@@ -95,10 +114,20 @@ export function kindData(page: SitePage, ctx: PageContext) {
       return { ...base, work: workData(page, ctx, page.listed) };
     case "director": {
       const bio = biography(page.director, page.site.strings.code);
-      const photo = page.director.show_img && page.director.photo !== null ? page.site.images.get(page.director.photo) : undefined;
+      const photo =
+        page.director.show_img && page.director.photo !== null
+          ? page.site.images.get(page.director.photo)
+          : undefined;
       return {
         ...base,
-        director: { name: page.director.name, biography: bio?.text ?? null, photo: photo === undefined ? null : image(photo, ctx, page.site.strings.photo(page.director.name), -1) },
+        director: {
+          name: page.director.name,
+          biography: bio?.text ?? null,
+          photo:
+            photo === undefined
+              ? null
+              : image(photo, ctx, page.site.strings.photo(page.director.name), -1),
+        },
         works: works(page.works),
       };
     }
@@ -117,8 +146,17 @@ function workData(page: SitePage, ctx: PageContext, listed: ListedWork) {
     url: link(ctx.root, workDir(work.id, work.slug)),
     year: work.year,
     duration: work.duration,
-    category: work.audiovisual_type === null ? null : { label: s.categories[work.audiovisual_type], url: link(ctx.root, categoryDir(work.audiovisual_type, 1)) },
-    director: director === null ? null : { name: director.name, url: link(ctx.root, directorDir(director.slug)) },
+    category:
+      work.audiovisual_type === null
+        ? null
+        : {
+            label: s.categories[work.audiovisual_type],
+            url: link(ctx.root, categoryDir(work.audiovisual_type, 1)),
+          },
+    director:
+      director === null
+        ? null
+        : { name: director.name, url: link(ctx.root, directorDir(director.slug)) },
     cover: cover === undefined ? null : image(cover, ctx, s.cover(work.name), -1),
     is_new: listed.isNew,
     available_from: window.from,
@@ -134,6 +172,7 @@ function image(v: Variants, ctx: PageContext, alt: string, at: number): ImageDat
 
 /** The page kind a template replaces: the home page is the listing's first page in the default ordering. */
 export function kindOf(page: SitePage): string {
-  if (page.kind === "listing" && page.page === 1 && page.ordering === page.site.defaultOrdering) return "home";
+  if (page.kind === "listing" && page.page === 1 && page.ordering === page.site.defaultOrdering)
+    return "home";
   return page.kind;
 }

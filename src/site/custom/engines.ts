@@ -35,7 +35,13 @@ export class Engines {
     const where = this.shown(file);
     try {
       if (engine === "liquid") {
-        const liquid = (this.liquid ??= new Liquid({ root: [this.includes], extname: ".liquid", outputEscape: "escape", cache: true, strictFilters: true }));
+        const liquid = (this.liquid ??= new Liquid({
+          root: [this.includes],
+          extname: ".liquid",
+          outputEscape: "escape",
+          cache: true,
+          strictFilters: true,
+        }));
         const template = liquid.parse(text, file);
         return (data) => {
           try {
@@ -45,7 +51,10 @@ export class Engines {
           }
         };
       }
-      const env = (this.nunjucks ??= new nunjucks.Environment(new nunjucks.FileSystemLoader(this.includes, { noCache: false }), { autoescape: true }));
+      const env = (this.nunjucks ??= new nunjucks.Environment(
+        new nunjucks.FileSystemLoader(this.includes, { noCache: false }),
+        { autoescape: true },
+      ));
       const template = nunjucks.compile(text, env, file, true);
       return (data) => {
         try {

@@ -21,7 +21,16 @@ import { blockedReferences, referencesIn, type PolicyDomain, type Reference } fr
  */
 
 /** The parts a template in `_includes/` may replace: the frame's header and footer, and each page kind's content. */
-export const PARTS = ["header", "footer", "home", "listing", "work", "director", "category", "not-found"] as const;
+export const PARTS = [
+  "header",
+  "footer",
+  "home",
+  "listing",
+  "work",
+  "director",
+  "category",
+  "not-found",
+] as const;
 export type Part = (typeof PARTS)[number];
 
 export class Look {
@@ -54,7 +63,12 @@ export class Look {
   /** What the pages' policy would block of what the folder's files load, on these domains' pages: warnings. */
   blockedOn(domains: readonly PolicyDomain[]): Problem[] {
     if (this.dir === null || this.references.length === 0) return [];
-    return blockedReferences(this.references, domains, this.contentSecurity ?? {}, path.join(this.dir, POLICY_FILE));
+    return blockedReferences(
+      this.references,
+      domains,
+      this.contentSecurity ?? {},
+      path.join(this.dir, POLICY_FILE),
+    );
   }
 
   get hasStylesheet(): boolean {
@@ -65,7 +79,8 @@ export class Look {
 export const SITE_CSS = "site.css";
 
 /** The files whose references the pages' policy governs: templates, own pages, stylesheets. */
-const LOADING = /^(_includes\/.*\.(liquid|njk|html)|pages\/.*\.(md|liquid|njk|html)|assets\/.*\.css)$/;
+const LOADING =
+  /^(_includes\/.*\.(liquid|njk|html)|pages\/.*\.(md|liquid|njk|html)|assets\/.*\.css)$/;
 
 /**
  * Reads and checks a site folder; every problem at once (InputError). A folder that does not
@@ -78,12 +93,18 @@ export function loadLook(dir: string, named = false): Look {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !named) return Look.NONE;
-    if (code === "ENOENT" || code === "ENOTDIR") throw new UserError(`--site: ${dir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`);
+    if (code === "ENOENT" || code === "ENOTDIR")
+      throw new UserError(
+        `--site: ${dir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`,
+      );
     throw error;
   }
   const problems: Problem[] = [];
   const shown = (rel: string) => path.join(dir, rel);
-  const engines = new Engines(path.resolve(dir, "_includes"), (file) => path.relative(process.cwd(), file) || file);
+  const engines = new Engines(
+    path.resolve(dir, "_includes"),
+    (file) => path.relative(process.cwd(), file) || file,
+  );
   const assets: Look["assets"] = [];
   const texts = new Map<Language, Texts>();
   const parts = new Map<Part, Render>();
@@ -107,18 +128,25 @@ export function loadLook(dir: string, named = false): Look {
       continue;
     }
     pagesHash.update(`${rel}\0`).update(bytes).update("\0");
-    if (rel.startsWith("i18n/")) readTexts(shown(rel), rel.slice("i18n/".length), bytes.toString("utf8"), texts, problems);
+    if (rel.startsWith("i18n/"))
+      readTexts(shown(rel), rel.slice("i18n/".length), bytes.toString("utf8"), texts, problems);
     else if (rel.startsWith("pages/")) pageFiles.push(rel);
     else if (rel.startsWith("_includes/")) {
       const name = path.basename(rel).replace(/\.[^.]+$/, "");
       const engine = engineOf(rel);
       if (!PARTS.includes(name as Part) || rel.indexOf("/", "_includes/".length) !== -1) continue; // a partial, included by name
       if (engine === undefined) {
-        problems.push({ file: shown(rel), message: `a ${name} template must be Liquid (.liquid) or Nunjucks (.njk)` });
+        problems.push({
+          file: shown(rel),
+          message: `a ${name} template must be Liquid (.liquid) or Nunjucks (.njk)`,
+        });
         continue;
       }
       if (parts.has(name as Part)) {
-        problems.push({ file: shown(rel), message: `a second ${name} template: keep one of ${PARTS.map(String).join(", ")} per name` });
+        problems.push({
+          file: shown(rel),
+          message: `a second ${name} template: keep one of ${PARTS.map(String).join(", ")} per name`,
+        });
         continue;
       }
       const compiled = engines.compile(engine, path.resolve(dir, rel), bytes.toString("utf8"));
@@ -128,13 +156,27 @@ export function loadLook(dir: string, named = false): Look {
   }
   const pages = loadOwnPages(dir, pageFiles, engines, problems);
   if (problems.length > 0) throw new InputError(problems);
-  const added = contentSecurity !== undefined && Object.keys(contentSecurity).length > 0 ? contentSecurity : undefined;
-  return new Look(dir, assets, texts, parts, pages, pagesHash.digest("hex"), allHash.digest("hex"), references, added);
+  const added =
+    contentSecurity !== undefined && Object.keys(contentSecurity).length > 0
+      ? contentSecurity
+      : undefined;
+  return new Look(
+    dir,
+    assets,
+    texts,
+    parts,
+    pages,
+    pagesHash.digest("hex"),
+    allHash.digest("hex"),
+    references,
+    added,
+  );
 }
 
 /** Every file under the folder, relative and with "/", sorted (dot files left out: editors' and systems' own). */
 function listFiles(dir: string): string[] {
-  if (!statSync(dir).isDirectory()) throw Object.assign(new Error(`not a folder: ${dir}`), { code: "ENOTDIR" });
+  if (!statSync(dir).isDirectory())
+    throw Object.assign(new Error(`not a folder: ${dir}`), { code: "ENOTDIR" });
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
@@ -143,10 +185,19 @@ function listFiles(dir: string): string[] {
 }
 
 /** One `site/i18n/<lang>.json`: its keys must be the package's, its values strings or plural forms. */
-function readTexts(file: string, name: string, text: string, texts: Map<Language, Texts>, problems: Problem[]) {
+function readTexts(
+  file: string,
+  name: string,
+  text: string,
+  texts: Map<Language, Texts>,
+  problems: Problem[],
+) {
   const lang = name.replace(/\.json$/, "") as Language;
   if (!name.endsWith(".json") || !LANGUAGES.includes(lang)) {
-    problems.push({ file, message: `no interface language "${name}": name the file after one of ${LANGUAGES.map((l) => `${l}.json`).join(", ")}` });
+    problems.push({
+      file,
+      message: `no interface language "${name}": name the file after one of ${LANGUAGES.map((l) => `${l}.json`).join(", ")}`,
+    });
     return;
   }
   let parsed: unknown;
@@ -155,7 +206,11 @@ function readTexts(file: string, name: string, text: string, texts: Map<Language
   } catch (error) {
     const at = /position (\d+)/.exec((error as Error).message);
     const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
-    problems.push({ file, ...(line !== undefined ? { line } : {}), message: `not valid JSON: ${(error as Error).message}` });
+    problems.push({
+      file,
+      ...(line !== undefined ? { line } : {}),
+      message: `not valid JSON: ${(error as Error).message}`,
+    });
     return;
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
@@ -167,12 +222,25 @@ function readTexts(file: string, name: string, text: string, texts: Map<Language
   for (const [key, value] of Object.entries(parsed)) {
     const line = lineOf(text, key);
     if (!(key in known)) {
-      problems.push({ file, line, message: `unknown key "${key}": the keys are those of the package's i18n/${lang}.json` });
+      problems.push({
+        file,
+        line,
+        message: `unknown key "${key}": the keys are those of the package's i18n/${lang}.json`,
+      });
       continue;
     }
-    const plural = value !== null && typeof value === "object" && !Array.isArray(value) && Object.values(value).every((v) => typeof v === "string") && "other" in value;
+    const plural =
+      value !== null &&
+      typeof value === "object" &&
+      !Array.isArray(value) &&
+      Object.values(value).every((v) => typeof v === "string") &&
+      "other" in value;
     if (typeof value !== "string" && !plural) {
-      problems.push({ file, line, message: `"${key}": expected a string, or plural forms like { "one": "…", "other": "…" }` });
+      problems.push({
+        file,
+        line,
+        message: `"${key}": expected a string, or plural forms like { "one": "…", "other": "…" }`,
+      });
       continue;
     }
     own[key] = value as Texts[string];

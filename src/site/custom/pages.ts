@@ -36,34 +36,69 @@ const EXTENSIONS = [".md", ".liquid", ".njk", ".html"];
  * the files at the site root. A language folder is reserved too (checked per domain: any
  * language of its versions).
  */
-export const RESERVED = new Set(["api", "_api", "audiovisual-detail", "director", "category", "page", "ordering", "assets", "pagefind", "media", "sitemap.xml", "robots.txt", "feed.atom", "404.html", "_catalogue"]);
+export const RESERVED = new Set([
+  "api",
+  "_api",
+  "audiovisual-detail",
+  "director",
+  "category",
+  "page",
+  "ordering",
+  "assets",
+  "pagefind",
+  "media",
+  "sitemap.xml",
+  "robots.txt",
+  "feed.atom",
+  "404.html",
+  "_catalogue",
+]);
 
 let markdown: MarkdownIt | undefined;
 
-export function loadOwnPages(dir: string, files: string[], engines: Engines, problems: Problem[]): OwnPage[] {
+export function loadOwnPages(
+  dir: string,
+  files: string[],
+  engines: Engines,
+  problems: Problem[],
+): OwnPage[] {
   const pages: OwnPage[] = [];
   for (const rel of files) {
     const file = path.join(dir, rel);
     const ext = path.extname(rel);
     if (!EXTENSIONS.includes(ext)) {
-      problems.push({ file, message: `an own page is Markdown (.md), Liquid (.liquid), Nunjucks (.njk) or HTML (.html)` });
+      problems.push({
+        file,
+        message: `an own page is Markdown (.md), Liquid (.liquid), Nunjucks (.njk) or HTML (.html)`,
+      });
       continue;
     }
     let parts = rel.slice("pages/".length, -ext.length).split("/");
-    const lang = LANGUAGES.includes(parts[0] as Language) && parts.length > 1 ? (parts[0] as Language) : null;
+    const lang =
+      LANGUAGES.includes(parts[0] as Language) && parts.length > 1 ? (parts[0] as Language) : null;
     if (lang !== null) parts = parts.slice(1);
     if (parts.at(-1) === "index") parts = parts.slice(0, -1);
     if (parts.length === 0) {
-      problems.push({ file, message: "the site root is the catalogue's home page: give the page a name (pages/about.md is /about/)" });
+      problems.push({
+        file,
+        message:
+          "the site root is the catalogue's home page: give the page a name (pages/about.md is /about/)",
+      });
       continue;
     }
     const bad = parts.find((p) => !/^[a-z0-9][a-z0-9._-]*$/.test(p));
     if (bad !== undefined) {
-      problems.push({ file, message: `"${bad}": a page's path is lowercase letters, digits, ".", "-" and "_"` });
+      problems.push({
+        file,
+        message: `"${bad}": a page's path is lowercase letters, digits, ".", "-" and "_"`,
+      });
       continue;
     }
     if (RESERVED.has(parts[0]!) || LANGUAGES.includes(parts[0] as Language)) {
-      problems.push({ file, message: `/${parts[0]}/ is the catalogue's own: choose another path for this page` });
+      problems.push({
+        file,
+        message: `/${parts[0]}/ is the catalogue's own: choose another path for this page`,
+      });
       continue;
     }
     const text = readFileSync(file, "utf8");
@@ -72,26 +107,47 @@ export function loadOwnPages(dir: string, files: string[], engines: Engines, pro
       front = matter(text, {});
     } catch (error) {
       const mark = (error as { mark?: { line?: number } }).mark;
-      problems.push({ file, ...(mark?.line !== undefined ? { line: mark.line + 2 } : {}), message: `front matter: ${(error as { reason?: string }).reason ?? (error as Error).message}` });
+      problems.push({
+        file,
+        ...(mark?.line !== undefined ? { line: mark.line + 2 } : {}),
+        message: `front matter: ${(error as { reason?: string }).reason ?? (error as Error).message}`,
+      });
       continue;
     }
     const { title, nav, description } = front.data;
-    const frontLines = text.length - front.content.length > 0 ? text.slice(0, text.length - front.content.length).split("\n").length : 1;
+    const frontLines =
+      text.length - front.content.length > 0
+        ? text.slice(0, text.length - front.content.length).split("\n").length
+        : 1;
     if (typeof title !== "string" || title.trim() === "") {
-      problems.push({ file, line: 1, message: 'front matter: "title" is required (a text), for example:\n---\ntitle: About us\nnav: 1\n---' });
+      problems.push({
+        file,
+        line: 1,
+        message:
+          'front matter: "title" is required (a text), for example:\n---\ntitle: About us\nnav: 1\n---',
+      });
       continue;
     }
     if (nav !== undefined && !(typeof nav === "number" && Number.isFinite(nav))) {
-      problems.push({ file, line: lineOf(text, "nav:"), message: 'front matter: "nav" is the page\'s place in the navigation, a number (1 first)' });
+      problems.push({
+        file,
+        line: lineOf(text, "nav:"),
+        message: 'front matter: "nav" is the page\'s place in the navigation, a number (1 first)',
+      });
       continue;
     }
     if (description !== undefined && typeof description !== "string") {
-      problems.push({ file, line: lineOf(text, "description:"), message: 'front matter: "description" is a text' });
+      problems.push({
+        file,
+        line: lineOf(text, "description:"),
+        message: 'front matter: "description" is a text',
+      });
       continue;
     }
     let body: OwnPage["body"];
     const engine = engineOf(rel);
-    if (ext === ".md") body = (markdown ??= new MarkdownIt({ html: true, linkify: false })).render(front.content);
+    if (ext === ".md")
+      body = (markdown ??= new MarkdownIt({ html: true, linkify: false })).render(front.content);
     else if (engine !== undefined) {
       const compiled = engines.compile(engine, path.resolve(file), front.content, frontLines);
       if (typeof compiled !== "function") {
@@ -100,18 +156,34 @@ export function loadOwnPages(dir: string, files: string[], engines: Engines, pro
       }
       body = compiled;
     } else body = front.content;
-    pages.push({ dir: `${parts.join("/")}/`, lang, title: title.trim(), nav: nav ?? null, description: description ?? null, file, body });
+    pages.push({
+      dir: `${parts.join("/")}/`,
+      lang,
+      title: title.trim(),
+      nav: nav ?? null,
+      description: description ?? null,
+      file,
+      body,
+    });
   }
   // A language's version stands beside the page it translates: one page, several languages.
   const base = new Set(pages.filter((p) => p.lang === null).map((p) => p.dir));
   for (const page of pages) {
-    if (page.lang !== null && !base.has(page.dir)) problems.push({ file: page.file, message: `no page ${page.dir} outside the language folders for this one to translate: add pages/${page.dir.slice(0, -1)}.md (or another format)` });
+    if (page.lang !== null && !base.has(page.dir))
+      problems.push({
+        file: page.file,
+        message: `no page ${page.dir} outside the language folders for this one to translate: add pages/${page.dir.slice(0, -1)}.md (or another format)`,
+      });
   }
   const seen = new Map<string, string>();
   for (const page of pages) {
     const key = `${page.lang ?? ""}:${page.dir}`;
     const earlier = seen.get(key);
-    if (earlier !== undefined) problems.push({ file: page.file, message: `/${page.dir} is also ${earlier}: keep one file per page` });
+    if (earlier !== undefined)
+      problems.push({
+        file: page.file,
+        message: `/${page.dir} is also ${earlier}: keep one file per page`,
+      });
     else seen.set(key, page.file);
   }
   return pages;
@@ -130,7 +202,9 @@ export interface NavLink {
 
 /** The own pages the navigation lists in a language (each page's title in it), by their `nav` number. */
 export function navLinks(pages: readonly OwnPage[], code: Language): NavLink[] {
-  const order = new Map(pages.flatMap((p) => (p.lang === null && p.nav !== null ? [[p.dir, p.nav] as const] : [])));
+  const order = new Map(
+    pages.flatMap((p) => (p.lang === null && p.nav !== null ? [[p.dir, p.nav] as const] : [])),
+  );
   if (order.size === 0) return [];
   return pagesFor(pages, code)
     .filter((p) => order.has(p.dir))

@@ -1,6 +1,12 @@
 import { interfaceLanguage } from "../../content/languages.ts";
 import type { Language } from "../../content/schema.ts";
-import { fallbackOrder, languageTexts, stringsFromTexts, type Strings, type Texts } from "../i18n.ts";
+import {
+  fallbackOrder,
+  languageTexts,
+  stringsFromTexts,
+  type Strings,
+  type Texts,
+} from "../i18n.ts";
 import type { Look } from "./look.ts";
 
 interface Resolved {
@@ -21,14 +27,16 @@ function resolve(look: Look, code: Language): Resolved {
   let found = byCode.get(code);
   if (found === undefined) {
     const texts: Texts = {};
-    for (const lang of fallbackOrder(code).reverse()) Object.assign(texts, languageTexts(lang), look.texts.get(lang) ?? {});
+    for (const lang of fallbackOrder(code).reverse())
+      Object.assign(texts, languageTexts(lang), look.texts.get(lang) ?? {});
     byCode.set(code, (found = { texts, strings: stringsFromTexts(code, texts) }));
   }
   return found;
 }
 
 /** The interface of a domain's locale (or a version's language) with the folder's overrides. */
-export const lookStrings = (look: Look, tag: string): Strings => resolve(look, interfaceLanguage(tag) ?? "es").strings;
+export const lookStrings = (look: Look, tag: string): Strings =>
+  resolve(look, interfaceLanguage(tag) ?? "es").strings;
 
 /** Every interface text of a site's language, by key, for the templates (`texts.skip`, `texts["search.label"]`). */
 export const resolvedLook = (look: Look, code: Language): Texts => resolve(look, code).texts;

@@ -19,10 +19,17 @@ export function pageContext(page: SitePage): PageContext {
   if (page.dir === null) {
     // The 404 page answers at any depth: only root-relative links work there.
     const root = `${site.info.base_path}/`;
-    const media = "relative" in site.media ? `/${site.info.media_folder.slice(site.info.domain.length + 1)}/` : site.media.absolute;
+    const media =
+      "relative" in site.media
+        ? `/${site.info.media_folder.slice(site.info.domain.length + 1)}/`
+        : site.media.absolute;
     return { root, media, main: `${site.main.base_path}/` };
   }
   const root = "../".repeat(page.dir.split("/").length - 1);
   const main = site.prefix === "" ? root : `${root}../`;
-  return { root, media: "relative" in site.media ? root + site.media.relative : site.media.absolute, main };
+  return {
+    root,
+    media: "relative" in site.media ? root + site.media.relative : site.media.absolute,
+    main,
+  };
 }

@@ -13,7 +13,8 @@ export function directorPage(page: DirectorPage, ctx: PageContext): string {
   const { site, director } = page;
   const s = site.strings;
   const bio = biography(director, s.code);
-  const photo = director.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
+  const photo =
+    director.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
   const main = html`<h1>${director.name}</h1>
 <div class="bio">
 ${photo !== undefined ? picture(photo, { media: ctx.media, alt: s.photo(director.name), sizes: "8rem", lazy: false, className: "photo" }) : ""}

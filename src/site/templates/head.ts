@@ -15,7 +15,8 @@ export function seoHead(page: SitePage, ctx: PageContext, title: string): Html {
   const { site } = page;
   const description = pageDescription(page);
   const feed = html`<link rel="alternate" type="application/atom+xml" title="${site.strings.feedTitle(site.info.name)}" href="${ctx.root}${FEED_FILE}">\n`;
-  if (page.dir === null) return html`<meta name="description" content="${description}">\n<meta name="robots" content="noindex">\n${feed}`;
+  if (page.dir === null)
+    return html`<meta name="description" content="${description}">\n<meta name="robots" content="noindex">\n${feed}`;
   const url = absoluteUrl(site.info.base_url, page.dir);
   const image = pageImage(page);
   const data = structuredData(page);
@@ -27,16 +28,24 @@ ${alternateLinks(page)}${feed}<meta property="og:type" content="${OG_TYPE[page.k
 <meta property="og:description" content="${description}">
 <meta property="og:url" content="${url}">
 <meta property="og:locale" content="${ogLocale(site.info.locale, site.strings.lang)}">
-${image !== null ? html`<meta property="og:image" content="${image.url}">
+${
+  image !== null
+    ? html`<meta property="og:image" content="${image.url}">
 <meta property="og:image:width" content="${image.width}">
 <meta property="og:image:height" content="${image.height}">
 <meta property="og:image:alt" content="${image.alt}">
-` : ""}<meta name="twitter:card" content="${image !== null ? "summary_large_image" : "summary"}">
+`
+    : ""
+}<meta name="twitter:card" content="${image !== null ? "summary_large_image" : "summary"}">
 <meta name="twitter:title" content="${title}">
 <meta name="twitter:description" content="${description}">
-${image !== null ? html`<meta name="twitter:image" content="${image.url}">
+${
+  image !== null
+    ? html`<meta name="twitter:image" content="${image.url}">
 <meta name="twitter:image:alt" content="${image.alt}">
-` : ""}${data !== null ? html`<script type="application/ld+json">${raw(scriptJson(data) /* escaped for a script element, not HTML */)}</script>\n` : ""}`;
+`
+    : ""
+}${data !== null ? html`<script type="application/ld+json">${raw(scriptJson(data) /* escaped for a script element, not HTML */)}</script>\n` : ""}`;
 }
 
 const OG_TYPE: Record<SitePage["kind"], string> = {
@@ -56,9 +65,19 @@ export function ogLocale(locale: string, lang: string): string {
   const [language, ...rest] = locale.split("-");
   const region = rest.find((part) => /^[A-Za-z]{2}$/.test(part));
   const base = lang.split("-")[0]!;
-  const sameLanguage = language?.toLowerCase() === base || (lang === "ca-valencia" && language?.toLowerCase() === "va");
+  const sameLanguage =
+    language?.toLowerCase() === base ||
+    (lang === "ca-valencia" && language?.toLowerCase() === "va");
   if (sameLanguage && region !== undefined) return `${base}_${region.toUpperCase()}`;
   return DEFAULT_REGION[lang] ?? lang;
 }
 
-const DEFAULT_REGION: Record<string, string> = { es: "es_ES", en: "en_GB", ca: "ca_ES", "ca-valencia": "ca_ES", gl: "gl_ES", eu: "eu_ES", fr: "fr_FR" };
+const DEFAULT_REGION: Record<string, string> = {
+  es: "es_ES",
+  en: "en_GB",
+  ca: "ca_ES",
+  "ca-valencia": "ca_ES",
+  gl: "gl_ES",
+  eu: "eu_ES",
+  fr: "fr_FR",
+};

@@ -12,7 +12,8 @@ import type { PageContext } from "./context.ts";
  */
 
 /** The absolute URL of a page of the site at `dir` in version `v`. */
-export const versionUrl = (page: SitePage, v: SiteVersion, dir: string) => `${page.site.main.base_url}/${v.prefix}${dir}`;
+export const versionUrl = (page: SitePage, v: SiteVersion, dir: string) =>
+  `${page.site.main.base_url}/${v.prefix}${dir}`;
 
 export function alternateLinks(page: SitePage): Html {
   const { versions } = page.site;
@@ -25,11 +26,13 @@ export function alternateLinks(page: SitePage): Html {
 export function languageSwitcher(page: SitePage, ctx: PageContext): Html {
   const { site } = page;
   if (site.versions.length <= 1) return html``;
-  const href = (v: SiteVersion) => (page.dir === null ? `${site.main.base_path}/${v.prefix}` : link(ctx.main + v.prefix, page.dir));
-  return html`<nav class="languages" aria-label="${site.strings.languages}"><ul>${site.versions.map((v) =>
-    v.prefix === site.prefix
-      ? html`<li><span lang="${v.lang}" aria-current="true">${v.label}</span></li>`
-      : html`<li><a href="${href(v)}" hreflang="${v.lang}" lang="${v.lang}">${v.label}</a></li>`,
+  const href = (v: SiteVersion) =>
+    page.dir === null ? `${site.main.base_path}/${v.prefix}` : link(ctx.main + v.prefix, page.dir);
+  return html`<nav class="languages" aria-label="${site.strings.languages}"><ul>${site.versions.map(
+    (v) =>
+      v.prefix === site.prefix
+        ? html`<li><span lang="${v.lang}" aria-current="true">${v.label}</span></li>`
+        : html`<li><a href="${href(v)}" hreflang="${v.lang}" lang="${v.lang}">${v.label}</a></li>`,
   )}</ul></nav>
 `;
 }

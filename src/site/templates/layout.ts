@@ -28,17 +28,31 @@ export function layout(page: SitePage, ctx: PageContext, o: LayoutOptions): stri
   const s = site.strings;
   const { root } = ctx;
   const { look } = site;
-  const title = page.kind === "listing" && page.page === 1 && page.ordering === site.defaultOrdering ? site.info.name : `${o.title} · ${site.info.name}`;
+  const title =
+    page.kind === "listing" && page.page === 1 && page.ordering === site.defaultOrdering
+      ? site.info.name
+      : `${o.title} · ${site.info.name}`;
   // A library's templates (site/_includes/) replace the header, the footer or a page kind's
   // content; their data is made only for the parts they replace.
-  const override = look.parts.size === 0 ? null : (part: Part, builtin: Html, data: () => Record<string, unknown>) => {
-    const template = look.parts.get(part);
-    return template === undefined ? builtin : raw(template({ ...data(), content: safe(flatten(builtin.value)) }));
-  };
+  const override =
+    look.parts.size === 0
+      ? null
+      : (part: Part, builtin: Html, data: () => Record<string, unknown>) => {
+          const template = look.parts.get(part);
+          return template === undefined
+            ? builtin
+            : raw(template({ ...data(), content: safe(flatten(builtin.value)) }));
+        };
   const kind = kindOf(page) as Part;
   const main = override === null ? o.main : override(kind, o.main, () => kindData(page, ctx));
-  const header = override === null ? siteHeader(page, ctx) : override("header", siteHeader(page, ctx), () => baseData(page, ctx));
-  const footer = override === null ? siteFooter(page, ctx) : override("footer", siteFooter(page, ctx), () => baseData(page, ctx));
+  const header =
+    override === null
+      ? siteHeader(page, ctx)
+      : override("header", siteHeader(page, ctx), () => baseData(page, ctx));
+  const footer =
+    override === null
+      ? siteFooter(page, ctx)
+      : override("footer", siteFooter(page, ctx), () => baseData(page, ctx));
   return html`<!doctype html>
 <html lang="${s.lang}">
 <head>
@@ -66,11 +80,24 @@ function siteHeader(page: SitePage, ctx: PageContext): Html {
   const { root } = ctx;
   const categories = AUDIOVISUAL_TYPES.filter((t) => site.categories.has(t));
   const logo = site.brand.logo === undefined ? undefined : site.images.get(site.brand.logo);
-  const brand = logo === undefined ? html`${site.info.name}` : picture(logo, { media: ctx.media, alt: site.info.name, sizes: "12rem", lazy: false, className: "logo" });
+  const brand =
+    logo === undefined
+      ? html`${site.info.name}`
+      : picture(logo, {
+          media: ctx.media,
+          alt: site.info.name,
+          sizes: "12rem",
+          lazy: false,
+          className: "logo",
+        });
   return html`<header class="site-header">
 <a class="brand" href="${link(root, "")}">${brand}</a>
-${languageSwitcher(page, ctx)}${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}${site.nav.length > 0 ? html`
-<nav class="pages" aria-label="${s.format("pagesNav")}"><ul>${site.nav.map((p) => html`<li><a href="${link(root, p.dir)}"${page.dir === p.dir ? html` aria-current="page"` : ""}>${p.title}</a></li>`)}</ul></nav>` : ""}
+${languageSwitcher(page, ctx)}${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}${
+    site.nav.length > 0
+      ? html`
+<nav class="pages" aria-label="${s.format("pagesNav")}"><ul>${site.nav.map((p) => html`<li><a href="${link(root, p.dir)}"${page.dir === p.dir ? html` aria-current="page"` : ""}>${p.title}</a></li>`)}</ul></nav>`
+      : ""
+  }
 </header>`;
 }
 
@@ -91,8 +118,11 @@ function trail(page: SitePage, ctx: PageContext): Html {
   const steps = pageTrail(page);
   if (steps.length === 0) return html``;
   const last = steps.length - 1;
-  return html`<nav class="breadcrumb" aria-label="${page.site.strings.breadcrumb}"><ol>${steps.map((step, i) =>
-    i === last ? html`<li aria-current="page">${step.name}</li>` : html`<li><a href="${link(ctx.root, step.dir)}">${step.name}</a></li>`,
+  return html`<nav class="breadcrumb" aria-label="${page.site.strings.breadcrumb}"><ol>${steps.map(
+    (step, i) =>
+      i === last
+        ? html`<li aria-current="page">${step.name}</li>`
+        : html`<li><a href="${link(ctx.root, step.dir)}">${step.name}</a></li>`,
   )}</ol></nav>
 `;
 }

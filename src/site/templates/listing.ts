@@ -23,10 +23,16 @@ export function listingPage(page: Listing, ctx: PageContext): string {
 <div class="search-results" aria-live="polite" data-search-results></div>
 </form>
 <nav class="orderings" aria-label="${s.orderBy}"><span>${s.orderBy}:</span><ul>${ORDERINGS.map(
-    (o) => html`<li><a href="${link(ctx.root, listingDir(o, defaultOrdering, 1))}"${o === page.ordering ? html` aria-current="page"` : ""}>${s.orderings[o]}</a></li>`,
+    (o) =>
+      html`<li><a href="${link(ctx.root, listingDir(o, defaultOrdering, 1))}"${o === page.ordering ? html` aria-current="page"` : ""}>${s.orderings[o]}</a></li>`,
   )}</ul></nav>
 ${cards(page, ctx, page.works, (page.page - 1) * PAGE_SIZE + 1)}
 ${pager(page, ctx, page.page, page.pages, dirOf)}`;
   const title = `${s.catalogue}: ${s.orderings[page.ordering]}, ${s.pageOf(page.page, page.pages).toLowerCase()}`;
-  return layout(page, ctx, { title, main, head: pagerHead(ctx, page.page, page.pages, dirOf), search: true });
+  return layout(page, ctx, {
+    title,
+    main,
+    head: pagerHead(ctx, page.page, page.pages, dirOf),
+    search: true,
+  });
 }

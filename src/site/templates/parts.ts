@@ -18,7 +18,9 @@ export function cards(page: SitePage, ctx: PageContext, works: ListedWork[], sta
   return html`<ol class="cards" start="${start}">${works.map((listed, i) => {
     const { work } = listed;
     const cover = page.site.images.get(work.cover)!;
-    const meta = [listed.director?.name, work.year === null ? null : String(work.year)].filter((x) => x != null).join(" · ");
+    const meta = [listed.director?.name, work.year === null ? null : String(work.year)]
+      .filter((x) => x != null)
+      .join(" · ");
     return html`
 <li class="card"><a href="${link(ctx.root, workDir(work.id, work.slug))}">${picture(cover, { media: ctx.media, alt: "", sizes: CARD_SIZES, lazy: i >= EAGER_CARDS })}<span class="card-title">${work.name}</span></a>${meta ? html`<span class="card-meta">${meta}</span>` : ""}${listed.isNew ? html`<span class="badge">${s.isNew}</span>` : ""}</li>`;
   })}
@@ -26,7 +28,13 @@ export function cards(page: SitePage, ctx: PageContext, works: ListedWork[], sta
 }
 
 /** Previous/next links with rel, and where the reader is. */
-export function pager(page: SitePage, ctx: PageContext, current: number, total: number, dirOf: (n: number) => string): Html {
+export function pager(
+  page: SitePage,
+  ctx: PageContext,
+  current: number,
+  total: number,
+  dirOf: (n: number) => string,
+): Html {
   const s = page.site.strings;
   if (total <= 1) return html``;
   return html`<nav class="pager" aria-label="${s.pagination}">
@@ -37,7 +45,12 @@ ${current < total ? html`<a rel="next" href="${link(ctx.root, dirOf(current + 1)
 }
 
 /** `<link rel=prev/next>` of a paginated page, for crawlers. */
-export function pagerHead(ctx: PageContext, current: number, total: number, dirOf: (n: number) => string): Html {
+export function pagerHead(
+  ctx: PageContext,
+  current: number,
+  total: number,
+  dirOf: (n: number) => string,
+): Html {
   return html`${current > 1 ? html`<link rel="prev" href="${link(ctx.root, dirOf(current - 1))}">\n` : ""}${current < total ? html`<link rel="next" href="${link(ctx.root, dirOf(current + 1))}">\n` : ""}`;
 }
 

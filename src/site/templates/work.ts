@@ -21,19 +21,31 @@ export function workPage(page: Work, ctx: PageContext): string {
   const s = site.strings;
   const json = link(ctx.main, apiDetailDir(work.id));
   const bio = director === null ? null : biography(director, s.code);
-  const photo = director?.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
-  const watch = page.watch === null ? "" : html`<p class="watch" data-pagefind-ignore><a href="${page.watch}">${s.format("work.watch")}</a></p>\n`;
+  const photo =
+    director?.show_img && director.photo !== null ? site.images.get(director.photo) : undefined;
+  const watch =
+    page.watch === null
+      ? ""
+      : html`<p class="watch" data-pagefind-ignore><a href="${page.watch}">${s.format("work.watch")}</a></p>\n`;
   const main = html`<article class="work">
 ${indexed(page, ctx, watch)}
-${page.synopsis !== null ? html`<section class="synopsis" aria-labelledby="synopsis-title">
+${
+  page.synopsis !== null
+    ? html`<section class="synopsis" aria-labelledby="synopsis-title">
 <h2 id="synopsis-title">${s.format("work.synopsis")}</h2>
 ${paragraphs(page.synopsis.text, page.synopsis.lang, s.lang)}
-</section>` : ""}
-${director !== null && (bio !== null || photo !== undefined) ? html`<section class="bio" aria-labelledby="bio-title">
+</section>`
+    : ""
+}
+${
+  director !== null && (bio !== null || photo !== undefined)
+    ? html`<section class="bio" aria-labelledby="bio-title">
 <h2 id="bio-title">${s.about(director.name)}</h2>
 ${photo !== undefined ? picture(photo, { media: ctx.media, alt: s.photo(director.name), sizes: "8rem", lazy: true, className: "photo" }) : ""}
 ${bio !== null ? paragraphs(bio.text, bio.lang, s.lang) : ""}
-</section>` : ""}
+</section>`
+    : ""
+}
 <p><a href="${json}" type="application/json">${s.json}</a></p>
 </article>`;
   const head = html`<link rel="alternate" type="application/json" href="${json}">\n`;
@@ -69,5 +81,6 @@ ${after}</div>
  * (navigation, biography, footer) that Pagefind would parse only to skip.
  */
 export function workSearchDocument(page: Work): string {
-  return html`<!doctype html><html lang="${page.site.strings.lang}"><body>${indexed(page, pageContext(page))}</body></html>`.value;
+  return html`<!doctype html><html lang="${page.site.strings.lang}"><body>${indexed(page, pageContext(page))}</body></html>`
+    .value;
 }

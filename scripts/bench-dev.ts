@@ -54,7 +54,7 @@ const dev = spawn(
   { cwd: dir, stdio: ["ignore", "pipe", "pipe"] },
 );
 let pending = "";
-dev.stderr!.on("data", (chunk: Buffer) => {
+dev.stderr.on("data", (chunk: Buffer) => {
   const at = performance.now();
   pending += chunk.toString("utf8");
   const complete = pending.split("\n");

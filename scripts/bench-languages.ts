@@ -48,7 +48,7 @@ const { values } = parseArgs({
   },
 });
 const runs = Number(values.runs);
-const skipped = new Set(values.skip!.split(",").filter(Boolean));
+const skipped = new Set(values.skip.split(",").filter(Boolean));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const round = (n: number) => Math.round(n * 100) / 100;
 const log = (message: string) =>

@@ -55,7 +55,7 @@ const { values } = parseArgs({
 });
 const seconds = Number(values.seconds);
 const connections = Number(values.connections);
-const servers = values.servers!.split(",");
+const servers = values.servers.split(",");
 
 async function freePort(): Promise<number> {
   return new Promise((done) => {
@@ -157,7 +157,7 @@ try {
             path.join(dir, domain.domain, "_api/list/plain/name", `${page}.json`),
             "utf8",
           ),
-        );
+        ) as { results: { id: number }[] };
         for (const element of body.results)
           elements.push({
             ...element,

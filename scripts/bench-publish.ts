@@ -41,8 +41,8 @@ const { values } = parseArgs({
     skip: { type: "string", default: "" },
   },
 });
-const skipped = new Set(values.skip!.split(",").filter(Boolean));
-const wantedPeers = new Set(values.peers!.split(","));
+const skipped = new Set(values.skip.split(",").filter(Boolean));
+const wantedPeers = new Set(values.peers.split(","));
 const runs = Number(values.runs);
 const base =
   values.root ??

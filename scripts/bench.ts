@@ -44,7 +44,7 @@ const { values } = parseArgs({
     sections: { type: "string", default: "command,api,scale,site,exports,load,dev" },
   },
 });
-const sections = new Set(values.sections!.split(","));
+const sections = new Set(values.sections.split(","));
 const runs = Number(values.runs);
 const base = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 // BENCH_PREFIX names the work folder (sessions sharing a tmpfs each keep to their own names).
@@ -265,7 +265,7 @@ async function apiSection(content: string, out: string) {
       ],
       { maxBuffer: 1 << 26 },
     );
-    peers.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
+    peers.push(JSON.parse(stdout.trim().split("\n").at(-1)!) as (typeof peers)[number]);
     await rm(peerDir, { recursive: true, force: true });
   }
   const peer = median(peers.map((p) => p.seconds));
@@ -346,7 +346,7 @@ async function scaleSection() {
         ],
         { maxBuffer: 1 << 26, env: compiled },
       );
-      results.push(JSON.parse(stdout.trim().split("\n").at(-1)!));
+      results.push(JSON.parse(stdout.trim().split("\n").at(-1)!) as (typeof results)[number]);
       console.error(
         `scale: ${works} × ${domains}${site ? " with the site" : ""}: ${results.at(-1)!.seconds.toFixed(1)} s, ${results.at(-1)!.maxRssMB.toFixed(0)} MB`,
       );

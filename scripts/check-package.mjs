@@ -308,7 +308,9 @@ try {
   if (!process.argv.includes("--keep")) {
     try {
       execFileSync("chmod", ["-R", "u+w", work]);
-    } catch {}
+    } catch {
+      // Nothing to make writable: rmSync below says what is wrong, if anything.
+    }
     rmSync(work, { recursive: true, force: true });
   } else say(`kept ${work}`);
 }

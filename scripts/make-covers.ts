@@ -19,11 +19,11 @@ const CONTENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..",
 type Row = Record<string, string>;
 
 function readCsv(file: string): Row[] {
-  return parse(readFileSync(path.join(CONTENT, file), "utf8"), {
+  return parse<Row>(readFileSync(path.join(CONTENT, file), "utf8"), {
     columns: true,
     skip_empty_lines: true,
     bom: true,
-  }) as Row[];
+  });
 }
 
 /** Resolves an image path from the CSV, refusing anything outside content/. */

@@ -29,7 +29,7 @@ const { values } = parseArgs({
   },
 });
 const works = Number(values.works);
-const dir = values.dir!;
+const dir = values.dir;
 await rm(dir, { recursive: true, force: true });
 await generateCatalogue(path.join(dir, "content"), { works, domains: 1 });
 const catalogue = await loadCatalogue(path.join(dir, "content"));

@@ -72,7 +72,7 @@ export async function startServe(dir: string): Promise<ServeProcess> {
       () => fail(new Error("catalogue serve did not start within 60 s")),
       60_000,
     );
-    child.stdout!.on("data", (chunk: Buffer) => {
+    child.stdout.on("data", (chunk: Buffer) => {
       pending += chunk.toString("utf8");
       const parts = pending.split("\n");
       pending = parts.pop()!;
@@ -86,7 +86,7 @@ export async function startServe(dir: string): Promise<ServeProcess> {
         }
       }
     });
-    child.stderr!.on("data", (chunk: Buffer) => errors.push(chunk.toString("utf8")));
+    child.stderr.on("data", (chunk: Buffer) => errors.push(chunk.toString("utf8")));
     child.once("exit", (code) =>
       fail(new Error(`catalogue serve exited with ${code}: ${errors.join("")}`)),
     );

@@ -34,7 +34,8 @@ function projects(): Project[] {
       );
     const test = entry.test ?? {};
     const globalSetup = test.globalSetup === undefined ? [] : [test.globalSetup].flat();
-    return { name: String(test.name), include: test.include ?? [], globalSetup };
+    const name = typeof test.name === "object" ? test.name.label : test.name;
+    return { name: String(name), include: test.include ?? [], globalSetup };
   });
 }
 

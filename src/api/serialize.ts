@@ -10,6 +10,7 @@ import type { ListedWork } from "../model/listing.ts";
  */
 export const jsonText = (text: string | null): string =>
   text === null ? "null" : NEEDS_ESCAPING.test(text) ? JSON.stringify(text) : `"${text}"`;
+// eslint-disable-next-line no-control-regex -- JSON escapes the control characters
 const NEEDS_ESCAPING = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** The media address of a content image, for one domain. */

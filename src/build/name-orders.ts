@@ -16,11 +16,11 @@ export async function readNameOrders(outDir: string): Promise<NameOrders> {
       await fs.readFile(path.join(versionsFolder(outDir), NAME_ORDERS), "utf8"),
     );
     if (typeof parsed !== "object" || parsed === null) return {};
-    return Object.fromEntries(
+    return Object.fromEntries<string[]>(
       Object.entries(parsed).filter(
         ([, names]) => Array.isArray(names) && names.every((name) => typeof name === "string"),
       ),
-    ) as NameOrders;
+    );
   } catch {
     return {};
   }

@@ -75,7 +75,7 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
 
 async function currentSummary(outDir: string, fingerprint: string): Promise<UpToDate["current"]> {
   try {
-    const read = async (rel: string) =>
+    const read = async (rel: string): Promise<unknown> =>
       JSON.parse((await readCurrent(outDir, rel))?.toString("utf8") ?? "null");
     const inputs = (await read(INPUTS_PATH)) as { fingerprint?: string; files?: number } | null;
     if (inputs?.fingerprint !== fingerprint) return null;

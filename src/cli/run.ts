@@ -1,4 +1,4 @@
-import { parseArgs } from "node:util";
+import { inspect, parseArgs } from "node:util";
 import { InputError, UserError } from "../errors.ts";
 import type { CliIO, Command } from "./command.ts";
 import { commands } from "./commands/index.ts";
@@ -106,7 +106,10 @@ function describe(error: unknown): string {
     e !== undefined && e !== null;
     e = (e as { cause?: unknown }).cause
   ) {
-    lines.push(e instanceof Error ? (e.stack ?? String(e)) : String(e));
+    // A thrown value that is not an Error is shown as it is ("[object Object]" says nothing).
+    lines.push(
+      e instanceof Error ? (e.stack ?? String(e)) : typeof e === "string" ? e : inspect(e),
+    );
     if (lines.length > 1) lines[lines.length - 1] = `caused by: ${lines[lines.length - 1]}`;
   }
   return lines.join("\n");

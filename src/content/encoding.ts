@@ -27,6 +27,7 @@ export function decodeText(bytes: Buffer, file: string): string | Problem {
     const { line, text } = firstInvalidLine(bytes);
     // What the line says read as Windows-1252 (what Excel's plain "CSV" writes in these locales): the word to look for.
     const latin = new TextDecoder("windows-1252").decode(text);
+  // eslint-disable-next-line no-control-regex -- the first word with a character beyond ASCII
     const word = /[^\s,;]*[^\x00-\x7f][^\s,;]*/.exec(latin)?.[0].slice(0, 40);
     const hint = word === undefined ? "" : ` (${JSON.stringify(word)} if read as Windows-1252)`;
     return { file, line, message: `not UTF-8${hint}: ${SAVE_AS_UTF8}` };

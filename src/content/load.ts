@@ -132,7 +132,7 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
       ok = false;
     }
     let seen = firstRow.get(value.domain);
-    if (seen === undefined) firstRow.set(value.domain, (seen = new Map()));
+    if (seen === undefined) firstRow.set(value.domain, (seen = new Map<number, number>()));
     const earlier = seen.get(value.audiovisual_id);
     if (earlier !== undefined) {
       problems.push({

@@ -15,7 +15,7 @@ export interface DevOptions {
   port: number;
   host: string;
   /** What dev tells: each build, each failure (with its problems), the server's address. */
-  say(line: string): void;
+  say: (line: string) => void;
   /** Also tells, after each build, when each of its stages started (`timings: …`). */
   timings?: boolean;
 }

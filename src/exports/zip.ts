@@ -202,6 +202,7 @@ const MADE_BY_ZIP64 = (3 << 8) | ZIP64_VERSION;
 const FILE_ATTRIBUTES = (0o100644 << 16) >>> 0;
 const LIMIT = 0xffffffff;
 const UTF8_NAME = 0x0800;
+// eslint-disable-next-line no-control-regex -- a name beyond ASCII needs the UTF-8 flag
 const NOT_ASCII = /[^\x00-\x7f]/;
 
 /** The MS-DOS time and date fields of midnight of `date` (YYYY-MM-DD), as a zip header stores them. */

@@ -24,13 +24,13 @@ export async function initContent(projectDir: string): Promise<string> {
   const staging = path.join(projectDir, `.content-init-${process.pid}.tmp`);
   try {
     for (const [name, text] of Object.entries(STARTER)) await put(staging, name, text);
-    const rows = (name: string) => parse(STARTER[name]!, { columns: true }) as Row[];
+    const rows = (name: string) => parse<Row>(STARTER[name]!, { columns: true });
     const directors = new Map(rows("directors.csv").map((d) => [d.id, d]));
     for (const work of rows("audiovisuals.csv"))
       await put(
         staging,
         work.cover!,
-        await renderJpeg(coverSvg(work, directors.get(work.director_id!)?.name ?? "")),
+        await renderJpeg(coverSvg(work, directors.get(work.director_id)?.name ?? "")),
       );
     for (const director of directors.values())
       if (director.photo) await put(staging, director.photo, await renderJpeg(photoSvg(director)));

@@ -109,7 +109,8 @@ export function nameOrders(catalogue: Catalogue): NameOrders {
 
 function catalogueRanks(catalogue: Catalogue, locale: string): NameRanks {
   let byLocale = ranksByCatalogue.get(catalogue);
-  if (byLocale === undefined) ranksByCatalogue.set(catalogue, (byLocale = new Map()));
+  if (byLocale === undefined)
+    ranksByCatalogue.set(catalogue, (byLocale = new Map<string, RankedNames>()));
   let ranked = byLocale.get(locale);
   if (ranked === undefined) {
     // Without a previous order of its own, a locale starts from another locale's order of the

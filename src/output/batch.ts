@@ -89,7 +89,7 @@ function writeViews(file: string, views: Uint8Array[], size: number): void {
   if (views.length === 1) return writeFileSync(file, views[0]!, { flag: "wx" });
   const fd = openSync(file, "wx");
   try {
-    let written = writevSync(fd, views);
+    const written = writevSync(fd, views);
     // writev may stop short (a full disk reports its error on the retry).
     if (written < size) writeSync(fd, Buffer.concat(views).subarray(written));
   } finally {

@@ -65,7 +65,7 @@ export class Batches {
   fits(parts: readonly FilePart[]): boolean {
     const room = this.batch.buffer.length - this.batch.used;
     // UTF-8 takes at most 3 bytes per UTF-16 unit; only a file near the end of the room is measured.
-    return this.room(parts, utf8Bound) <= room || this.room(parts, Buffer.byteLength) <= room;
+    return this.room(parts, utf8Bound) <= room || this.room(parts, utf8Bytes) <= room;
   }
 
   /** `pack` once batches are handed over until `parts` fit; resolves with the file's size. */
@@ -81,7 +81,7 @@ export class Batches {
     // packed with no wait between the last check and the copy.
     for (;;) {
       const room = this.batch.buffer.length - this.batch.used;
-      const exact = this.room(parts, Buffer.byteLength);
+      const exact = this.room(parts, utf8Bytes);
       if (exact <= room) break;
       if (this.batch.files.count > 0) {
         await this.dispatch();
@@ -265,3 +265,4 @@ export class Batches {
 }
 
 const utf8Bound = (text: string) => text.length * 3;
+const utf8Bytes = (text: string) => Buffer.byteLength(text);

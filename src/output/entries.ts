@@ -124,6 +124,7 @@ export class FileEntries extends PackedEntries<StagedEntry> {
  */
 export const flat = (text: string) =>
   BEYOND_LATIN1.test(text) ? text : Buffer.from(text, "latin1").toString("latin1");
+// eslint-disable-next-line no-control-regex -- a text beyond Latin-1 is stored as UTF-8
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 
 /** A version's files whose entries can be read as their manifest lines' fields (no unpacking). */

@@ -127,7 +127,8 @@ export async function readManifestAgainst(
   const text = await fs.readFile(path.join(dir, MANIFEST_PATH), "utf8");
   const changed = new Map<string, string | null>();
   const theirs = base.packedEntries();
-  let next: IteratorResult<[string, string]>;
+  // Assigned by step() below, before any read.
+  let next!: IteratorResult<[string, string]>;
   let ordered = true;
   let lastBase = "";
   const step = () => {
@@ -147,7 +148,7 @@ export async function readManifestAgainst(
       step();
     } else changed.set(flat(rel), flat(fields));
   });
-  for (; ordered && !next!.done; step()) changed.set(next!.value[0], null);
+  for (; ordered && !next.done; step()) changed.set(next.value[0], null);
   // Either text out of order would be walked wrong: read whole.
   if (!ordered) return parseManifest(text);
   return new ManifestOverlay(base, changed);

@@ -154,7 +154,7 @@ export function forEachPackedFile(
     const end = at + HEADER + numbers[at + 3]!;
     const views: Uint8Array[] = [];
     for (at += HEADER; at < end; at += 2)
-      views.push(bytes.subarray(numbers[at]!, numbers[at]! + numbers[at + 1]!));
+      views.push(bytes.subarray(numbers[at], numbers[at]! + numbers[at + 1]!));
     file.views = views;
     visit(file);
   }

@@ -227,7 +227,7 @@ function parseHead(line: string): RecordHead | null {
   if (!line.startsWith(`${MAGIC} `)) return null;
   let head: Partial<Record<keyof RecordHead, unknown>>;
   try {
-    head = JSON.parse(line.slice(MAGIC.length + 1));
+    head = JSON.parse(line.slice(MAGIC.length + 1)) as typeof head;
   } catch {
     return null;
   }

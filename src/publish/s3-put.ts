@@ -97,7 +97,7 @@ export async function directPut(
       // By the store's clock, as the SDK signs (s3-clock.ts).
       { signingDate: signingDate(client) },
     );
-    return send(signed.path, signed.headers as Record<string, string>, object.body);
+    return send(signed.path, signed.headers, object.body);
   }
 
   function send(path: string, headers: Record<string, string>, body: Buffer): Promise<string> {

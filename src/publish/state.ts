@@ -96,7 +96,7 @@ export async function readState(
   // What must be listed: everything (verify; a whole target with no record at all), else the
   // folders of the owned domains that have no complete record.
   const untrusted = [...owned].filter((d) => records.get(d)?.state !== "complete");
-  let prefixes: string[] = [];
+  let prefixes: string[];
   if (options.verify) {
     // The target's top-level folders, and those the build and the records name (some stores'
     // listings by delimiter miss folders that hold no object directly, as s3rver's does).

@@ -70,7 +70,7 @@ export async function unchangedOnTarget(
         head === null ||
         head.domain !== names[i] ||
         head.state !== "complete" ||
-        head.inputs !== keys[names[i]!]
+        head.inputs !== keys[names[i]]
       )
         return null;
       files += head.files ?? 0;

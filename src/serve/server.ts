@@ -95,7 +95,7 @@ function onRequest(
     const ms = (performance.now() - started).toFixed(1);
     const target = JSON.stringify(req.url ?? "").slice(1, -1);
     log(
-      `${req.socket.remoteAddress ?? "-"} ${JSON.stringify(req.headers.host ?? "")} "${req.method} ${target}" ${res.statusCode} ${res.getHeader("Content-Length") ?? "-"} ${ms}ms`,
+      `${req.socket.remoteAddress ?? "-"} ${JSON.stringify(req.headers.host ?? "")} "${req.method} ${target}" ${res.statusCode} ${String(res.getHeader("Content-Length") ?? "-")} ${ms}ms`,
     );
   });
   handle(sites, req, res, dev).catch((error) => {

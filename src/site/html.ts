@@ -38,7 +38,7 @@ function append(value: Value): string {
 
 export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
   let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += append(values[i]!) + strings[i + 1]!;
+  for (let i = 0; i < values.length; i++) out += append(values[i]) + strings[i + 1]!;
   return new Html(out);
 }
 

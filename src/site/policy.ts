@@ -165,7 +165,7 @@ export function parsePolicySetting(file: string, text: string, problems: Problem
       continue;
     }
     const kept: string[] = [];
-    for (const source of value as string[]) {
+    for (const source of value) {
       const why = refusal(directive, source.trim());
       if (why === null) kept.push(source.trim());
       else

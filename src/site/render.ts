@@ -174,6 +174,7 @@ export class SiteRenderer {
     }
     const started = performance.now();
     this.summary.rendered += await renderPages(versionEntries(versions), async (rel, html) => {
+      // eslint-disable-next-line @typescript-eslint/only-throw-error -- a caught error, rethrown as it came
       if (this.searchFailure !== null) throw this.searchFailure;
       await this.tree.write(rel, html, keys.get(rel));
     });
@@ -198,7 +199,7 @@ export class SiteRenderer {
     for (const [rel, text] of discoveryFiles(site, view, planned))
       await tree.write(rel, text, md5(text));
     const keyOf = pageKeys(site, this.version, workDigests);
-    const keyed: string[] = new Array(planned.length);
+    const keyed = new Array<string>(planned.length);
     summary.pages += planned.length;
     this.sites++;
     // A part's search documents are rendered on this thread when a Pagefind process takes the part:

@@ -50,6 +50,7 @@ export async function indexDocuments(
     if (pending.size >= IN_FLIGHT) await Promise.race(pending);
   }
   await Promise.all(pending);
+  // eslint-disable-next-line @typescript-eslint/only-throw-error -- a caught error, rethrown as it came
   if (failure !== null) throw failure;
   const files = await index.getFiles();
   if (files.errors.length > 0)

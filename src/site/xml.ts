@@ -7,4 +7,5 @@ import { escape as htmlEscape } from "./html.ts";
  */
 export const escape = (text: string) => htmlEscape(text.replace(INVALID_XML, ""));
 const INVALID_XML =
+  // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;

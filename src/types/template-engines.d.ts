@@ -12,13 +12,11 @@ declare module "nunjucks" {
       options?: { autoescape?: boolean; throwOnUndefined?: boolean },
     );
   }
-  function compile(source: string, env: Environment, path: string, eagerCompile: boolean): Template;
-  const runtime: { SafeString: new (value: string) => object };
   const nunjucks: {
     FileSystemLoader: typeof FileSystemLoader;
     Environment: typeof Environment;
-    compile: typeof compile;
-    runtime: typeof runtime;
+    compile(source: string, env: Environment, path: string, eagerCompile: boolean): Template;
+    runtime: { SafeString: new (value: string) => object };
   };
   export default nunjucks;
   export type { Environment };

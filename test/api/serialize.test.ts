@@ -107,7 +107,7 @@ describe("a listing element and a retrieve document", () => {
         fc.option(day, { nil: null }),
         (fields, isNew, from, until) => {
           const listed = {
-            work: work(fields.id, fields as Partial<ReturnType<typeof work>>),
+            work: work(fields.id, fields),
             director: null,
             window: { from, until },
             isNew,

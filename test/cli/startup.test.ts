@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
-import type { CliIO } from "../../src/cli/command.ts";
 import { commands } from "../../src/cli/commands/index.ts";
 import { run } from "../../src/cli/run.ts";
 import { CLI } from "../helpers/catalogue.ts";
@@ -81,6 +80,6 @@ async function helpOfTheSources(): Promise<string> {
     stderr: sink,
     interactive: false,
     env: {},
-  } as unknown as CliIO);
+  });
   return text;
 }

@@ -14,6 +14,7 @@ import { headersFor } from "../../src/publish/headers.ts";
 import { CLI, ROOT } from "../helpers/catalogue.ts";
 import { s3Client, startS3rver, type S3rver } from "../publish/s3rver.ts";
 import { DISCOVERY } from "../serve/fixture.ts";
+import { asyncHandler } from "../support/async-handler.ts";
 
 /**
  * CloudFront played on loopback, as far as the catalogue's configuration meets it: the files of
@@ -185,62 +186,65 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
   };
   await deploy();
 
-  const server = http.createServer(async (req, res) => {
-    try {
-      const method = req.method ?? "GET";
-      const origin = req.headers.origin !== undefined;
-      if ((req.url ?? "").length > MAX_URL) {
-        res.writeHead(414, { "content-type": "text/html" }).end("<h1>414 ERROR</h1>");
-        return;
-      }
-      if (!CLOUDFRONT_METHODS.includes(method)) {
-        res.writeHead(403, { "content-type": "text/html" }).end("<h1>403 ERROR</h1>");
-        return;
-      }
-      const result = await handler(viewerEvent(req));
-      let status: number;
-      let headers: Record<string, string> = {};
-      let body: Buffer;
-      if (typeof result.statusCode === "number") {
-        status = result.statusCode;
-        for (const [name, { value }] of Object.entries(result.headers ?? {}) as [
-          string,
-          { value: string },
-        ][])
-          headers[name] = value;
-        body = Buffer.from(result.body?.data ?? "");
-      } else {
-        ({ status, headers, body } = await fromBucket(s3.endpoint, result as { uri: string }, req));
-      }
-      applyPolicy(policy, headers, origin);
-      const type = headers["content-type"] ?? "";
-      const fromFunction = typeof result.statusCode === "number";
-      // A HEAD from the bucket has no body: its size is the length S3 announces.
-      const size =
-        method === "HEAD" && !fromFunction ? Number(headers["content-length"] ?? 0) : body.length;
-      if (
-        status === 200 &&
-        size >= 1000 &&
-        COMPRESSED.test(type) &&
-        req.headers.range === undefined
-      ) {
-        headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
-        if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
-          body = gzipSync(body);
-          headers["content-encoding"] = "gzip";
-          if (method === "HEAD") delete headers["content-length"];
-          if (headers.etag && !headers.etag.startsWith("W/")) headers.etag = `W/${headers.etag}`;
+  const server = http.createServer(
+    asyncHandler(async (req, res) => {
+      try {
+        const method = req.method ?? "GET";
+        const origin = req.headers.origin !== undefined;
+        if ((req.url ?? "").length > MAX_URL) {
+          res.writeHead(414, { "content-type": "text/html" }).end("<h1>414 ERROR</h1>");
+          return;
         }
+        if (!CLOUDFRONT_METHODS.includes(method)) {
+          res.writeHead(403, { "content-type": "text/html" }).end("<h1>403 ERROR</h1>");
+          return;
+        }
+        const result = await handler(viewerEvent(req));
+        let status: number;
+        let headers: Record<string, string> = {};
+        let body: Buffer;
+        if (typeof result.statusCode === "number") {
+          status = result.statusCode;
+          for (const [name, { value }] of Object.entries<{ value: string }>(result.headers ?? {}))
+            headers[name] = value;
+          body = Buffer.from(result.body?.data ?? "");
+        } else {
+          ({ status, headers, body } = await fromBucket(
+            s3.endpoint,
+            result as { uri: string },
+            req,
+          ));
+        }
+        applyPolicy(policy, headers, origin);
+        const type = headers["content-type"] ?? "";
+        const fromFunction = typeof result.statusCode === "number";
+        // A HEAD from the bucket has no body: its size is the length S3 announces.
+        const size =
+          method === "HEAD" && !fromFunction ? Number(headers["content-length"] ?? 0) : body.length;
+        if (
+          status === 200 &&
+          size >= 1000 &&
+          COMPRESSED.test(type) &&
+          req.headers.range === undefined
+        ) {
+          headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : "Accept-Encoding";
+          if (/\bgzip\b/.test(req.headers["accept-encoding"] ?? "")) {
+            body = gzipSync(body);
+            headers["content-encoding"] = "gzip";
+            if (method === "HEAD") delete headers["content-length"];
+            if (headers.etag && !headers.etag.startsWith("W/")) headers.etag = `W/${headers.etag}`;
+          }
+        }
+        if (method !== "HEAD" || fromFunction) headers["content-length"] = String(body.length);
+        res.writeHead(status, headers);
+        res.end(method === "HEAD" ? undefined : body);
+      } catch (error) {
+        res
+          .writeHead(502, { "content-type": "text/plain" })
+          .end(`harness: ${(error as Error).stack}`);
       }
-      if (method !== "HEAD" || fromFunction) headers["content-length"] = String(body.length);
-      res.writeHead(status, headers);
-      res.end(method === "HEAD" ? undefined : body);
-    } catch (error) {
-      res
-        .writeHead(502, { "content-type": "text/plain" })
-        .end(`harness: ${(error as Error).stack}`);
-    }
-  });
+    }),
+  );
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   return {
     port: (server.address() as AddressInfo).port,

@@ -6,7 +6,7 @@ export interface RunningDev {
   /** The preview's address (the first domain's). */
   url: string;
   /** Everything it printed on stderr so far. */
-  stderr(): string;
+  stderr: () => string;
 }
 
 export async function startDev(
@@ -21,7 +21,7 @@ export async function startDev(
     env,
   });
   let stderr = "";
-  dev.stderr!.on("data", (chunk) => (stderr += chunk));
+  dev.stderr.on("data", (chunk) => (stderr += chunk));
   const url = await devUrl(dev, () => stderr);
   return { process: dev, url, stderr: () => stderr };
 }

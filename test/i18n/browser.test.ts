@@ -89,9 +89,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({
     content: await readFile(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8"),
   });
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+  const result = await page.evaluate<{
     violations: { id: string; impact: string; nodes: unknown[] }[];
-  };
+  }>("axe.run(document, { resultTypes: ['violations'] })");
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.nodes.length})`);

@@ -30,7 +30,9 @@ const source = (name: string): ImageSource => ({
   height: 800,
 });
 const readsOf = (files: string[]) =>
-  vi.mocked(fsp.readFile).mock.calls.filter(([file]) => files.includes(String(file))).length;
+  vi
+    .mocked(fsp.readFile)
+    .mock.calls.filter(([file]) => typeof file === "string" && files.includes(file)).length;
 
 describe("processed images", () => {
   it("reads a source again only when it changed (its digest is remembered in the cache by size, mtime and inode)", async () => {

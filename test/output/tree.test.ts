@@ -318,7 +318,7 @@ describe("the version before the current one", () => {
     const tree = await OutputTree.open(out);
     await tree.write("a.txt", "3");
     // Killed here: its staging folder (the recycled version, manifest removed) stays behind.
-    (tree as unknown as { release(): Promise<void> }).release();
+    await (tree as unknown as { release(): Promise<void> }).release();
     await writeFile(path.join(tree.staging, "stray.txt"), "left by the killed build");
     await writeTree(out, { "a.txt": "4", "b.txt": "4" });
     expect(await filesUnder(out)).toEqual({

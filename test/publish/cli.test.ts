@@ -97,6 +97,7 @@ describe("catalogue publish (flags)", () => {
       [],
       tty.io,
     );
+    // eslint-disable-next-line no-control-regex -- the terminal's erase-line sequence
     expect(tty.out.stderr).toMatch(/\r\x1b\[Kuploading \d+\/\d+ files/);
     // The progress line is erased before the summary is written.
     expect(tty.out.stderr.split("\r\x1b[K").at(-1)).toMatch(

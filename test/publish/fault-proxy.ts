@@ -1,6 +1,7 @@
 import { createServer, request, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { random } from "../../scripts/generate.ts";
+import { asyncHandler } from "../support/async-handler.ts";
 
 /**
  * A proxy on loopback in front of an S3 server that injects faults, chosen by a seeded
@@ -77,62 +78,64 @@ export async function startFaultProxy(
         server.close(() => resolve());
       }),
   };
-  const server: Server = createServer(async (req, res) => {
-    const roll = random();
-    const slowFor = 50 + Math.floor(random() * 300);
-    let fault: keyof FaultRates | null = null;
-    let edge = 0;
-    for (const kind of ["stall", "reset", "error500", "slowDown", "slow"] as const) {
-      edge += current[kind];
-      if (roll < edge) {
-        fault = kind;
-        proxy.injected[kind]++;
-        break;
+  const server: Server = createServer(
+    asyncHandler(async (req, res) => {
+      const roll = random();
+      const slowFor = 50 + Math.floor(random() * 300);
+      let fault: keyof FaultRates | null = null;
+      let edge = 0;
+      for (const kind of ["stall", "reset", "error500", "slowDown", "slow"] as const) {
+        edge += current[kind];
+        if (roll < edge) {
+          fault = kind;
+          proxy.injected[kind]++;
+          break;
+        }
       }
-    }
-    if (fault === "stall") {
-      // Never answered: the client's request timeout ends it.
-      stalled.add(req);
-      req.resume();
-      return;
-    }
-    if (fault === "reset") {
-      // Cut in the middle of the request (an upload half sent): no answer at all.
-      req.once("data", () => req.socket.destroy());
-      req.once("end", () => req.socket.destroy());
-      req.resume();
-      return;
-    }
-    const body = await readBody(req);
-    if (fault === "error500" || fault === "slowDown") {
-      res.writeHead(fault === "slowDown" ? 503 : 500, { "content-type": "application/xml" });
-      res.end(errorXml(fault === "slowDown" ? "SlowDown" : "InternalError"));
-      return;
-    }
-    if (fault === "slow") await new Promise((resolve) => setTimeout(resolve, slowFor));
-    proxy.forwarded++;
-    const forward = request(
-      {
-        host: target.hostname,
-        port: target.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on("data", (c: Buffer) => chunks.push(c));
-        answer.on("end", () => {
-          const status = answer.statusCode ?? 500;
-          if (keepWrites && status >= 200 && status < 300) logWrite(req, body);
-          res.writeHead(status, answer.headers);
-          res.end(Buffer.concat(chunks));
-        });
-      },
-    );
-    forward.on("error", () => res.destroy());
-    forward.end(body);
-  });
+      if (fault === "stall") {
+        // Never answered: the client's request timeout ends it.
+        stalled.add(req);
+        req.resume();
+        return;
+      }
+      if (fault === "reset") {
+        // Cut in the middle of the request (an upload half sent): no answer at all.
+        req.once("data", () => req.socket.destroy());
+        req.once("end", () => req.socket.destroy());
+        req.resume();
+        return;
+      }
+      const body = await readBody(req);
+      if (fault === "error500" || fault === "slowDown") {
+        res.writeHead(fault === "slowDown" ? 503 : 500, { "content-type": "application/xml" });
+        res.end(errorXml(fault === "slowDown" ? "SlowDown" : "InternalError"));
+        return;
+      }
+      if (fault === "slow") await new Promise((resolve) => setTimeout(resolve, slowFor));
+      proxy.forwarded++;
+      const forward = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: req.method,
+          path: req.url,
+          headers: req.headers,
+        },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on("data", (c: Buffer) => chunks.push(c));
+          answer.on("end", () => {
+            const status = answer.statusCode ?? 500;
+            if (keepWrites && status >= 200 && status < 300) logWrite(req, body);
+            res.writeHead(status, answer.headers);
+            res.end(Buffer.concat(chunks));
+          });
+        },
+      );
+      forward.on("error", () => res.destroy());
+      forward.end(body);
+    }),
+  );
 
   function logWrite(req: IncomingMessage, body: Buffer) {
     const url = new URL(req.url!, "http://proxy");

@@ -1,6 +1,5 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import path from "node:path";
 import {
   GetObjectCommand,
   HeadObjectCommand,
@@ -211,7 +210,7 @@ describe("publishing under faults", { timeout: 900_000 }, () => {
         },
       );
       let stderr = "";
-      child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+      child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
       const exited = new Promise<number | null>((resolve) =>
         child.once("exit", (code) => resolve(code)),
       );

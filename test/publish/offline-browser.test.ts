@@ -6,7 +6,7 @@ import { appendFile, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { promisify } from "node:util";
-import { type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { domainView, type DomainView } from "../../src/model/listing.ts";
@@ -159,9 +159,9 @@ function watch(page: Page, problems: string[]) {
 async function badImages(page: Page, media: string): Promise<string[]> {
   await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
   await page.waitForFunction("[...document.images].every((i) => i.complete)");
-  const images = (await page.evaluate(
+  const images = await page.evaluate<[string, number][]>(
     "[...document.images].map((i) => [i.currentSrc || i.src, i.naturalWidth])",
-  )) as [string, number][];
+  );
   expect(images.length).toBeGreaterThan(0);
   return images
     .filter(([src, width]) => !(width > 0) || !src.includes(`/${media}`))

@@ -119,6 +119,7 @@ describe("the file:// search index", () => {
     expect(script).toBe(searchIndexScript([c, d, a, b], "es"));
     // What the browser gets: the script run with `self`.
     const self: { catalogueSearchIndex?: unknown } = {};
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the generated script, as the page would
     new Function("self", script)(self);
     const index = self.catalogueSearchIndex;
     expect(index).toEqual({

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseAuthorization, verifySigV4 } from "./sigv4.ts";
+import { asyncHandler } from "../support/async-handler.ts";
 
 /**
  * A front on loopback, in front of s3rver, that checks requests as AWS S3 does where s3rver does
@@ -116,107 +117,109 @@ export async function startStrictFront(options: FrontOptions): Promise<StrictFro
     res.end(req.method === "HEAD" ? undefined : body);
   }
 
-  const server = createServer(async (req, res) => {
-    const body = await readBody(req);
-    const now = Date.now() + offset;
-    front.hosts.add(String(req.headers.host));
-    const auth = parseAuthorization(req.headers.authorization);
-    if (auth === null) return refuse(req, res, 403, "AccessDenied", "Access Denied");
-    // AWS's own host names (a publisher without --endpoint, led here by aws-loopback.cjs) name
-    // the bucket and the region: `site.s3.eu-west-1.amazonaws.com`.
-    const vhost = /^([^.]+)\.s3[.-]([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com$/.exec(
-      String(req.headers.host ?? ""),
-    );
-    const bucket = vhost?.[1] ?? new URL(req.url!, "http://front").pathname.split("/")[1] ?? "";
-    const wrongHost = vhost !== null && vhost[2] !== options.region;
-    if (auth.region !== options.region || wrongHost || options.refuseAll === "region") {
-      const headers: Record<string, string> =
-        options.regionHeader === false ? {} : { "x-amz-bucket-region": options.region };
-      // A bucket asked for at another region's endpoint, signed for that region: S3 redirects.
-      if (options.wrongRegion === "redirect" || (wrongHost && auth.region === vhost[2])) {
+  const server = createServer(
+    asyncHandler(async (req, res) => {
+      const body = await readBody(req);
+      const now = Date.now() + offset;
+      front.hosts.add(String(req.headers.host));
+      const auth = parseAuthorization(req.headers.authorization);
+      if (auth === null) return refuse(req, res, 403, "AccessDenied", "Access Denied");
+      // AWS's own host names (a publisher without --endpoint, led here by aws-loopback.cjs) name
+      // the bucket and the region: `site.s3.eu-west-1.amazonaws.com`.
+      const vhost = /^([^.]+)\.s3[.-]([a-z]{2}(?:-[a-z]+)+-\d+)\.amazonaws\.com$/.exec(
+        String(req.headers.host ?? ""),
+      );
+      const bucket = vhost?.[1] ?? new URL(req.url!, "http://front").pathname.split("/")[1] ?? "";
+      const wrongHost = vhost !== null && vhost[2] !== options.region;
+      if (auth.region !== options.region || wrongHost || options.refuseAll === "region") {
+        const headers: Record<string, string> =
+          options.regionHeader === false ? {} : { "x-amz-bucket-region": options.region };
+        // A bucket asked for at another region's endpoint, signed for that region: S3 redirects.
+        if (options.wrongRegion === "redirect" || (wrongHost && auth.region === vhost[2])) {
+          return refuse(
+            req,
+            res,
+            301,
+            "PermanentRedirect",
+            "The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint.",
+            { Endpoint: `${bucket}.s3.${options.region}.amazonaws.com`, Bucket: bucket },
+            headers,
+          );
+        }
         return refuse(
           req,
           res,
-          301,
-          "PermanentRedirect",
-          "The bucket you are attempting to access must be addressed using the specified endpoint. Please send all future requests to this endpoint.",
-          { Endpoint: `${bucket}.s3.${options.region}.amazonaws.com`, Bucket: bucket },
+          400,
+          "AuthorizationHeaderMalformed",
+          `The authorization header is malformed; the region '${auth.region}' is wrong; expecting '${options.region}'`,
+          { Region: options.region },
           headers,
         );
       }
-      return refuse(
-        req,
-        res,
-        400,
-        "AuthorizationHeaderMalformed",
-        `The authorization header is malformed; the region '${auth.region}' is wrong; expecting '${options.region}'`,
-        { Region: options.region },
-        headers,
-      );
-    }
-    const signedAt = parseAmzDate(String(req.headers["x-amz-date"] ?? ""));
-    if (Number.isNaN(signedAt))
-      return refuse(
-        req,
-        res,
-        403,
-        "AccessDenied",
-        "AWS authentication requires a valid Date or x-amz-date header",
-      );
-    if (Math.abs(signedAt - now) > MAX_SKEW_MS || options.refuseAll === "time") {
-      return refuse(
-        req,
-        res,
-        403,
-        "RequestTimeTooSkewed",
-        "The difference between the request time and the current time is too large.",
-        {
-          RequestTime: String(req.headers["x-amz-date"]),
-          ...(tells === "both" || tells === "body" ? { ServerTime: iso(now) } : {}),
-          MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
+      const signedAt = parseAmzDate(String(req.headers["x-amz-date"] ?? ""));
+      if (Number.isNaN(signedAt))
+        return refuse(
+          req,
+          res,
+          403,
+          "AccessDenied",
+          "AWS authentication requires a valid Date or x-amz-date header",
+        );
+      if (Math.abs(signedAt - now) > MAX_SKEW_MS || options.refuseAll === "time") {
+        return refuse(
+          req,
+          res,
+          403,
+          "RequestTimeTooSkewed",
+          "The difference between the request time and the current time is too large.",
+          {
+            RequestTime: String(req.headers["x-amz-date"]),
+            ...(tells === "both" || tells === "body" ? { ServerTime: iso(now) } : {}),
+            MaxAllowedSkewMilliseconds: String(MAX_SKEW_MS),
+          },
+        );
+      }
+      if (
+        auth.day !== String(req.headers["x-amz-date"]).slice(0, 8) ||
+        !verifySigV4(
+          { method: req.method!, path: req.url!, headers: req.headers, body },
+          options.secret,
+        )
+      ) {
+        return refuse(
+          req,
+          res,
+          403,
+          "SignatureDoesNotMatch",
+          "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
+        );
+      }
+      front.forwarded[req.method!] = (front.forwarded[req.method!] ?? 0) + 1;
+      front.regions.add(auth.region);
+      // Dated again by the real clock, which s3rver checks; it does not check the signature.
+      // s3rver takes buckets in the path only (the bucket itself without a trailing slash), and
+      // reads AWS's host names as naming one: it is given its own.
+      const headers = {
+        ...req.headers,
+        "x-amz-date": amzDate(signedAt - offset),
+        ...(vhost === null ? {} : { host: upstream.host }),
+      };
+      const path =
+        vhost === null
+          ? req.url
+          : `/${bucket}${/^\/(\?|$)/.test(req.url!) ? req.url!.slice(1) : req.url}`;
+      const forward = request(
+        { host: upstream.hostname, port: upstream.port, method: req.method, path, headers },
+        (answer) => {
+          const { date: _real, ...rest } = answer.headers;
+          res.writeHead(answer.statusCode!, { ...rest, ...dated(res) });
+          answer.pipe(res);
         },
       );
-    }
-    if (
-      auth.day !== String(req.headers["x-amz-date"]).slice(0, 8) ||
-      !verifySigV4(
-        { method: req.method!, path: req.url!, headers: req.headers, body },
-        options.secret,
-      )
-    ) {
-      return refuse(
-        req,
-        res,
-        403,
-        "SignatureDoesNotMatch",
-        "The request signature we calculated does not match the signature you provided. Check your key and signing method.",
-      );
-    }
-    front.forwarded[req.method!] = (front.forwarded[req.method!] ?? 0) + 1;
-    front.regions.add(auth.region);
-    // Dated again by the real clock, which s3rver checks; it does not check the signature.
-    // s3rver takes buckets in the path only (the bucket itself without a trailing slash), and
-    // reads AWS's host names as naming one: it is given its own.
-    const headers = {
-      ...req.headers,
-      "x-amz-date": amzDate(signedAt - offset),
-      ...(vhost === null ? {} : { host: upstream.host }),
-    };
-    const path =
-      vhost === null
-        ? req.url
-        : `/${bucket}${/^\/(\?|$)/.test(req.url!) ? req.url!.slice(1) : req.url}`;
-    const forward = request(
-      { host: upstream.hostname, port: upstream.port, method: req.method, path, headers },
-      (answer) => {
-        const { date: _real, ...rest } = answer.headers;
-        res.writeHead(answer.statusCode!, { ...rest, ...dated(res) });
-        answer.pipe(res);
-      },
-    );
-    forward.on("error", () => res.destroy());
-    forward.end(body);
-  });
+      forward.on("error", () => res.destroy());
+      forward.end(body);
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   front.endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return front;

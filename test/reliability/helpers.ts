@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readdir, readFile, realpath, stat } from "node:fs/promises";
+import { readdir, realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { run } from "../../src/cli/run.ts";
 import { MANIFEST_PATH, readManifest } from "../../src/output/tree.ts";

@@ -112,7 +112,7 @@ async function open(base: string, url: string): Promise<Page> {
 
 /** What an injection would leave in the live DOM: a global, handlers, script URLs, the injected elements. */
 async function injected(page: Page): Promise<Record<string, unknown>> {
-  return (await page.evaluate(`({
+  return page.evaluate<Record<string, unknown>>(`({
     xss: typeof window.__xss,
     handlers: [...document.querySelectorAll("*")].flatMap((e) => [...e.attributes].filter((a) => /^on/i.test(a.name)).map((a) => e.tagName + " " + a.name)),
     scriptUrls: [...document.querySelectorAll("[href], [src], [action], [formaction]")]
@@ -122,7 +122,7 @@ async function injected(page: Page): Promise<Record<string, unknown>> {
     // Structured data holds the payload as data: it must stay a whole JSON document that never runs.
     inlineScripts: [...document.querySelectorAll('script:not([src]):not([type="application/ld+json"])')].filter((s) => s.textContent.includes("__xss")).length,
     brokenData: [...document.querySelectorAll('script[type="application/ld+json"]')].filter((s) => { try { JSON.parse(s.textContent); return false; } catch { return true; } }).length,
-  })`)) as Record<string, unknown>;
+  })`);
 }
 const CLEAN = {
   xss: "undefined",
@@ -135,7 +135,7 @@ const CLEAN = {
 
 /** The page's visible text, spaces collapsed as the payload's are. */
 const text = async (page: Page) =>
-  ((await page.evaluate("document.title + '\\n' + document.body.innerText")) as string).replace(
+  (await page.evaluate<string>("document.title + '\\n' + document.body.innerText")).replace(
     /[ \t]+/g,
     " ",
   );

@@ -164,7 +164,7 @@ async function violations(page: Page): Promise<string[]> {
   await expect
     .poll(() => page.evaluate("[...document.images].every((i) => i.complete)"), { timeout: 15_000 })
     .toBe(true);
-  const found = ((await page.evaluate("window.violations ?? []")) as string[]).map(
+  const found = (await page.evaluate<string[]>("window.violations ?? []")).map(
     (v) => `${v} on ${page.url()}`,
   );
   return found;
@@ -172,9 +172,9 @@ async function violations(page: Page): Promise<string[]> {
 
 /** The first link of the page whose path matches. */
 async function linkTo(page: Page, pattern: RegExp): Promise<string> {
-  const hrefs = (await page.evaluate(
+  const hrefs = await page.evaluate<string[]>(
     "[...document.querySelectorAll('a[href]')].map((a) => a.href)",
-  )) as string[];
+  );
   const href = hrefs.find((h) => pattern.test(new URL(h).pathname));
   if (href === undefined) throw new Error(`no link matching ${pattern} on ${page.url()}`);
   return href;
@@ -210,9 +210,9 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
     expect(found).toEqual([]);
     // Covers on the media host were loaded under the policy (img-src names that host).
     const page = await open("http://domain-1.example/");
-    const covers = (await page.evaluate(
+    const covers = await page.evaluate<string[]>(
       "[...document.images].map((i) => i.currentSrc || i.src)",
-    )) as string[];
+    );
     expect(covers.some((src) => src.startsWith("http://media.example/covers/"))).toBe(true);
     expect(await violations(page)).toEqual([]);
     await page.close();

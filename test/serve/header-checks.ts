@@ -57,7 +57,7 @@ export function observatoryProblems(
     const sources = (name: string) => policy.get(name) ?? policy.get("default-src") ?? [];
     // Observatory's best grade: default-src 'none' and no unsafe source for scripts or styles.
     if ((policy.get("default-src") ?? []).join(" ") !== "'none'")
-      problems.push(`default-src ${policy.get("default-src")}`);
+      problems.push(`default-src ${String(policy.get("default-src"))}`);
     for (const name of ["script-src", "style-src"]) {
       const unsafe = sources(name).filter((s) =>
         /^('unsafe-inline'|'unsafe-eval'|'unsafe-hashes'|data:|https?:|\*)$/i.test(s),
@@ -72,7 +72,7 @@ export function observatoryProblems(
     )
       problems.push(`script-src extras ${scripts.join(" ")}`);
     if ((policy.get("object-src") ?? []).join(" ") !== "'none'")
-      problems.push(`object-src ${policy.get("object-src")}`);
+      problems.push(`object-src ${String(policy.get("object-src"))}`);
     for (const name of ["frame-ancestors", "base-uri", "form-action"]) {
       const value = (policy.get(name) ?? []).join(" ");
       if (value !== "'none'" && value !== "'self'") problems.push(`${name} "${value}"`);
@@ -129,7 +129,7 @@ export function headerChecks(server: () => { name: string; get: Get; fx: Fixture
         const reply = await get(host, target, {}, method ?? "GET");
         if (reply.headers["x-content-type-options"] !== "nosniff")
           problems.push(
-            `${method ?? "GET"} ${host}${target} (${reply.status}): ${reply.headers["x-content-type-options"]}`,
+            `${method ?? "GET"} ${host}${target} (${reply.status}): ${String(reply.headers["x-content-type-options"])}`,
           );
       }
       expect(problems).toEqual([]);

@@ -156,7 +156,7 @@ describe("catalogue serve", () => {
           socket.write("GET / HTTP/1.1\r\nHost: domain-1.example\r\n"),
         );
         let received = "";
-        socket.on("data", (c) => (received += c));
+        socket.on("data", (c: Buffer) => (received += c.toString()));
         socket.on("close", () => done(received));
         socket.on("error", fail);
         setTimeout(() => fail(new Error("still connected after 10 s")), 10_000).unref();

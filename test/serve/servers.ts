@@ -74,7 +74,7 @@ function spawnServer(
 ): Promise<Running> {
   const child = spawn(binary, args, { env, stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
+  child.stderr.on("data", (chunk) => (stderr = (stderr + chunk).slice(-20_000)));
   const stop = () =>
     new Promise<void>((done) => {
       if (child.exitCode !== null) return done();
@@ -169,7 +169,7 @@ export async function startCaddy(binary: string, fixture: Fixture): Promise<Runn
 
 export async function startServe(fixture: Fixture): Promise<Running> {
   const server = await startServer({ dir: fixture.dist, port: 0, host: "127.0.0.1" });
-  return { port: Number(new URL(server.url).port), stop: server.close };
+  return { port: Number(new URL(server.url).port), stop: () => server.close() };
 }
 
 /**

@@ -109,18 +109,18 @@ const names = (ordering: Ordering, from = 0) =>
 async function brokenImages(page: Page): Promise<string[]> {
   await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
   await page.waitForFunction("[...document.images].every((i) => i.complete)");
-  return page.evaluate(
+  return page.evaluate<string[]>(
     "[...document.images].filter((i) => !(i.naturalWidth > 0)).map((i) => i.currentSrc || i.src)",
-  ) as Promise<string[]>;
+  );
 }
 
 async function seriousViolations(page: Page): Promise<string[]> {
   await page.addScriptTag({
     content: await readFile(path.join(ROOT, "node_modules/axe-core/axe.min.js"), "utf8"),
   });
-  const result = (await page.evaluate("axe.run(document, { resultTypes: ['violations'] })")) as {
+  const result = await page.evaluate<{
     violations: { id: string; impact: string; nodes: unknown[] }[];
-  };
+  }>("axe.run(document, { resultTypes: ['violations'] })");
   return result.violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
     .map((v) => `${v.id} (${v.nodes.length})`);

@@ -3,6 +3,7 @@ import { createServer, type Server } from "node:http";
 import path from "node:path";
 import type { BuildSummary } from "../../src/build/build.ts";
 import { buildFixture, generatedContent } from "../helpers/catalogue.ts";
+import { asyncHandler } from "../support/async-handler.ts";
 
 /** A title that would run as a script if any page forgot to escape it. */
 export const SCRIPT_TITLE = `<script>alert("x")</script> & "quotes"`;
@@ -62,24 +63,26 @@ export async function serveFolder(
   root: string,
   basePath = "",
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  const server: Server = createServer(async (request, response) => {
-    const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
-    const file = path.join(root, pathname.endsWith("/") ? `${pathname}index.html` : pathname);
-    try {
-      if (!file.startsWith(root + path.sep)) throw new Error("outside");
-      const body = await readFile(file);
-      response.writeHead(200, {
-        "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
-      });
-      response.end(body);
-    } catch {
-      const body = await readFile(path.join(root, basePath.slice(1), "404.html")).catch(
-        () => "not found",
-      );
-      response.writeHead(404, { "content-type": TYPES[".html"] });
-      response.end(body);
-    }
-  });
+  const server: Server = createServer(
+    asyncHandler(async (request, response) => {
+      const pathname = decodeURIComponent(new URL(request.url ?? "/", "http://x").pathname);
+      const file = path.join(root, pathname.endsWith("/") ? `${pathname}index.html` : pathname);
+      try {
+        if (!file.startsWith(root + path.sep)) throw new Error("outside");
+        const body = await readFile(file);
+        response.writeHead(200, {
+          "content-type": TYPES[path.extname(file)] ?? "application/octet-stream",
+        });
+        response.end(body);
+      } catch {
+        const body = await readFile(path.join(root, basePath.slice(1), "404.html")).catch(
+          () => "not found",
+        );
+        response.writeHead(404, { "content-type": TYPES[".html"] });
+        response.end(body);
+      }
+    }),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("no port");

@@ -326,7 +326,7 @@ const documentLoader = async (url: string) => {
 async function expanded(rel: string): Promise<Map<string, Record<string, any>>> {
   const { json, scripts } = headOf(await read(rel));
   expect(scripts, rel).toBe(1);
-  const nodes = (await jsonld.expand(json, { documentLoader: documentLoader as any })) as Record<
+  const nodes = (await jsonld.expand(json, { documentLoader: documentLoader })) as Record<
     string,
     any
   >[];
@@ -371,9 +371,11 @@ describe("the JSON-LD", () => {
     expect(director["@type"]).toEqual([`${S}Person`]);
     expect(value(director, "name")).toBe(listed.director!.name);
     expect(value(director, "url")).toBe(`${base}director/${listed.director!.slug}/`);
-    const trail = nodes
-      .get(`${S}BreadcrumbList`)!
-      [`${S}itemListElement`].map((i: any) => [value(i, "position"), value(i, "item")]);
+    const breadcrumbs = nodes.get(`${S}BreadcrumbList`)!;
+    const trail = breadcrumbs[`${S}itemListElement`].map((i: any) => [
+      value(i, "position"),
+      value(i, "item"),
+    ]);
     expect(trail).toEqual([
       [1, base],
       [2, `${base}category/${work.audiovisual_type}/`],

@@ -56,7 +56,7 @@ Example:
         : await (await import("../../build/build.ts")).build({ ...options, checked });
     reporter.done();
     io.stderr.write(
-      `built ${summary.domains.length} domain(s) for ${summary.date} into ${values.out}: ` +
+      `built ${summary.domains.length} domain(s) for ${summary.date} into ${options.outDir}: ` +
         `${summary.files} files, ${summary.written} written, ${summary.unchanged} unchanged, ` +
         `${summary.removed} removed in ${summary.seconds.toFixed(2)} s` +
         (summary.skipped ? " (inputs unchanged since the last build: nothing to do)\n" : "\n"),

@@ -32,21 +32,22 @@ Example (each domain at http://DOMAIN.localhost:8080/, its links kept on the pre
     const say = (line: string) => io.stderr.write(`${line}\n`);
     // Imported on use: the whole pipeline.
     const { startDev } = await import("../../dev/dev.ts");
+    const build = {
+      contentDir: values.content as string,
+      outDir: values.out as string,
+      site: !values["no-site"],
+      cacheDir: values.cache as string | undefined,
+      siteDir: values.site as string | undefined,
+    };
     const dev = await startDev({
-      build: {
-        contentDir: values.content as string,
-        outDir: values.out as string,
-        site: !values["no-site"],
-        cacheDir: values.cache as string | undefined,
-        siteDir: values.site as string | undefined,
-      },
+      build,
       port,
       host: values.host as string,
       say,
       timings: values.timings as boolean,
     });
     io.stdout.write(
-      `serving ${values.out} on ${dev.url}, watching ${values.content} (stop with Ctrl-C)\n`,
+      `serving ${build.outDir} on ${dev.url}, watching ${build.contentDir} (stop with Ctrl-C)\n`,
     );
     await stopOnSignal(() => dev.close());
     io.stdout.write("stopped\n");

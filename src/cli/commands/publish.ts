@@ -178,7 +178,7 @@ function progressLine(io: CliIO) {
   let last = 0;
   let shown = false;
   return {
-    update({ done, total, bytes }: { done: number; total: number; bytes: number }) {
+    update: ({ done, total, bytes }: { done: number; total: number; bytes: number }) => {
       if (!io.interactive) return;
       const now = performance.now();
       if (now - last < 100 && done < total) return;

@@ -45,7 +45,7 @@ export class Engines {
         const template = liquid.parse(text, file);
         return (data) => {
           try {
-            return liquid.renderSync(template, data);
+            return liquid.renderSync(template, data) as string;
           } catch (error) {
             throw new UserError(this.message(error, where, firstLine));
           }

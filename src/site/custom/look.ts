@@ -219,7 +219,7 @@ function readTexts(
   }
   const known = languageTexts("es");
   const own: Texts = {};
-  for (const [key, value] of Object.entries(parsed)) {
+  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
     const line = lineOf(text, key);
     if (!(key in known)) {
       problems.push({

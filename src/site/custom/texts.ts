@@ -23,7 +23,7 @@ const resolved = new WeakMap<Look, Map<Language, Resolved>>();
  */
 function resolve(look: Look, code: Language): Resolved {
   let byCode = resolved.get(look);
-  if (byCode === undefined) resolved.set(look, (byCode = new Map()));
+  if (byCode === undefined) resolved.set(look, (byCode = new Map<Language, Resolved>()));
   let found = byCode.get(code);
   if (found === undefined) {
     const texts: Texts = {};

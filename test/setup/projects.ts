@@ -24,6 +24,7 @@ export const UNIT = [
   "test/dev/watch.test.ts",
   "test/docs.test.ts",
   "test/docs/links.test.ts",
+  "test/lint.test.ts",
   "test/exports/columns.test.ts",
   "test/exports/keys.test.ts",
   "test/exports/rows.test.ts",

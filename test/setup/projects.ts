@@ -16,6 +16,7 @@ export const UNIT = [
   "test/architecture/layers.test.ts",
   "test/cli/idle.test.ts",
   "test/cli/init.test.ts",
+  "test/cli/node-version.test.ts",
   "test/content/csv.test.ts",
   "test/content/encoding.test.ts",
   "test/content/images.test.ts",

@@ -71,6 +71,7 @@ export const E2E = [
   // The command as a user runs it (bin/catalogue.js on lib/), or lib/ itself.
   "test/cli/build.test.ts",
   "test/cli/startup.test.ts",
+  "test/node-versions.test.ts",
   "test/edge/netlify.test.ts",
   "test/build/fingerprint.test.ts",
   "test/program.test.ts",

@@ -52,17 +52,19 @@ export class MissingTool extends Error {
  * The path of `tool` (a name looked up as findTool does, or an absolute path), for the suites
  * named by `needs` (like "the browser tests"). Missing: under CI a MissingTool is thrown, so the
  * file that asked fails; elsewhere a warning is printed and null returned, for the caller to skip
- * with `describe.runIf(found !== null)`.
+ * with `describe.runIf(found !== null)`. `howToInstall` replaces the advice to install a Debian
+ * package, for a program that comes from elsewhere.
  */
 export function requireTool(
   tool: string,
   needs: string,
   env: NodeJS.ProcessEnv = process.env,
+  howToInstall?: string,
 ): string | null {
   const found = findTool(tool, env);
   if (found !== null) return found;
   const name = path.basename(tool);
-  const install = `install Debian's ${PACKAGES[name] ?? name} (.ci/run does)`;
+  const install = howToInstall ?? `install Debian's ${PACKAGES[name] ?? name} (.ci/run does)`;
   if (inCI(env))
     throw new MissingTool(
       `${tool} is missing and CI is set, so ${needs} fail instead of skipping: ${install}`,

@@ -117,4 +117,8 @@ export const E2E = [
   "test/site/lighthouse.test.ts",
   "test/look/lighthouse.test.ts",
   "test/serve/csp-browser.test.ts",
+  // Hostile input: the site folder, settings that reach servers, paths, targets, new users' files.
+  "test/hostile/site-code.test.ts",
+  "test/hostile/site-paths.test.ts",
+  "test/hostile/template-limits.test.ts",
 ];

@@ -121,4 +121,8 @@ export const E2E = [
   "test/hostile/site-code.test.ts",
   "test/hostile/site-paths.test.ts",
   "test/hostile/template-limits.test.ts",
+  "test/hostile/policy-sources.test.ts",
+  "test/hostile/domain-urls.test.ts",
+  "test/hostile/domains-fuzz.test.ts",
+  "test/hostile/path-ownership.test.ts",
 ];

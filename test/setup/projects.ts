@@ -125,4 +125,7 @@ export const E2E = [
   "test/hostile/domain-urls.test.ts",
   "test/hostile/domains-fuzz.test.ts",
   "test/hostile/path-ownership.test.ts",
+  "test/hostile/publish-targets.test.ts",
+  "test/hostile/content-inputs.test.ts",
+  "test/hostile/new-user.test.ts",
 ];

@@ -120,4 +120,15 @@ export const E2E = [
   "test/site/lighthouse.test.ts",
   "test/look/lighthouse.test.ts",
   "test/serve/csp-browser.test.ts",
+  // Hostile input: the site folder, settings that reach servers, paths, targets, new users' files.
+  "test/hostile/site-code.test.ts",
+  "test/hostile/site-paths.test.ts",
+  "test/hostile/template-limits.test.ts",
+  "test/hostile/policy-sources.test.ts",
+  "test/hostile/domain-urls.test.ts",
+  "test/hostile/domains-fuzz.test.ts",
+  "test/hostile/path-ownership.test.ts",
+  "test/hostile/publish-targets.test.ts",
+  "test/hostile/content-inputs.test.ts",
+  "test/hostile/new-user.test.ts",
 ];

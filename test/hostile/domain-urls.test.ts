@@ -48,6 +48,7 @@ const MEDIA_URLS: [string, string][] = [
 
 describe("media_url a server cannot serve (items 2 and 4: refused by validate at its line)", () => {
   for (const [name, url] of MEDIA_URLS) {
-    it(`${name}: ${url}`, () => expectColumnRefused(domainsCsv({}, { media_url: url }), 3, "media_url"));
+    it(`${name}: ${url}`, () =>
+      expectColumnRefused(domainsCsv({}, { media_url: url }), 3, "media_url"));
   }
 });

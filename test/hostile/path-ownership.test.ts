@@ -21,7 +21,12 @@ async function reset() {
 }
 
 /** validate and build refuse `file` at `line` (a line or any of several), about `about`; the output is kept. */
-async function expectOwnerRefused(file: string, line: number | number[] | null, about: RegExp, buildFlags: string[] = ["--no-site"]) {
+async function expectOwnerRefused(
+  file: string,
+  line: number | number[] | null,
+  about: RegExp,
+  buildFlags: string[] = ["--no-site"],
+) {
   expectRefused(await project.validate(), file, line, about);
   const before = await project.outputDigest();
   expectRefused(await project.build(...buildFlags), file, line, about);
@@ -32,13 +37,21 @@ describe("media folders that take another owner's paths (item 3)", () => {
   const cases: [string, Record<string, string>, Record<string, string>][] = [
     ["uno's media_url on dos's host root", { media_url: "https://dos.example" }, {}],
     ["uno's media_url on dos's API path", { media_url: "https://dos.example/api" }, {}],
-    ["uno's media_url on dos's list URL", { media_url: "https://dos.example/api/v1/videos/audiovisuals" }, {}],
+    [
+      "uno's media_url on dos's list URL",
+      { media_url: "https://dos.example/api/v1/videos/audiovisuals" },
+      {},
+    ],
     ["uno's media_url on dos's director pages", { media_url: "https://dos.example/director" }, {}],
     ["uno's media_url on its own site root", { media_url: "https://uno.example" }, {}],
     ["uno's media_url on its own assets folder", { media_url: "https://uno.example/assets" }, {}],
     ["uno's media_url on its own search index", { media_url: "https://uno.example/pagefind" }, {}],
     ["uno's media_url on its own API", { media_url: "https://uno.example/api" }, {}],
-    ["uno's media_url on its own English version", { media_url: "https://uno.example/en", languages: "en" }, {}],
+    [
+      "uno's media_url on its own English version",
+      { media_url: "https://uno.example/en", languages: "en" },
+      {},
+    ],
   ];
   for (const [name, uno, dos] of cases) {
     it(`${name} is refused at its line`, async () => {
@@ -50,7 +63,12 @@ describe("media folders that take another owner's paths (item 3)", () => {
 
   it("two domains' media folders nested on one media host are refused", async () => {
     await reset();
-    await project.write({ "content/domains.csv": domainsCsv({ media_url: "https://media.example/covers" }, { media_url: "https://media.example/covers/dos" }) });
+    await project.write({
+      "content/domains.csv": domainsCsv(
+        { media_url: "https://media.example/covers" },
+        { media_url: "https://media.example/covers/dos" },
+      ),
+    });
     await expectOwnerRefused("content/domains.csv", [2, 3], /media_url/);
   });
 });
@@ -58,13 +76,20 @@ describe("media folders that take another owner's paths (item 3)", () => {
 describe("base paths that take another domain's paths (item 3)", () => {
   it("uno's base_url inside dos's site (its host root) is refused", async () => {
     await reset();
-    await project.write({ "content/domains.csv": domainsCsv({ base_url: "https://dos.example/uno" }) });
+    await project.write({
+      "content/domains.csv": domainsCsv({ base_url: "https://dos.example/uno" }),
+    });
     await expectOwnerRefused("content/domains.csv", 2, /base_url/);
   });
 
   it("two domains' base paths nested on one host are refused", async () => {
     await reset();
-    await project.write({ "content/domains.csv": domainsCsv({ base_url: "https://shared.example/cat" }, { base_url: "https://shared.example/cat/dos" }) });
+    await project.write({
+      "content/domains.csv": domainsCsv(
+        { base_url: "https://shared.example/cat" },
+        { base_url: "https://shared.example/cat/dos" },
+      ),
+    });
     await expectOwnerRefused("content/domains.csv", [2, 3], /base_url/);
   });
 });

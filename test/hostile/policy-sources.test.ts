@@ -6,7 +6,13 @@ import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts
 import { cli } from "../reliability/helpers.ts";
 import { placeHtml, type Fixture } from "../serve/fixture.ts";
 import { builtProject, expectNoCrash, expectRefused, newProject, type Project } from "./project.ts";
-import { headerBytes, rawRequest, startEveryServer, stopEveryServer, type Started } from "./servers.ts";
+import {
+  headerBytes,
+  rawRequest,
+  startEveryServer,
+  stopEveryServer,
+  type Started,
+} from "./servers.ts";
 
 /**
  * `site/content-security.json` reaches every server's configuration. Directive names are own keys
@@ -26,7 +32,9 @@ describe("directive names (item 2: own keys of a fixed table)", () => {
 
   for (const name of ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf"]) {
     it(`"${name}" is refused at its line by validate and build, output kept`, async () => {
-      await project.write({ [FILE]: `{\n  "script-src": ["https://stats.example"],\n  ${JSON.stringify(name)}: ["https://x.example"]\n}\n` });
+      await project.write({
+        [FILE]: `{\n  "script-src": ["https://stats.example"],\n  ${JSON.stringify(name)}: ["https://x.example"]\n}\n`,
+      });
       expectRefused(await project.validate(), FILE, 3, new RegExp(name));
       const before = await project.outputDigest();
       expectRefused(await project.build("--no-site"), FILE, 3, new RegExp(name));
@@ -98,7 +106,11 @@ describe("the same request to every server (item 2: the same bytes from every se
     await mkdir(path.join(dir, "site"));
     await writeFile(path.join(dir, FILE), setting(EVERY_CLASS));
     validation = await cli(["validate", "--content", "content"], { cwd: dir });
-    refusedLines = [...validation.stderr.matchAll(new RegExp(`^(?:catalogue [a-z]+: )?${FILE.replace(/[.]/g, "\\.")}:(\\d+): `, "gm"))].map((m) => Number(m[1]));
+    refusedLines = [
+      ...validation.stderr.matchAll(
+        new RegExp(`^(?:catalogue [a-z]+: )?${FILE.replace(/[.]/g, "\\.")}:(\\d+): `, "gm"),
+      ),
+    ].map((m) => Number(m[1]));
     accepted = EVERY_CLASS.filter((_, i) => !refusedLines.includes(3 + i));
     await writeFile(path.join(dir, FILE), setting(accepted));
     const dist = path.join(dir, "dist");
@@ -110,7 +122,10 @@ describe("the same request to every server (item 2: the same bytes from every se
       dist,
       info: await readBuildInfo(dist),
       read: async (rel) => readFile(path.join(await realpath(dist), rel)),
-      listedIds: async (domain) => (await readdir(path.join(dist, domain, "_api/detail"))).map((n) => Number(n.replace(/\.json$/, ""))),
+      listedIds: async (domain) =>
+        (await readdir(path.join(dist, domain, "_api/detail"))).map((n) =>
+          Number(n.replace(/\.json$/, "")),
+        ),
       cleanup,
     };
     started = await startEveryServer(fx);
@@ -125,17 +140,31 @@ describe("the same request to every server (item 2: the same bytes from every se
     // validate refuses a source only at its own line, with exit 1 (never 2).
     expectNoCrash(validation);
     expect(validation.code).toBe(refusedLines.length > 0 ? 1 : 0);
-    expect(refusedLines.every((line) => line >= 3 && line < 3 + EVERY_CLASS.length), validation.stderr).toBe(true);
+    expect(
+      refusedLines.every((line) => line >= 3 && line < 3 + EVERY_CLASS.length),
+      validation.stderr,
+    ).toBe(true);
     const problems: string[] = [];
     const answers = new Map<string, Map<string, Buffer | null>>();
-    const compared = ["content-security-policy", "referrer-policy", "x-content-type-options", "strict-transport-security"];
+    const compared = [
+      "content-security-policy",
+      "referrer-policy",
+      "x-content-type-options",
+      "strict-transport-security",
+    ];
     for (const entry of started) {
       if ("failed" in entry) {
-        problems.push(`${entry.name} did not start: ${entry.failed.split("\n").slice(0, 3).join(" / ")}`);
+        problems.push(
+          `${entry.name} did not start: ${entry.failed.split("\n").slice(0, 3).join(" / ")}`,
+        );
         continue;
       }
       // A query string a server might copy into the header ($args, {query}).
-      const answer = await rawRequest(entry.server.port, "domain-1.example", "/api/v1/videos/audiovisuals/?format=json&leak=QUERY-MARK").catch((error: Error) => error);
+      const answer = await rawRequest(
+        entry.server.port,
+        "domain-1.example",
+        "/api/v1/videos/audiovisuals/?format=json&leak=QUERY-MARK",
+      ).catch((error: Error) => error);
       if (answer instanceof Error) {
         problems.push(`${entry.name}: ${answer.message}`);
         continue;
@@ -150,9 +179,11 @@ describe("the same request to every server (item 2: the same bytes from every se
         continue;
       }
       for (const source of accepted) {
-        if (!policy.includes(Buffer.from(` ${source}`))) problems.push(`${name}: ${JSON.stringify(source)} is not in the policy as written`);
+        if (!policy.includes(Buffer.from(` ${source}`)))
+          problems.push(`${name}: ${JSON.stringify(source)} is not in the policy as written`);
       }
-      if (policy.includes("QUERY-MARK")) problems.push(`${name}: the request's query is in the policy`);
+      if (policy.includes("QUERY-MARK"))
+        problems.push(`${name}: the request's query is in the policy`);
     }
     // The same bytes from every server: one group of servers per distinct value.
     for (const header of compared) {
@@ -161,7 +192,10 @@ describe("the same request to every server (item 2: the same bytes from every se
         const key = JSON.stringify(headers.get(header)?.toString("latin1") ?? null);
         groups.set(key, [...(groups.get(key) ?? []), name]);
       }
-      if (groups.size > 1) problems.push(`${header} differs: ${[...groups].map(([value, names]) => `[${names.join(", ")}] ${value}`).join(" | ")}`);
+      if (groups.size > 1)
+        problems.push(
+          `${header} differs: ${[...groups].map(([value, names]) => `[${names.join(", ")}] ${value}`).join(" | ")}`,
+        );
     }
     expect(problems).toEqual([]);
   });

@@ -41,9 +41,22 @@ export interface TimedResult extends CliResult {
 }
 
 export const DATE = "2026-11-20";
-export const BUILD = ["build", "--content", "content", "--out", "dist", "--date", DATE, "--cache", ".cache"];
+export const BUILD = [
+  "build",
+  "--content",
+  "content",
+  "--out",
+  "dist",
+  "--date",
+  DATE,
+  "--cache",
+  ".cache",
+];
 
-export async function newProject(files: ContentFiles = {}, site: Record<string, string | Buffer> = {}): Promise<Project> {
+export async function newProject(
+  files: ContentFiles = {},
+  site: Record<string, string | Buffer> = {},
+): Promise<Project> {
   const { dir, cleanup } = await tempDir("catalogue-hostile-");
   await writeContent(path.join(dir, "content"), files);
   const project: Project = {
@@ -66,11 +79,15 @@ export async function newProject(files: ContentFiles = {}, site: Record<string, 
     async outputDigest() {
       const out = path.join(dir, "dist");
       if (!existsSync(out)) return "none";
-      return createHash("md5").update(JSON.stringify(await snapshot(out))).digest("hex");
+      return createHash("md5")
+        .update(JSON.stringify(await snapshot(out)))
+        .digest("hex");
     },
     cleanup,
   };
-  await project.write(Object.fromEntries(Object.entries(site).map(([rel, text]) => [`site/${rel}`, text])));
+  await project.write(
+    Object.fromEntries(Object.entries(site).map(([rel, text]) => [`site/${rel}`, text])),
+  );
   return project;
 }
 
@@ -79,7 +96,10 @@ export async function newProject(files: ContentFiles = {}, site: Record<string, 
  * has a previous output to keep; removed after them. `setup` runs before that first build. The
  * object stands for the project once the file's tests run.
  */
-export function builtProject(flags: string[] = [], setup?: (project: Project) => Promise<void>): Project {
+export function builtProject(
+  flags: string[] = [],
+  setup?: (project: Project) => Promise<void>,
+): Project {
   let current: Project | undefined;
   beforeAll(async () => {
     current = await newProject();
@@ -90,7 +110,8 @@ export function builtProject(flags: string[] = [], setup?: (project: Project) =>
   afterAll(() => current?.cleanup());
   return new Proxy({} as Project, {
     get(_, key) {
-      if (current === undefined) throw new Error("the project is made in beforeAll: use it inside a test");
+      if (current === undefined)
+        throw new Error("the project is made in beforeAll: use it inside a test");
       return Reflect.get(current, key);
     },
   });
@@ -105,16 +126,39 @@ const STACK_FRAME = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
  * `FILE:LINE: …`), no stack trace and no "internal error". `about` must match that line (the
  * wording is free; what it is about is not). Returns the line.
  */
-export function expectRefused(result: CliResult, file: string, line: number | number[] | "any" | null, about?: RegExp): string {
+export function expectRefused(
+  result: CliResult,
+  file: string,
+  line: number | number[] | "any" | null,
+  about?: RegExp,
+): string {
   const shown = `exit ${result.code}\n--- stderr ---\n${result.stderr.slice(0, 6000)}\n--- stdout ---\n${result.stdout.slice(0, 2000)}`;
   expect(result.stderr, shown).not.toMatch(/internal error/);
   expect(result.stderr, shown).not.toMatch(STACK_FRAME);
   expect(result.code, shown).toBe(1);
-  const where = line === null ? "(?::\\d+)?" : line === "any" ? ":\\d+" : Array.isArray(line) ? `:(?:${line.join("|")})` : `:${line}`;
+  const where =
+    line === null
+      ? "(?::\\d+)?"
+      : line === "any"
+        ? ":\\d+"
+        : Array.isArray(line)
+          ? `:(?:${line.join("|")})`
+          : `:${line}`;
   // The command's name may come first (`catalogue build: FILE:LINE: …`), as its one-line errors say.
-  const lines = result.stderr.split("\n").filter((l) => new RegExp(`^(catalogue [a-z]+: )?${escapeRegExp(file)}${where}: (?!warning:)`).test(l));
-  expect(lines, `no line naming ${file}${line === null ? "" : `:${line}`} as an error\n${shown}`).not.toEqual([]);
-  if (about !== undefined) expect(lines.some((l) => about.test(l)), `no line naming ${file} says ${about}\n${shown}`).toBe(true);
+  const lines = result.stderr
+    .split("\n")
+    .filter((l) =>
+      new RegExp(`^(catalogue [a-z]+: )?${escapeRegExp(file)}${where}: (?!warning:)`).test(l),
+    );
+  expect(
+    lines,
+    `no line naming ${file}${line === null ? "" : `:${String(line)}`} as an error\n${shown}`,
+  ).not.toEqual([]);
+  if (about !== undefined)
+    expect(
+      lines.some((l) => about.test(l)),
+      `no line naming ${file} says ${about}\n${shown}`,
+    ).toBe(true);
   return lines.find((l) => about === undefined || about.test(l))!;
 }
 
@@ -158,27 +202,57 @@ export async function filesContaining(project: Project, needle: string): Promise
   return found;
 }
 
-function runTimed(cwd: string, args: string[], ms: number, env: NodeJS.ProcessEnv): Promise<TimedResult> {
+function runTimed(
+  cwd: string,
+  args: string[],
+  ms: number,
+  env: NodeJS.ProcessEnv,
+): Promise<TimedResult> {
   const started = performance.now();
   return new Promise((done) => {
-    execFile(process.execPath, [CLI, ...args], { cwd, env, timeout: ms, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-      const killed = error !== null && (error as { killed?: boolean }).killed === true;
-      const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
-      const signal = killed ? null : ((error as { signal?: string } | null)?.signal ?? null);
-      done({ code, stdout: String(stdout), stderr: String(stderr), killed, signal, seconds: (performance.now() - started) / 1000 });
-    });
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd, env, timeout: ms, killSignal: "SIGKILL", maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const killed = error !== null && (error as { killed?: boolean }).killed === true;
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : -1;
+        const signal = killed ? null : ((error as { signal?: string } | null)?.signal ?? null);
+        done({
+          code,
+          stdout: String(stdout),
+          stderr: String(stderr),
+          killed,
+          signal,
+          seconds: (performance.now() - started) / 1000,
+        });
+      },
+    );
   });
 }
 
 /** A CSV cell as a spreadsheet writes it: quoted when it holds a comma, a quote or a line break. */
-const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
+const cell = (value: string) =>
+  /[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 
 /**
  * domains.csv of the minimal catalogue's two domains (uno.example on line 2, dos.example on line
  * 3) with these columns set; `extra` rows follow (line 4 on).
  */
-export function domainsCsv(uno: Record<string, string> = {}, dos: Record<string, string> = {}, ...extra: Record<string, string>[]): string {
-  const rows = [{ domain: "uno.example", name: "Uno", locale: "es", ...uno }, { domain: "dos.example", name: "Dos", locale: "en", ...dos }, ...extra];
+export function domainsCsv(
+  uno: Record<string, string> = {},
+  dos: Record<string, string> = {},
+  ...extra: Record<string, string>[]
+): string {
+  const rows = [
+    { domain: "uno.example", name: "Uno", locale: "es", ...uno },
+    { domain: "dos.example", name: "Dos", locale: "en", ...dos },
+    ...extra,
+  ];
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row)))];
-  return [columns, ...rows.map((row) => columns.map((c) => row[c] ?? ""))].map((r) => r.map(cell).join(",")).join("\n") + "\n";
+  return (
+    [columns, ...rows.map((row) => columns.map((c) => row[c] ?? ""))]
+      .map((r) => r.map(cell).join(","))
+      .join("\n") + "\n"
+  );
 }

@@ -22,7 +22,10 @@ function expectTargetRefused(result: CliResult, target: string, about: RegExp, p
   expect(result.code, result.stderr).toBe(1);
   const lines = result.stderr.split("\n").filter((l) => l.includes(target) || l.includes(part));
   expect(lines, `no line names ${target}:\n${result.stderr}`).not.toEqual([]);
-  expect(lines.some((l) => about.test(l)), `no line naming ${target} is about ${about}:\n${result.stderr}`).toBe(true);
+  expect(
+    lines.some((l) => about.test(l)),
+    `no line naming ${target} is about ${about}:\n${result.stderr}`,
+  ).toBe(true);
 }
 
 describe("archive targets (item 4: no exit 2 for a bad target)", () => {
@@ -65,9 +68,15 @@ describe("S3 targets (item 4: bucket names and keys checked before any request)"
     it(`${name} (${target}) is refused before any request`, async () => {
       const forwarded = proxy.forwarded;
       const writes = proxy.writes.length;
-      const result = await project.run(["publish", "--dir", "dist", "--to", target, "--endpoint", proxy.endpoint], { PATH: process.env.PATH, ...s3.env });
+      const result = await project.run(
+        ["publish", "--dir", "dist", "--to", target, "--endpoint", proxy.endpoint],
+        { PATH: process.env.PATH, ...s3.env },
+      );
       expectTargetRefused(result, target, about, target.slice("s3://".length).split("/")[0]);
-      expect(proxy.writes.slice(writes).map((w) => `${w.op} ${w.key}`), "objects were written").toEqual([]);
+      expect(
+        proxy.writes.slice(writes).map((w) => `${w.op} ${w.key}`),
+        "objects were written",
+      ).toEqual([]);
       expect(proxy.forwarded - forwarded, "requests reached the store").toBe(0);
     });
   }
@@ -90,7 +99,9 @@ describe("the documented work.liquid example, then an offline archive (item 4)",
       const built = await site.build();
       expectNoCrash(built);
       if (built.code === 1) {
-        expect(built.stderr).toMatch(/^(catalogue build: )?site\/_includes\/work\.liquid(:\d+)?: /m);
+        expect(built.stderr).toMatch(
+          /^(catalogue build: )?site\/_includes\/work\.liquid(:\d+)?: /m,
+        );
         return;
       }
       const published = await site.run(["publish", "--dir", "dist", "--to", "copy.zip"]);

@@ -2,7 +2,14 @@ import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { builtProject, expectNoCrash, expectNunjucksRefused, expectRefused, filesContaining, page } from "./project.ts";
+import {
+  builtProject,
+  expectNoCrash,
+  expectNunjucksRefused,
+  expectRefused,
+  filesContaining,
+  page,
+} from "./project.ts";
 
 /**
  * The site folder is markup, styles and templates, never code: nothing in it runs, whether the
@@ -54,16 +61,24 @@ describe("JavaScript front matter (item 1: no code from site/)", () => {
 describe("Nunjucks constructor chains (item 1: no template reaches a constructor or process)", () => {
   const chains: [string, (code: string) => string][] = [
     ["range.constructor", (code) => `{{ range.constructor(${JSON.stringify(code)})() }}`],
-    ['"".constructor.constructor', (code) => `{{ "".constructor.constructor(${JSON.stringify(code)})() }}`],
+    [
+      '"".constructor.constructor',
+      (code) => `{{ "".constructor.constructor(${JSON.stringify(code)})() }}`,
+    ],
     ["cycler.constructor", (code) => `{{ cycler.constructor(${JSON.stringify(code)})() }}`],
     ["joiner.constructor", (code) => `{{ joiner.constructor(${JSON.stringify(code)})() }}`],
-    ["__proto__ of the data", (code) => `{{ site.__proto__.constructor.constructor(${JSON.stringify(code)})() }}`],
+    [
+      "__proto__ of the data",
+      (code) => `{{ site.__proto__.constructor.constructor(${JSON.stringify(code)})() }}`,
+    ],
   ];
   for (const [name, chain] of chains) {
     it(`${name}: validate and build never run it (refused naming Liquid, or at its line)`, async () => {
       await reset();
       const before = await project.outputDigest();
-      await project.write({ "site/_includes/footer.njk": `<footer>\n${chain(payload())}\n</footer>\n` });
+      await project.write({
+        "site/_includes/footer.njk": `<footer>\n${chain(payload())}\n</footer>\n`,
+      });
       const checked = await project.validate();
       expect(existsSync(marker), "the template's code ran during validate").toBe(false);
       expectNoCrash(checked);
@@ -78,7 +93,9 @@ describe("Nunjucks constructor chains (item 1: no template reaches a constructor
   it("an own Nunjucks page (site/pages/x.njk) never runs range.constructor either", async () => {
     await reset();
     const before = await project.outputDigest();
-    await project.write({ "site/pages/x.njk": `---\ntitle: X\n---\n{{ range.constructor(${JSON.stringify(payload())})() }}\n` });
+    await project.write({
+      "site/pages/x.njk": `---\ntitle: X\n---\n{{ range.constructor(${JSON.stringify(payload())})() }}\n`,
+    });
     const built = await project.build();
     expect(existsSync(marker), "the page's code ran during build").toBe(false);
     expectNunjucksRefused(built, "site/pages/x.njk");
@@ -99,7 +116,9 @@ describe("Liquid prototype keys (item 1)", () => {
       '{{ nav.categories | map: "constructor" }}',
       '{% assign k = "__proto__" %}{{ texts[k] }}',
     ];
-    await project.write({ "site/_includes/footer.liquid": `<footer>\n${probes.map((p) => `<p>${p}</p>`).join("\n")}\n</footer>\n` });
+    await project.write({
+      "site/_includes/footer.liquid": `<footer>\n${probes.map((p) => `<p>${p}</p>`).join("\n")}\n</footer>\n`,
+    });
     const built = await project.build();
     expectNoCrash(built);
     if (built.code === 1) expectRefused(built, "site/_includes/footer.liquid", "any");

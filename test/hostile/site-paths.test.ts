@@ -60,13 +60,17 @@ describe("includes that leave _includes/ (item 1: nothing reads outside site/)",
 
     it(`${engine}: an include by absolute path is an error at its line`, async () => {
       await reset();
-      await project.write({ [footer]: `<footer>\n${include(path.join(outside, `secret.${engine}`))}\n</footer>\n` });
+      await project.write({
+        [footer]: `<footer>\n${include(path.join(outside, `secret.${engine}`))}\n</footer>\n`,
+      });
       await expectBuildRefuses(footer);
     });
 
     it(`${engine}: an include climbing out with .. is an error at its line`, async () => {
       await reset();
-      await project.write({ [footer]: `<footer>\n${include(`../../outside/secret.${engine}`)}\n</footer>\n` });
+      await project.write({
+        [footer]: `<footer>\n${include(`../../outside/secret.${engine}`)}\n</footer>\n`,
+      });
       await expectBuildRefuses(footer);
     });
 
@@ -80,7 +84,9 @@ describe("includes that leave _includes/ (item 1: nothing reads outside site/)",
     it(`${engine}: an include through a linked folder in _includes/ is an error at its line`, async () => {
       await reset();
       await project.link("site/_includes/partials", outside);
-      await project.write({ [footer]: `<footer>\n${include(`partials/secret.${engine}`)}\n</footer>\n` });
+      await project.write({
+        [footer]: `<footer>\n${include(`partials/secret.${engine}`)}\n</footer>\n`,
+      });
       await expectBuildRefuses(footer);
     });
 

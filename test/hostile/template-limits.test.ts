@@ -19,20 +19,41 @@ const project = builtProject();
 
 const LIQUID: [string, string][] = [
   ["a loop of 2·10⁹", "{% for i in (1..2000000000) %}x{% endfor %}"],
-  ["two nested loops of 20,000", "{% for i in (1..20000) %}{% for j in (1..20000) %}{% endfor %}{% endfor %}"],
-  ["a string doubled 40 times", '{% assign s = "xx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}'],
-  ["a string doubled 27 times and printed", '{% assign s = "xx" %}{% for i in (1..27) %}{% assign s = s | append: s %}{% endfor %}{{ s }}'],
+  [
+    "two nested loops of 20,000",
+    "{% for i in (1..20000) %}{% for j in (1..20000) %}{% endfor %}{% endfor %}",
+  ],
+  [
+    "a string doubled 40 times",
+    '{% assign s = "xx" %}{% for i in (1..40) %}{% assign s = s | append: s %}{% endfor %}{{ s | size }}',
+  ],
+  [
+    "a string doubled 27 times and printed",
+    '{% assign s = "xx" %}{% for i in (1..27) %}{% assign s = s | append: s %}{% endfor %}{{ s }}',
+  ],
 ];
 
 const NUNJUCKS: [string, string][] = [
   ["a loop of 2·10⁹", "{% for i in range(0, 2000000000) %}x{% endfor %}"],
-  ["two nested loops of 20,000", "{% for i in range(0, 20000) %}{% for j in range(0, 20000) %}{% endfor %}{% endfor %}"],
-  ["a string doubled 40 times", '{% set s = "xx" %}{% for i in range(0, 40) %}{% set s = s + s %}{% endfor %}{{ s | length }}'],
-  ["a string doubled 27 times and printed", '{% set s = "xx" %}{% for i in range(0, 27) %}{% set s = s + s %}{% endfor %}{{ s }}'],
+  [
+    "two nested loops of 20,000",
+    "{% for i in range(0, 20000) %}{% for j in range(0, 20000) %}{% endfor %}{% endfor %}",
+  ],
+  [
+    "a string doubled 40 times",
+    '{% set s = "xx" %}{% for i in range(0, 40) %}{% set s = s + s %}{% endfor %}{{ s | length }}',
+  ],
+  [
+    "a string doubled 27 times and printed",
+    '{% set s = "xx" %}{% for i in range(0, 27) %}{% set s = s + s %}{% endfor %}{{ s }}',
+  ],
 ];
 
 /** The build's heap, capped: a template without a memory bound is V8's fatal error here, not 8 GB taken from the machine. */
-const CAPPED_HEAP = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=1024`.trim() };
+const CAPPED_HEAP = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=1024`.trim(),
+};
 
 async function expectBounded(file: string, template: string) {
   await rm(path.join(project.dir, "site"), { recursive: true, force: true });
@@ -50,12 +71,20 @@ async function expectBounded(file: string, template: string) {
 
 describe("Liquid templates without bounds (item 1: time and memory limits per build)", () => {
   for (const [name, template] of LIQUID) {
-    it(`${name}: exit 1 at the template's line within 60 s`, () => expectBounded("site/_includes/footer.liquid", template), LIMIT_MS + 30_000);
+    it(
+      `${name}: exit 1 at the template's line within 60 s`,
+      () => expectBounded("site/_includes/footer.liquid", template),
+      LIMIT_MS + 30_000,
+    );
   }
 });
 
 describe("Nunjucks templates without bounds (item 1: limited, or Nunjucks refused naming Liquid)", () => {
   for (const [name, template] of NUNJUCKS) {
-    it(`${name}: exit 1 naming the template within 60 s`, () => expectBounded("site/_includes/footer.njk", template), LIMIT_MS + 30_000);
+    it(
+      `${name}: exit 1 naming the template within 60 s`,
+      () => expectBounded("site/_includes/footer.njk", template),
+      LIMIT_MS + 30_000,
+    );
   }
 });

@@ -30,6 +30,8 @@ export const UNIT = [
   "test/exports/write.test.ts",
   "test/exports/xlsx.test.ts",
   "test/exports/zip-writer.test.ts",
+  "test/marc/iso2709.test.ts",
+  "test/marc/marcxml.test.ts",
   "test/media/images.test.ts",
   "test/model/listing.test.ts",
   "test/model/order.test.ts",

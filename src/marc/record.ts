@@ -1,0 +1,76 @@
+/**
+ * A MARC 21 bibliographic record as the serialisers take it: a leader, then fields in the order
+ * they are written (control fields 001-009 first, then data fields, each group in tag order, as
+ * MARC 21 asks). Values are text; the serialisers turn it into UTF-8 and compute every length.
+ */
+
+export interface ControlField {
+  readonly tag: string;
+  readonly value: string;
+}
+
+export interface Subfield {
+  readonly code: string;
+  readonly value: string;
+}
+
+export interface DataField {
+  readonly tag: string;
+  readonly ind1: string;
+  readonly ind2: string;
+  readonly subfields: readonly Subfield[];
+}
+
+export type Field = ControlField | DataField;
+
+export interface MarcRecord {
+  /**
+   * The 24 characters of the leader. Positions 00-04 (record length) and 12-16 (base address of
+   * data) are written by the serialisers, whatever they hold here.
+   */
+  readonly leader: string;
+  readonly fields: readonly Field[];
+}
+
+export const isControlField = (field: Field): field is ControlField => "value" in field;
+
+/** ISO 2709 writes a record's length in five digits. */
+export const MAX_RECORD_BYTES = 99_999;
+/** ...and each field's length, its terminator included, in four (MARC 21's leader/20 is `4`). */
+export const MAX_FIELD_BYTES = 9_999;
+
+/** ISO 2709's separators: never inside data. */
+export const SUBFIELD_DELIMITER = "\x1f";
+export const FIELD_TERMINATOR = "\x1e";
+export const RECORD_TERMINATOR = "\x1d";
+
+/**
+ * Characters XML 1.0 cannot hold, even escaped: C0 controls but tab, line feed and carriage return
+ * (ISO 2709's separators among them), U+FFFE, U+FFFF, and halves of surrogate pairs standing
+ * alone. Both serialisers drop them, so the two files of a record always hold the same text.
+ */
+const FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, "g");
+
+/** `text` without the characters XML forbids (the same string when it has none, which is the rule). */
+export function dropForbidden(text: string): string {
+  return FORBIDDEN.test(text) ? text.replace(FORBIDDEN_ALL, "") : text;
+}
+
+const TAG = /^[0-9A-Za-z]{3}$/;
+const INDICATOR = /^[0-9a-z ]$/;
+const CODE = /^[0-9a-z]$/;
+
+/** Throws (a bug: the mapping made the record) when a leader, tag, indicator or code is malformed. */
+export function checkStructure(record: MarcRecord): void {
+  if (record.leader.length !== 24 || !/^[\x20-\x7e]{24}$/.test(record.leader)) throw new Error(`MARC leader must be 24 ASCII characters: ${JSON.stringify(record.leader)}`);
+  for (const field of record.fields) {
+    if (!TAG.test(field.tag)) throw new Error(`MARC tag must be 3 letters or digits: ${JSON.stringify(field.tag)}`);
+    const control = field.tag < "010" && /^\d+$/.test(field.tag);
+    if (control !== isControlField(field)) throw new Error(`MARC field ${field.tag}: tags 001-009 are control fields, the others data fields`);
+    if (isControlField(field)) continue;
+    if (!INDICATOR.test(field.ind1) || !INDICATOR.test(field.ind2)) throw new Error(`MARC field ${field.tag}: indicators must be a digit, a lowercase letter or a blank`);
+    if (field.subfields.length === 0) throw new Error(`MARC field ${field.tag} has no subfield`);
+    for (const { code } of field.subfields) if (!CODE.test(code)) throw new Error(`MARC field ${field.tag}: subfield code ${JSON.stringify(code)}`);
+  }
+}

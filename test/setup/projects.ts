@@ -30,6 +30,7 @@ export const UNIT = [
   "test/exports/write.test.ts",
   "test/exports/xlsx.test.ts",
   "test/exports/zip-writer.test.ts",
+  "test/marc/codes.test.ts",
   "test/marc/iso2709.test.ts",
   "test/marc/marcxml.test.ts",
   "test/media/images.test.ts",

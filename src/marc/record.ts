@@ -39,17 +39,15 @@ export const MAX_RECORD_BYTES = 99_999;
 /** ...and each field's length, its terminator included, in four (MARC 21's leader/20 is `4`). */
 export const MAX_FIELD_BYTES = 9_999;
 
-/** ISO 2709's separators: never inside data. */
-export const SUBFIELD_DELIMITER = "\x1f";
-export const FIELD_TERMINATOR = "\x1e";
-export const RECORD_TERMINATOR = "\x1d";
-
 /**
  * Characters XML 1.0 cannot hold, even escaped: C0 controls but tab, line feed and carriage return
- * (ISO 2709's separators among them), U+FFFE, U+FFFF, and halves of surrogate pairs standing
- * alone. Both serialisers drop them, so the two files of a record always hold the same text.
+ * (ISO 2709's separators among them), and halves of surrogate pairs standing alone. With them the
+ * 66 noncharacters (U+FDD0-U+FDEF, and the last two code points of every plane): XML allows most
+ * of them, but Perl's MARC::Record (which Koha reads records with) refuses a record holding one.
+ * Both serialisers drop them all, so the two files of a record always hold the same text.
  */
-const FORBIDDEN = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const FORBIDDEN =
+  /[\x00-\x08\x0b\x0c\x0e-\x1f\ufdd0-\ufdef\ufffe\uffff]|[\ud83f\ud87f\ud8bf\ud8ff\ud93f\ud97f\ud9bf\ud9ff\uda3f\uda7f\udabf\udaff\udb3f\udb7f\udbbf\udbff][\udffe\udfff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, "g");
 
 /** `text` without the characters XML forbids (the same string when it has none, which is the rule). */

@@ -11,7 +11,8 @@ export interface ReadRecord {
   fields: ReadField[];
 }
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a subfield may start with U+FEFF, which is text here, not a byte-order mark.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const ascii = (bytes: Uint8Array, from: number, length: number) => String.fromCharCode(...bytes.subarray(from, from + length));
 const number = (bytes: Uint8Array, from: number, length: number) => {
   const text = ascii(bytes, from, length);

@@ -35,6 +35,7 @@ export const UNIT = [
   "test/marc/iso2709.test.ts",
   "test/marc/map.test.ts",
   "test/marc/marcxml.test.ts",
+  "test/marc/tools.test.ts",
   "test/media/images.test.ts",
   "test/model/listing.test.ts",
   "test/model/order.test.ts",

@@ -1,5 +1,5 @@
 import { iso2709Leader } from "./iso2709.ts";
-import { dropForbidden, isControlField, type MarcRecord } from "./record.ts";
+import { isControlField, withoutForbidden, type MarcRecord } from "./record.ts";
 
 /**
  * MARC 21 records in MARCXML (the MARC 21 slim schema): a `<collection>` of `<record>`s. The
@@ -15,8 +15,9 @@ const TAIL = "</collection>\n";
 
 /** One `<record>` element, indented as in a collection, ending with a line break. */
 export function marcxmlRecord(record: MarcRecord): string {
-  let xml = `<record>\n  <leader>${iso2709Leader(record)}</leader>\n`;
-  for (const field of record.fields) {
+  const clean = withoutForbidden(record);
+  let xml = `<record>\n  <leader>${iso2709Leader(clean)}</leader>\n`;
+  for (const field of clean.fields) {
     if (isControlField(field)) {
       xml += `  <controlfield tag="${field.tag}">${escape(field.value)}</controlfield>\n`;
       continue;
@@ -57,7 +58,5 @@ const SPECIAL = /[&<>"\r]/;
 const SPECIAL_ALL = /[&<>"\r]/g;
 const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;" };
 
-function escape(value: string): string {
-  const text = dropForbidden(value);
-  return SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ENTITIES[c]!) : text;
-}
+/** A value of a record withoutForbidden, escaped. */
+const escape = (text: string): string => (SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ENTITIES[c]!) : text);

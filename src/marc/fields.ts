@@ -7,11 +7,13 @@ import { dropForbidden, type ControlField, type DataField, type Subfield } from 
 
 /** White space a field cannot hold (MARC::Lint refuses tabs and line breaks) and runs of it. */
 const BREAKS = /[\t\n\v\f\r \u0085\u2028\u2029]+/g;
+/** What may need more than a trim: a control character, a break, two spaces, a surrogate or a noncharacter. */
+const UNUSUAL = /[\x00-\x1f\u0085\u2028\u2029\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]| {2}/;
 
 /** A value as a field holds it: one line, trimmed, without what XML forbids; null when empty. */
 export function text(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  const cleaned = dropForbidden(value).replace(BREAKS, " ").trim();
+  const cleaned = (UNUSUAL.test(value) ? dropForbidden(value).replace(BREAKS, " ") : value).trim();
   return cleaned === "" ? null : cleaned;
 }
 
@@ -20,12 +22,12 @@ export const ended = (value: string, marks = ".?!"): string => (marks.includes(v
 
 export const control = (tag: string, value: string): ControlField => ({ tag, value });
 
-export const data = (tag: string, indicators: string, ...pairs: [string, string][]): DataField => ({
-  tag,
-  ind1: indicators[0]!,
-  ind2: indicators[1]!,
-  subfields: pairs.map(([code, value]): Subfield => ({ code, value })),
-});
+/** A data field: its tag, its two indicators as one string, then each subfield's code and value. */
+export function data(tag: string, indicators: string, ...codesAndValues: string[]): DataField {
+  const subfields: Subfield[] = [];
+  for (let i = 0; i < codesAndValues.length; i += 2) subfields.push({ code: codesAndValues[i]!, value: codesAndValues[i + 1]! });
+  return { tag, ind1: indicators[0]!, ind2: indicators[1]!, subfields };
+}
 
 /**
  * 007 for an online resource, then for a videorecording (both, as streaming video is catalogued:
@@ -92,14 +94,8 @@ export function directorField(heading: string, relator: string): DataField {
   const name = match === null ? heading : match[1]!;
   const dates = match === null ? null : (match[3] ?? match[4]!);
   const indicators = name.includes(",") ? "1 " : "0 ";
-  const comma = (value: string) => (value.endsWith(",") ? value : `${value},`);
-  const pairs: [string, string][] = [];
-  if (dates === null) {
-    pairs.push(["a", comma(name)]);
-  } else {
-    pairs.push(["a", match![3] === undefined ? name : comma(name)]);
-    pairs.push(["d", dates.endsWith("-") ? dates : comma(dates)]);
-  }
-  pairs.push(["e", ended(relator)], ["4", "drt"]);
-  return data("700", indicators, ...pairs);
+  if (dates === null) return data("700", indicators, "a", comma(name), "e", ended(relator), "4", "drt");
+  return data("700", indicators, "a", match![3] === undefined ? name : comma(name), "d", dates.endsWith("-") ? dates : comma(dates), "e", ended(relator), "4", "drt");
 }
+
+const comma = (value: string) => (value.endsWith(",") ? value : `${value},`);

@@ -54,6 +54,19 @@ function lastEnd(segments: Intl.Segments, maxBytes: number, open: number): numbe
   return end;
 }
 
+/**
+ * At most the bytes `fields` take (directory entries included): three UTF-8 bytes for each UTF-16
+ * unit, which most records are far enough under to need no exact count.
+ */
+function upperBound(fields: readonly DataField[]): number {
+  let bytes = 0;
+  for (const field of fields) {
+    bytes += 12 + 3;
+    for (const { value } of field.subfields) bytes += 2 + 3 * value.length;
+  }
+  return bytes;
+}
+
 /** A data field's value with one subfield's text replaced. */
 const withValue = (field: DataField, at: number, value: string): DataField => ({
   ...field,
@@ -61,28 +74,28 @@ const withValue = (field: DataField, at: number, value: string): DataField => ({
 });
 
 /**
- * `field` within the field limit, its longest subfield cut (with an ellipsis) when it is not; null
- * for a field that must not be cut (`keep`: a link).
+ * `field` within the field limit, its longest subfield cut and ended with `ending` when it is not
+ * (245 wants a period after the ellipsis); null, when `ending` is null, for a field that must not
+ * be cut (a link).
  */
-export function fitField(field: DataField, locale: string, keep = false): DataField | null {
+export function fitField(field: DataField, locale: string, ending: string | null = "…"): DataField | null {
+  if (upperBound([field]) <= MAX_FIELD_BYTES) return field;
   let fitted = field;
   for (let excess = iso2709FieldBytes(fitted) - MAX_FIELD_BYTES; excess > 0; excess = iso2709FieldBytes(fitted) - MAX_FIELD_BYTES) {
-    if (keep) return null;
+    if (ending === null) return null;
     let longest = 0;
     fitted.subfields.forEach(({ value }, i) => {
       if (Buffer.byteLength(value) > Buffer.byteLength(fitted.subfields[longest]!.value)) longest = i;
     });
     const value = fitted.subfields[longest]!.value;
-    fitted = withValue(fitted, longest, `${cutAtWord(value, Math.max(0, Buffer.byteLength(value) - excess - ELLIPSIS_BYTES), locale)}…`);
+    fitted = withValue(fitted, longest, cutAtWord(value, Math.max(0, Buffer.byteLength(value) - excess - Buffer.byteLength(ending)), locale) + ending);
   }
   return fitted;
 }
 
-const ELLIPSIS_BYTES = Buffer.byteLength("…");
-
 /** The synopsis field (520) with its text cut to take at most `maxBytes`, and the note saying so. */
 export function cutSynopsis(field: DataField, maxBytes: number, note: string, locale: string): DataField | null {
-  if (iso2709FieldBytes(field) <= maxBytes) return field;
+  if (upperBound([field]) <= maxBytes || iso2709FieldBytes(field) <= maxBytes) return field;
   const ending = `… [${note}].`;
   const room = maxBytes - (iso2709FieldBytes(field) - Buffer.byteLength(field.subfields[0]!.value)) - Buffer.byteLength(ending);
   const cut = room > 0 ? cutAtWord(field.subfields[0]!.value, room, locale) : "";
@@ -98,6 +111,7 @@ const DROPPED = ["700", "246", "546", "521", "655", "041"];
  */
 export function fitRecord(fields: DataField[], controlBytes: number, synopsisNote: string, locale: string): { fields: DataField[]; shortened: boolean } {
   const size = (list: readonly Field[]) => list.reduce((bytes, field) => bytes + 12 + iso2709FieldBytes(field), controlBytes + 24 + 1 + 1);
+  if (upperBound(fields) + controlBytes + 26 <= MAX_RECORD_BYTES) return { fields, shortened: false };
   let fitted = fields;
   let shortened = false;
   const synopsis = fitted.findIndex((field) => field.tag === "520");

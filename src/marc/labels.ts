@@ -114,5 +114,8 @@ export function labelsLanguage(tag: string): LabelsLanguage {
 }
 
 /** `template` with each `{name}` replaced by its value. */
-export const fill = (template: string, values: Readonly<Record<string, string>>): string =>
-  template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+export function fill(template: string, values: Readonly<Record<string, string>>): string {
+  let filled = template;
+  for (const name in values) filled = filled.replaceAll(`{${name}}`, values[name]!);
+  return filled;
+}

@@ -71,10 +71,13 @@ export const isMarcOrgCode = (code: string): boolean => /^[A-Za-z][A-Za-z0-9:-]{
 
 /** The fields of a record whose values are fixed (RDA content, media and carrier types). */
 const RDA_TYPES = [
-  data("336", "  ", ["a", "two-dimensional moving image"], ["b", "tdi"], ["2", "rdacontent"]),
-  data("337", "  ", ["a", "computer"], ["b", "c"], ["2", "rdamedia"]),
-  data("338", "  ", ["a", "online resource"], ["b", "cr"], ["2", "rdacarrier"]),
+  data("336", "  ", "a", "two-dimensional moving image", "b", "tdi", "2", "rdacontent"),
+  data("337", "  ", "a", "computer", "b", "c", "2", "rdamedia"),
+  data("338", "  ", "a", "online resource", "b", "cr", "2", "rdacarrier"),
 ];
+
+/** How a field too long is ended where it is cut: 245 with a period too; a link is left out (null). */
+const CUT_ENDINGS: Readonly<Record<string, string | null>> = { "245": "….", "856": null };
 
 /** The order of the catalogue's own languages among other titles; other tags follow in code order. */
 const LANGUAGE_ORDER = ["es", "en", "ca", "gl", "eu", "va", "fr"];
@@ -96,7 +99,8 @@ export function marcMapper(domain: MarcDomain): (work: MarcWork, status?: MarcSt
     ...PHYSICAL_DESCRIPTIONS.map((value) => control("007", value)),
   ];
 
-  const languageName = (tag: string): string => {
+  // Intl's names and lists cost microseconds a call; a catalogue has few languages and lists.
+  const languageName = remembered((tag: string): string => {
     if (labelsLanguage(tag) === "va") return labels.languageNames.va ?? tag;
     let language: string | undefined;
     try {
@@ -107,55 +111,67 @@ export function marcMapper(domain: MarcDomain): (work: MarcWork, status?: MarcSt
     // Intl names a private-use or undetermined tag "root" or not at all: the tag says more.
     if (language === undefined || language === "und") return tag;
     return labels.languageNames[language] ?? names.of(tag) ?? tag;
-  };
+  });
+  const languageList = remembered((named: string) => lists.format(named.split("\n")));
   const languageNote = (template: string, tags: readonly string[]): string[] => {
     const named = [...new Set(tags.filter((tag) => !["zxx", "und"].includes(marcLanguage(tag) ?? "")).map(languageName))];
-    return named.length === 0 ? [] : [fill(template, { languages: lists.format(named) })];
+    return named.length === 0 ? [] : [fill(template, { languages: languageList(named.join("\n")) })];
   };
+  // A catalogue has few language combinations, titles' languages and ratings: their texts are made once.
+  const note = remembered((key: string) => {
+    const [audio, subtitles] = key.split("|").map((tags) => (tags === "" ? [] : tags.split(" ")));
+    return [...languageNote(labels.audio, audio!), ...languageNote(labels.subtitles, subtitles!)].join(" ");
+  });
+  const titleIn = remembered((tag: string) => fill(labels.titleIn, { language: languageName(tag) }));
+  const ageRating = remembered((rating: string) => fill(labels.ageRating, { rating }));
+  // Control fields are ASCII: 12 bytes of directory, the value, a terminator; 001's number is added per work, 008 is 40.
+  const controlBytes = head.reduce((bytes, field) => bytes + 13 + field.value.length, 0) + 13 + (13 + 40);
 
   return (work, status = "new") => {
     const title = text(work.title);
     if (title === null) throw new Error(`work ${work.id} has no title`);
     const audio = languageTags(work.audioLanguages);
     const subtitles = languageTags(work.subtitleLanguages);
+    const audioCodes = codesOf(audio);
     const year = Number.isInteger(work.year) ? work.year! : null;
     const minutes = typeof work.duration === "number" && work.duration > 0 ? Math.round(work.duration) : null;
     const fields: DataField[] = [];
 
-    const codes = [...unique(audio.map(marcLanguage)).map((code): [string, string] => ["a", code]), ...unique(subtitles.map(marcLanguage)).map((code): [string, string] => ["j", code])];
+    const codes = [...audioCodes.flatMap((code) => ["a", code]), ...codesOf(subtitles).flatMap((code) => ["j", code])];
     if (codes.length > 0) fields.push(data("041", "  ", ...codes));
-    fields.push(data("245", `0${nonfilingCharacters(title, titleLanguages(work, title, domain.language))}`, ["a", ended(title, ".")]));
-    for (const [tag, other] of otherTitles(work, title)) fields.push(data("246", "1 ", ["i", fill(labels.titleIn, { language: languageName(tag) })], ["a", other]));
+    fields.push(data("245", `0${nonfilingCharacters(title, titleLanguages(work, title, domain.language))}`, "a", ended(title, ".")));
+    for (const [tag, other] of otherTitles(work, title)) fields.push(data("246", "1 ", "i", titleIn(tag), "a", other));
     // The original release, as provider-neutral records of online reproductions describe it: the
     // catalogue knows its year (supplied, so in brackets), not its place or publisher.
-    if (year !== null) fields.push(data("264", " 1", ["a", "[Place of publication not identified] :"], ["b", "[publisher not identified],"], ["c", `[${year}]`]));
-    fields.push(data("300", "  ", ["a", minutes === null ? "1 online resource" : `1 online resource (${minutes} min.)`]), ...RDA_TYPES);
+    if (year !== null) fields.push(data("264", " 1", "a", "[Place of publication not identified] :", "b", "[publisher not identified],", "c", `[${year}]`));
+    fields.push(data("300", "  ", "a", minutes === null ? "1 online resource" : `1 online resource (${minutes} min.)`), ...RDA_TYPES);
     const synopsis = text(work.synopsis);
-    if (synopsis !== null) fields.push(data("520", "  ", ["a", ended(synopsis, ".?!…\"'»”)")]));
+    if (synopsis !== null) fields.push(data("520", "  ", "a", ended(synopsis, ".?!…\"'»”)")));
     const rating = text(work.ageRating);
-    if (rating !== null) fields.push(data("521", "8 ", ["a", fill(labels.ageRating, { rating })]));
-    const note = [...languageNote(labels.audio, audio), ...languageNote(labels.subtitles, subtitles)];
-    if (note.length > 0) fields.push(data("546", "  ", ["a", note.join(" ")]));
+    if (rating !== null) fields.push(data("521", "8 ", "a", ageRating(rating)));
+    const languages = audio.length + subtitles.length > 0 ? note(`${audio.join(" ")}|${subtitles.join(" ")}`) : "";
+    if (languages !== "") fields.push(data("546", "  ", "a", languages));
     const category = text(work.category);
-    if (category !== null) fields.push(data("655", " 7", ["a", ended(category, ".?!)]\"-")], ["2", genreSource]));
+    if (category !== null) fields.push(data("655", " 7", "a", ended(category, ".?!)]\"-"), "2", genreSource));
     for (const heading of unique((work.directors ?? []).map((director) => text(director.heading) ?? text(director.name)))) fields.push(directorField(heading, labels.director));
     const url = text(work.watchUrl)?.replaceAll(" ", "%20");
-    if (url) fields.push(data("856", "40", ["u", url], ["y", labels.watch]));
+    if (url) fields.push(data("856", "40", "u", url, "y", labels.watch));
 
     let shortened = false;
-    const withinField = fields.flatMap((field) => {
-      const fitted = field.tag === "520" ? cutSynopsis(field, MAX_FIELD_BYTES, labels.synopsisShortened, locale) : fitField(field, locale, field.tag === "856");
+    const withinField: DataField[] = [];
+    for (const field of fields) {
+      const fitted = field.tag === "520" ? cutSynopsis(field, MAX_FIELD_BYTES, labels.synopsisShortened, locale) : fitField(field, locale, CUT_ENDINGS[field.tag]);
       if (fitted !== field) shortened = true;
-      return fitted === null ? [] : [fitted];
-    });
-    const country = (work.countries ?? []).map(marcCountry).find((code) => code !== null) ?? null;
+      if (fitted !== null) withinField.push(fitted);
+    }
+    const fitted = fitRecord(withinField, controlBytes + controlNumber(work.id).length, labels.synopsisShortened, locale);
     const entered = work.availableFrom && /^\d{4}-\d{2}-\d{2}$/.test(work.availableFrom) ? work.availableFrom : domain.buildDate;
-    const fixed = (cut: boolean) => fixedLengthData({ entered, year, country, minutes, language: unique(audio.map(marcLanguage))[0] ?? null, shortened: cut });
-    const controls = [control("001", controlNumber(work.id)), ...head, control("008", fixed(false))];
-    const controlBytes = controls.reduce((bytes, field) => bytes + 12 + Buffer.byteLength(field.value) + 1, 0);
-    const fitted = fitRecord(withinField, controlBytes, labels.synopsisShortened, locale);
-    if (shortened || fitted.shortened) controls[controls.length - 1] = control("008", fixed(true));
-    return { leader: `00000${status === "deleted" ? "d" : "n"}gm a22000003i 4500`, fields: [...controls, ...fitted.fields] };
+    const country = firstCountry(work.countries);
+    const fixed = fixedLengthData({ entered, year, country, minutes, language: audioCodes[0] ?? null, shortened: shortened || fitted.shortened });
+    return {
+      leader: `00000${status === "deleted" ? "d" : "n"}gm a22000003i 4500`,
+      fields: [control("001", controlNumber(work.id)), ...head, control("008", fixed), ...fitted.fields],
+    };
   };
 }
 
@@ -166,6 +182,30 @@ export const marcRecord = (work: MarcWork, domain: MarcDomain, status: MarcStatu
 export function* marcRecords(works: Iterable<MarcWork>, domain: MarcDomain, status: MarcStatus = "new"): Generator<MarcRecord> {
   const toRecord = marcMapper(domain);
   for (const work of works) yield toRecord(work, status);
+}
+
+/** `make` with its answers kept (up to 65,536: a catalogue has far fewer languages, lists and ratings). */
+function remembered(make: (key: string) => string): (key: string) => string {
+  const known = new Map<string, string>();
+  return (key) => {
+    let value = known.get(key);
+    if (value === undefined) {
+      if (known.size >= 65_536) known.clear();
+      known.set(key, (value = make(key)));
+    }
+    return value;
+  };
+}
+
+/** The distinct MARC codes of some tags, in their order; tags without one left out. */
+const codesOf = (tags: readonly string[]): string[] => unique(tags.map(marcLanguage));
+
+function firstCountry(countries: readonly string[] | undefined): string | null {
+  for (const iso of countries ?? []) {
+    const code = marcCountry(iso);
+    if (code !== null) return code;
+  }
+  return null;
 }
 
 const languageTags = (tags: readonly string[] | undefined): string[] => (tags ?? []).map(text).filter((tag): tag is string => tag !== null);
@@ -181,13 +221,16 @@ function unique<T>(values: readonly (T | null)[]): T[] {
  */
 function titleLanguages(work: MarcWork, title: string, domainLanguage: string): string[] {
   if (work.titleLanguage) return unique([marcLanguage(work.titleLanguage)]);
-  const named = unique(Object.entries(work.titles ?? {}).filter(([, other]) => text(other) === title).map(([tag]) => marcLanguage(tag)));
-  if (named.length > 0) return named;
+  const named: (string | null)[] = [];
+  for (const tag in work.titles ?? {}) if (text(work.titles![tag]) === title) named.push(marcLanguage(tag));
+  const codes = unique(named);
+  if (codes.length > 0) return codes;
   return unique([marcLanguage(domainLanguage), marcLanguage(languageTags(work.audioLanguages)[0] ?? "")]);
 }
 
 /** The titles in other languages that differ from `title` and from each other, as [language, title]. */
 function otherTitles(work: MarcWork, title: string): [string, string][] {
+  if (work.titles === undefined || work.titles === null) return [];
   const rank = (tag: string) => (LANGUAGE_ORDER.includes(tag) ? LANGUAGE_ORDER.indexOf(tag) : LANGUAGE_ORDER.length);
   const tags = Object.keys(work.titles ?? {}).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
   const seen = new Set([title]);

@@ -38,22 +38,22 @@ describe("cutAtWord", () => {
 
 describe("fitField and cutSynopsis", () => {
   it("leaves a field that fits as it is", () => {
-    const field = data("245", "00", ["a", "El sur."]);
+    const field = data("245", "00", "a", "El sur.");
     expect(fitField(field, "es")).toBe(field);
   });
 
   it("cuts the longest subfield of a field over 9,999 bytes, with an ellipsis; leaves out a link instead", () => {
-    const field = data("246", "1 ", ["i", "Título en catalán:"], ["a", "paraula ".repeat(2000)]);
+    const field = data("246", "1 ", "i", "Título en catalán:", "a", "paraula ".repeat(2000));
     const fitted = fitField(field, "ca")!;
     expect(iso2709FieldBytes(fitted)).toBeLessThanOrEqual(9_999);
     expect(iso2709FieldBytes(fitted)).toBeGreaterThan(9_980);
     expect(fitted.subfields[0]!.value).toBe("Título en catalán:");
     expect(fitted.subfields[1]!.value).toMatch(/^(paraula )+paraula…$/);
-    expect(fitField(data("856", "40", ["u", `https://e.example/${"x".repeat(10_000)}`]), "es", true)).toBeNull();
+    expect(fitField(data("856", "40", "u", `https://e.example/${"x".repeat(10_000)}`), "es", null)).toBeNull();
   });
 
   it("ends a cut synopsis with the note in brackets, and gives none when not even a word fits", () => {
-    const field = data("520", "  ", ["a", "palabra ".repeat(3000)]);
+    const field = data("520", "  ", "a", "palabra ".repeat(3000));
     const cut = cutSynopsis(field, 200, "sinopsis abreviada", "es")!;
     expect(iso2709FieldBytes(cut)).toBeLessThanOrEqual(200);
     expect(cut.subfields[0]!.value).toMatch(/^(palabra )+palabra… \[sinopsis abreviada\]\.$/);
@@ -62,10 +62,10 @@ describe("fitField and cutSynopsis", () => {
 });
 
 describe("fitRecord", () => {
-  const big = (tag: string, size: number) => data(tag, "  ", ["a", "x ".repeat(size / 2 - 3) + "xx"]);
+  const big = (tag: string, size: number) => data(tag, "  ", "a", "x ".repeat(size / 2 - 3) + "xx");
 
   it("cuts the synopsis first, then drops directors from the last, and says the record was shortened", () => {
-    const fields = [data("245", "00", ["a", "El sur."]), big("520", 9_000), ...Array.from({ length: 12 }, () => big("700", 9_000))];
+    const fields = [data("245", "00", "a", "El sur."), big("520", 9_000), ...Array.from({ length: 12 }, () => big("700", 9_000))];
     const { fields: fitted, shortened } = fitRecord(fields, 100, "sinopsis abreviada", "es");
     const total = 100 + 24 + 2 + fitted.reduce((n, f) => n + 12 + iso2709FieldBytes(f), 0);
     expect(shortened).toBe(true);
@@ -75,7 +75,7 @@ describe("fitRecord", () => {
   });
 
   it("leaves a record that fits as it is", () => {
-    const fields = [data("245", "00", ["a", "El sur."]), big("520", 9_000)];
+    const fields = [data("245", "00", "a", "El sur."), big("520", 9_000)];
     expect(fitRecord(fields, 100, "sinopsis abreviada", "es")).toEqual({ fields, shortened: false });
   });
 });

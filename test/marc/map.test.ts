@@ -211,6 +211,19 @@ describe("a work as a MARC record", () => {
     expect(fixed({}).length).toBe(40);
   });
 
+  it("cuts a title too long for a field with an ellipsis and the period 245 ends with", () => {
+    const [title] = tagged(map({ id: 1, title: "palabra ".repeat(2000) }), "245");
+    expect(title).toMatch(/^245 00 \$a (palabra )+palabra…\.$/);
+    expect(Buffer.byteLength(title!) - "245 00 $a ".length + 5).toBeLessThanOrEqual(9_999);
+    expect(tagged(map({ id: 1, title: "palabra ".repeat(2000) }), "008")[0]!.slice(4 + 38, 4 + 39)).toBe("s");
+  });
+
+  it("takes a heading's dates after its last comma, approximate ones too", () => {
+    expect(tagged(map({ id: 1, title: "X", directors: [{ name: "Segundo de Chomón", heading: "Chomón, Segundo de, approximately 1871-1929" }] }), "700")).toEqual([
+      "700 1  $a Chomón, Segundo de, $d approximately 1871-1929, $e director. $4 drt",
+    ]);
+  });
+
   it("keeps a link whole and out of a field it cannot fit, and the record's text on one line", () => {
     expect(tagged(map({ id: 1, title: "X", watchUrl: `https://e.example/${"a".repeat(10_000)}` }), "856")).toEqual([]);
     expect(tagged(map({ id: 1, title: "X", watchUrl: "https://e.example/ver mas" }), "856")[0]).toContain("$u https://e.example/ver%20mas ");

@@ -93,6 +93,14 @@ export const SHAPES = {
   },
   longTitle: { id: 109, title: LONG_TITLE, year: 2020, duration: 1500 },
   longSynopsis: { id: 110, title: "El sur", year: 1983, duration: 95, synopsis: words(4000), directors: [{ name: "Víctor Erice" }] },
+  // Absurd on purpose: a title, a synopsis and forty director names each too long, together far over 99,999 bytes.
+  overLimits: {
+    id: 111,
+    title: words(2000),
+    synopsis: words(40_000),
+    directors: Array.from({ length: 40 }, (_, i) => ({ name: `Director ${i} ${"ñ".repeat(1500)}` })),
+    audioLanguages: ["es"],
+  },
 } satisfies Record<string, MarcWork>;
 
 /** Real titles with the language they are in (the first audio language of their works). */

@@ -39,20 +39,49 @@ export function iso2709(record: MarcRecord): Uint8Array {
  * memory holds one chunk, not the file.
  */
 export function* iso2709Chunks(records: Iterable<MarcRecord>, chunkBytes = 64 * 1024): Generator<Uint8Array> {
-  let chunk = Buffer.allocUnsafe(chunkBytes);
-  let used = 0;
+  const file = new Iso2709Chunks(chunkBytes);
   for (const record of records) {
+    const full = file.add(record);
+    if (full !== null) yield full;
+  }
+  const last = file.end();
+  if (last !== null) yield last;
+}
+
+/** A file of records filled one record at a time, handing out each chunk when the next record does not fit in it. */
+export class Iso2709Chunks {
+  private chunk: Buffer;
+  private used = 0;
+  /** The leader of the record added last (the MARCXML writer of the same records takes it). */
+  leader = "";
+
+  constructor(private readonly chunkBytes = 64 * 1024) {
+    this.chunk = Buffer.allocUnsafe(chunkBytes);
+  }
+
+  /** Adds a record; gives the chunk it filled, if it had to start another. */
+  add(record: MarcRecord): Uint8Array | null {
     const clean = withoutForbidden(record);
     const texts = fieldTexts(clean);
     const bound = upperBound(texts);
-    if (used + bound > chunk.length) {
-      if (used > 0) yield chunk.subarray(0, used);
-      chunk = Buffer.allocUnsafe(Math.max(chunkBytes, bound));
-      used = 0;
+    let full: Uint8Array | null = null;
+    if (this.used + bound > this.chunk.length) {
+      if (this.used > 0) full = this.chunk.subarray(0, this.used);
+      this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
+      this.used = 0;
     }
-    used += writeRecord(clean, texts, chunk, used);
+    const length = writeRecord(clean, texts, this.chunk, this.used);
+    this.leader = this.chunk.toString("latin1", this.used, this.used + LEADER);
+    this.used += length;
+    return full;
   }
-  if (used > 0) yield chunk.subarray(0, used);
+
+  /** The last chunk, if it holds anything. */
+  end(): Uint8Array | null {
+    const last = this.used > 0 ? this.chunk.subarray(0, this.used) : null;
+    this.used = 0;
+    return last;
+  }
 }
 
 /**

@@ -13,10 +13,13 @@ export const MARCXML_NAMESPACE = "http://www.loc.gov/MARC21/slim";
 const HEAD = `<?xml version="1.0" encoding="UTF-8"?>\n<collection xmlns="${MARCXML_NAMESPACE}">\n`;
 const TAIL = "</collection>\n";
 
-/** One `<record>` element, indented as in a collection, ending with a line break. */
-export function marcxmlRecord(record: MarcRecord): string {
+/**
+ * One `<record>` element, indented as in a collection, ending with a line break. `leader`: the
+ * record's ISO 2709 leader when the caller has it (it wrote the record), else computed.
+ */
+export function marcxmlRecord(record: MarcRecord, leader?: string): string {
   const clean = withoutForbidden(record);
-  let xml = `<record>\n  <leader>${iso2709Leader(clean)}</leader>\n`;
+  let xml = `<record>\n  <leader>${leader ?? iso2709Leader(clean)}</leader>\n`;
   for (const field of clean.fields) {
     if (isControlField(field)) {
       xml += `  <controlfield tag="${field.tag}">${escape(field.value)}</controlfield>\n`;
@@ -38,19 +41,49 @@ export function marcxml(records: Iterable<MarcRecord>): string {
 
 /**
  * A collection in UTF-8 chunks of about `chunkBytes`: the head, the records, the tail. Memory
- * holds one chunk's text, not the file's.
+ * holds one record's text and one chunk, not the file.
  */
 export function* marcxmlChunks(records: Iterable<MarcRecord>, chunkBytes = 64 * 1024): Generator<Uint8Array> {
-  let text = HEAD;
+  const file = new MarcxmlChunks(chunkBytes);
   for (const record of records) {
-    text += marcxmlRecord(record);
-    // UTF-16 units: a chunk of text turns into at least as many bytes.
-    if (text.length >= chunkBytes) {
-      yield Buffer.from(text);
-      text = "";
-    }
+    const full = file.add(record);
+    if (full !== null) yield full;
   }
-  yield Buffer.from(text + TAIL);
+  yield file.end();
+}
+
+/** A collection filled one record at a time, handing out each chunk when the next record does not fit in it. */
+export class MarcxmlChunks {
+  private chunk: Buffer;
+  private used: number;
+
+  constructor(private readonly chunkBytes = 64 * 1024) {
+    this.chunk = Buffer.allocUnsafe(Math.max(chunkBytes, HEAD.length));
+    this.used = this.chunk.write(HEAD, 0, "utf8");
+  }
+
+  /** Adds a record (`leader`: its ISO 2709 leader, if known); gives the chunk it filled, if it had to start another. */
+  add(record: MarcRecord, leader?: string): Uint8Array | null {
+    const xml = marcxmlRecord(record, leader);
+    // At most three UTF-8 bytes for each UTF-16 unit.
+    const bound = 3 * xml.length;
+    let full: Uint8Array | null = null;
+    if (this.used + bound > this.chunk.length) {
+      full = this.chunk.subarray(0, this.used);
+      this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
+      this.used = 0;
+    }
+    this.used += this.chunk.write(xml, this.used, "utf8");
+    return full !== null && full.length > 0 ? full : null;
+  }
+
+  /** The rest, with the collection's end. */
+  end(): Uint8Array {
+    const last = Buffer.concat([this.chunk.subarray(0, this.used), Buffer.from(TAIL)]);
+    this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, HEAD.length));
+    this.used = this.chunk.write(HEAD, 0, "utf8");
+    return last;
+  }
 }
 
 // A carriage return is written as a reference: a parser reads a raw one as a line feed.

@@ -3,8 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { iso2709Chunks } from "../../src/marc/iso2709.ts";
-import { marcxmlChunks } from "../../src/marc/marcxml.ts";
+import { writeMarcFiles } from "../../src/marc/files.ts";
 import type { MarcRecord } from "../../src/marc/record.ts";
 
 /**
@@ -16,13 +15,16 @@ import type { MarcRecord } from "../../src/marc/record.ts";
 const run = promisify(execFile);
 const MAX_BUFFER = 256 * 1024 * 1024;
 
-/** A temporary folder with `records` written in both formats, and its cleanup. */
+/** A temporary folder with `records` written in both formats (in one pass, as the build will), and its cleanup. */
 export async function writeBoth(records: readonly MarcRecord[]): Promise<{ mrc: string; xml: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(path.join(tmpdir(), "catalogue-marc-"));
   const mrc = path.join(dir, "records.mrc");
   const xml = path.join(dir, "records.xml");
-  await writeFile(mrc, [...iso2709Chunks(records)]);
-  await writeFile(xml, [...marcxmlChunks(records)]);
+  const iso: Uint8Array[] = [];
+  const marcxml: Uint8Array[] = [];
+  writeMarcFiles(records, { iso2709: (chunk) => iso.push(chunk), marcxml: (chunk) => marcxml.push(chunk) });
+  await writeFile(mrc, iso);
+  await writeFile(xml, marcxml);
   return { mrc, xml, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
 

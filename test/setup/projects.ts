@@ -31,6 +31,7 @@ export const UNIT = [
   "test/exports/xlsx.test.ts",
   "test/exports/zip-writer.test.ts",
   "test/marc/codes.test.ts",
+  "test/marc/files.test.ts",
   "test/marc/fit.test.ts",
   "test/marc/iso2709.test.ts",
   "test/marc/map.test.ts",

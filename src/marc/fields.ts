@@ -7,13 +7,13 @@ import { dropForbidden, type ControlField, type DataField, type Subfield } from 
 
 /** White space a field cannot hold (MARC::Lint refuses tabs and line breaks) and runs of it. */
 const BREAKS = /[\t\n\v\f\r \u0085\u2028\u2029]+/g;
-/** What may need more than a trim: a control character, a break, two spaces, a surrogate or a noncharacter. */
-const UNUSUAL = /[\x00-\x1f\u0085\u2028\u2029\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]| {2}/;
+/** What may need more than a trim: a control character, a break, a surrogate or a noncharacter (or two spaces). */
+const UNUSUAL = /[\x00-\x1f\u0085\u2028\u2029\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]/;
 
 /** A value as a field holds it: one line, trimmed, without what XML forbids; null when empty. */
 export function text(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  const cleaned = (UNUSUAL.test(value) ? dropForbidden(value).replace(BREAKS, " ") : value).trim();
+  const cleaned = (UNUSUAL.test(value) || value.includes("  ") ? dropForbidden(value).replace(BREAKS, " ") : value).trim();
   return cleaned === "" ? null : cleaned;
 }
 

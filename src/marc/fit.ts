@@ -102,7 +102,7 @@ export function cutSynopsis(field: DataField, maxBytes: number, note: string, lo
   return cut === "" ? null : withValue(field, 0, cut + ending);
 }
 
-/** The order in which whole fields go when a record is still too long: the last listed first. */
+/** The fields a record still too long loses, in this order (of each tag, the last one first). */
 const DROPPED = ["700", "246", "546", "521", "655", "041"];
 
 /**

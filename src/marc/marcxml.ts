@@ -1,5 +1,5 @@
 import { iso2709Leader } from "./iso2709.ts";
-import { isControlField, withoutForbidden, type MarcRecord } from "./record.ts";
+import { checkStructure, isControlField, withoutForbidden, type MarcRecord } from "./record.ts";
 
 /**
  * MARC 21 records in MARCXML (the MARC 21 slim schema): a `<collection>` of `<record>`s. The
@@ -19,7 +19,9 @@ const TAIL = "</collection>\n";
  */
 export function marcxmlRecord(record: MarcRecord, leader?: string): string {
   const clean = withoutForbidden(record);
-  let xml = `<record>\n  <leader>${leader ?? iso2709Leader(clean)}</leader>\n`;
+  // Tags, indicators and codes go into attributes as they are: checked (iso2709Leader checks too).
+  if (leader !== undefined) checkStructure(clean);
+  let xml = `<record>\n  <leader>${escape(leader ?? iso2709Leader(clean))}</leader>\n`;
   for (const field of clean.fields) {
     if (isControlField(field)) {
       xml += `  <controlfield tag="${field.tag}">${escape(field.value)}</controlfield>\n`;

@@ -70,6 +70,11 @@ describe("MARCXML", () => {
     expect(parse(marcxml([record])).records[0]!.fields).toEqual([datafield("520", "  ", ["a", `<b>"Tom & Jerry"</b> ]]> a\rbcd`])]);
   });
 
+  it("checks tags, indicators and codes before they go into attributes, also with a leader given", () => {
+    expect(() => marcxmlRecord({ leader: LEADER, fields: [datafield('2"5', "00", ["a", "x"])] }, LEADER)).toThrow(/tag/);
+    expect(() => marcxmlRecord({ leader: LEADER, fields: [datafield("245", "<0", ["a", "x"])] })).toThrow(/indicators/);
+  });
+
   it("writes in chunks that make the same text as the whole", () => {
     const records = Array.from({ length: 500 }, (_, i) => ({ leader: LEADER, fields: [{ tag: "001", value: `catav${i}` }, datafield("245", "00", ["a", `Título ${"𝕸".repeat(i)} & <${i}>`])] }));
     const chunks = [...marcxmlChunks(records, 8192)];

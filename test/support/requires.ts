@@ -17,6 +17,11 @@ const PACKAGES: Record<string, string> = {
   zipinfo: "unzip",
   aws: "awscli",
   rclone: "rclone",
+  "yaz-marcdump": "yaz",
+  // Perl's MARC modules, found by the program each package installs beside them.
+  marclint: "libmarc-lint-perl",
+  marcdump: "libmarc-record-perl",
+  xml2marc: "libmarc-xml-perl",
 };
 
 /** Whether this run is CI's. CI services set CI=true; "", "0" and "false" say it is not. */

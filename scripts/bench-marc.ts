@@ -17,7 +17,13 @@ import { marcMapper, marcRecords } from "../src/marc/map.ts";
 import { marcxmlChunks } from "../src/marc/marcxml.ts";
 import { DOMAIN, generatedWorks } from "../test/marc/works.ts";
 
-const { values } = parseArgs({ options: { works: { type: "string", default: "20000" }, runs: { type: "string", default: "5" }, json: { type: "boolean", default: false } } });
+const { values } = parseArgs({
+  options: {
+    works: { type: "string", default: "20000" },
+    runs: { type: "string", default: "5" },
+    json: { type: "boolean", default: false },
+  },
+});
 const count = Number(values.works);
 const runs = Number(values.runs);
 if (!Number.isInteger(count) || count < 1 || !Number.isInteger(runs) || runs < 1) {
@@ -33,7 +39,8 @@ function write(name: string, chunks: Iterable<Uint8Array | string>): number {
   const fd = openSync(path.join(dir, name), "w");
   let bytes = 0;
   try {
-    for (const chunk of chunks) bytes += typeof chunk === "string" ? writeSync(fd, chunk) : writeSync(fd, chunk);
+    for (const chunk of chunks)
+      bytes += typeof chunk === "string" ? writeSync(fd, chunk) : writeSync(fd, chunk);
   } finally {
     closeSync(fd);
   }
@@ -64,7 +71,10 @@ const cases = {
     const xml = openSync(path.join(dir, "both.xml"), "w");
     let bytes = 0;
     try {
-      writeMarcFiles(marcRecords(works, DOMAIN), { iso2709: (chunk) => (bytes += writeSync(iso, chunk)), marcxml: (chunk) => (bytes += writeSync(xml, chunk)) });
+      writeMarcFiles(marcRecords(works, DOMAIN), {
+        iso2709: (chunk) => (bytes += writeSync(iso, chunk)),
+        marcxml: (chunk) => (bytes += writeSync(xml, chunk)),
+      });
     } finally {
       closeSync(iso);
       closeSync(xml);
@@ -91,7 +101,8 @@ try {
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
-for (const [name, sample] of Object.entries(samples)) results[name] = { wall: median(sample.wall), cpu: median(sample.cpu), bytes: sample.bytes };
+for (const [name, sample] of Object.entries(samples))
+  results[name] = { wall: median(sample.wall), cpu: median(sample.cpu), bytes: sample.bytes };
 const peak = process.resourceUsage().maxRSS / 1024;
 
 if (values.json) {
@@ -101,7 +112,9 @@ if (values.json) {
   console.log(`${count} works, medians of ${runs} runs (after one warm-up), files in ${tmpdir()}`);
   for (const [name, { wall, cpu, bytes }] of Object.entries(results)) {
     const size = name === "map only" ? `${bytes} fields` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-    console.log(`${name.padEnd(22)} wall ${wall.toFixed(0).padStart(6)} ms   cpu ${cpu.toFixed(0).padStart(6)} ms   ${(cpu / peer).toFixed(2).padStart(5)}x the peer's CPU   ${size}`);
+    console.log(
+      `${name.padEnd(22)} wall ${wall.toFixed(0).padStart(6)} ms   cpu ${cpu.toFixed(0).padStart(6)} ms   ${(cpu / peer).toFixed(2).padStart(5)}x the peer's CPU   ${size}`,
+    );
   }
   console.log(`peak RSS of the process: ${peak.toFixed(0)} MB`);
 }

@@ -18,13 +18,27 @@ const ARTICLES: Readonly<Record<string, readonly string[]>> = {
 };
 
 /** Beginnings where the word is not an article: names, and Spanish `lo` as a pronoun. */
-const NOT_ARTICLES = ["el dorado", "el salvador", "el niño", "la salle", "las vegas", "los angeles", "los ángeles", "los alamos", "los álamos", "lo que", "lo cual", "a to z"];
+const NOT_ARTICLES = [
+  "el dorado",
+  "el salvador",
+  "el niño",
+  "la salle",
+  "las vegas",
+  "los angeles",
+  "los ángeles",
+  "los alamos",
+  "los álamos",
+  "lo que",
+  "lo cual",
+  "a to z",
+];
 
 /**
  * Opening punctuation, the article, then an apostrophe (elision: l') or white space, then any
  * opening punctuation before the first letter or digit that files.
  */
-const START = /^([\p{Ps}\p{Pi}"'¿¡*]*)(\p{L}+)(?:(['’])|(\s+))([\p{Ps}\p{Pi}"'¿¡*]*)(?=[\p{L}\p{N}])/u;
+const START =
+  /^([\p{Ps}\p{Pi}"'¿¡*]*)(\p{L}+)(?:(['’])|(\s+))([\p{Ps}\p{Pi}"'¿¡*]*)(?=[\p{L}\p{N}])/u;
 
 /**
  * The nonfiling count of `title` in the languages it may be in (MARC language codes): the count

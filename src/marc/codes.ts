@@ -42,7 +42,11 @@ const INDIVIDUAL = table(`
 `);
 
 /** ISO 639-3 sign languages a Spanish or French network may meet (MARC has `sgn` for all). */
-const SIGN = new Set("ase bfi bzs csc csl dse fsl gsg ils ise jsl mfs psr rsl sfs ssp swl vsv aed csg csn ecs prl vsl".split(" "));
+const SIGN = new Set(
+  "ase bfi bzs csc csl dse fsl gsg ils ise jsl mfs psr rsl sfs ssp swl vsv aed csg csn ecs prl vsl".split(
+    " ",
+  ),
+);
 
 /** The codes of the MARC Code List for Languages, obsolete ones left out. */
 const MARC = new Set(
@@ -90,7 +94,8 @@ function parse(tag: string): string | null {
     return null;
   }
   if (SIGN.has(language)) return "sgn";
-  const code = FROM_639_1.get(language) ?? TERMINOLOGIC.get(language) ?? INDIVIDUAL.get(language) ?? language;
+  const code =
+    FROM_639_1.get(language) ?? TERMINOLOGIC.get(language) ?? INDIVIDUAL.get(language) ?? language;
   return MARC.has(code) ? code : null;
 }
 
@@ -103,7 +108,15 @@ function table(text: string): ReadonlyMap<string, string> {
 }
 
 /** The MARC codes this module can give, for tests that check them against another list. */
-export const marcLanguageCodes = (): string[] => [...new Set([...FROM_639_1.values(), ...TERMINOLOGIC.values(), ...INDIVIDUAL.values(), ...MARC, "sgn"])];
+export const marcLanguageCodes = (): string[] => [
+  ...new Set([
+    ...FROM_639_1.values(),
+    ...TERMINOLOGIC.values(),
+    ...INDIVIDUAL.values(),
+    ...MARC,
+    "sgn",
+  ]),
+];
 
 /**
  * ISO 3166-1 alpha-2 to the MARC Code List for Countries (the Library of Congress's list: one
@@ -133,7 +146,8 @@ const COUNTRIES = table(`
 `);
 
 /** The MARC country code of an ISO 3166-1 alpha-2 code (any case), or null when it has none. */
-export const marcCountry = (iso: string): string | null => COUNTRIES.get(iso.trim().toUpperCase()) ?? null;
+export const marcCountry = (iso: string): string | null =>
+  COUNTRIES.get(iso.trim().toUpperCase()) ?? null;
 
 /** Every pair, for tests that check them against another list. */
 export const marcCountryTable = (): [string, string][] => [...COUNTRIES];

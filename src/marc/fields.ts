@@ -8,24 +8,29 @@ import { dropForbidden, type ControlField, type DataField, type Subfield } from 
 /** White space a field cannot hold (MARC::Lint refuses tabs and line breaks) and runs of it. */
 const BREAKS = /[\t\n\v\f\r \u0085\u2028\u2029]+/g;
 /** What may need more than a trim: a control character, a break, a surrogate or a noncharacter (or two spaces). */
+// eslint-disable-next-line no-control-regex -- control characters are what this finds
 const UNUSUAL = /[\x00-\x1f\u0085\u2028\u2029\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]/;
 
 /** A value as a field holds it: one line, trimmed, without what XML forbids; null when empty. */
 export function text(value: string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
-  const cleaned = (UNUSUAL.test(value) || value.includes("  ") ? dropForbidden(value).replace(BREAKS, " ") : value).trim();
+  const cleaned = (
+    UNUSUAL.test(value) || value.includes("  ") ? dropForbidden(value).replace(BREAKS, " ") : value
+  ).trim();
   return cleaned === "" ? null : cleaned;
 }
 
 /** `value` ended with a period unless it already ends with one of `marks` (ISBD's final punctuation). */
-export const ended = (value: string, marks = ".?!"): string => (marks.includes(value.at(-1)!) ? value : `${value}.`);
+export const ended = (value: string, marks = ".?!"): string =>
+  marks.includes(value.at(-1)!) ? value : `${value}.`;
 
 export const control = (tag: string, value: string): ControlField => ({ tag, value });
 
 /** A data field: its tag, its two indicators as one string, then each subfield's code and value. */
 export function data(tag: string, indicators: string, ...codesAndValues: string[]): DataField {
   const subfields: Subfield[] = [];
-  for (let i = 0; i < codesAndValues.length; i += 2) subfields.push({ code: codesAndValues[i]!, value: codesAndValues[i + 1]! });
+  for (let i = 0; i < codesAndValues.length; i += 2)
+    subfields.push({ code: codesAndValues[i]!, value: codesAndValues[i + 1]! });
   return { tag, ind1: indicators[0]!, ind2: indicators[1]!, subfields };
 }
 
@@ -59,10 +64,20 @@ export interface FixedValues {
  * the domain's age ratings follow schemes MARC's codes do not map to.
  */
 export function fixedLengthData(values: FixedValues): string {
-  const date = values.year !== null && values.year >= 1000 && values.year <= 9999 ? `s${values.year}    ` : "nuuuuuuuu";
-  const running = values.minutes === null || values.minutes <= 0 ? "---" : values.minutes > 999 ? "000" : String(values.minutes).padStart(3, "0");
+  const date =
+    values.year !== null && values.year >= 1000 && values.year <= 9999
+      ? `s${values.year}    `
+      : "nuuuuuuuu";
+  const running =
+    values.minutes === null || values.minutes <= 0
+      ? "---"
+      : values.minutes > 999
+        ? "000"
+        : String(values.minutes).padStart(3, "0");
   const field =
-    values.entered.slice(2, 4) + values.entered.slice(5, 7) + values.entered.slice(8, 10) +
+    values.entered.slice(2, 4) +
+    values.entered.slice(5, 7) +
+    values.entered.slice(8, 10) +
     date +
     (values.country ?? "xx").padEnd(3, " ") +
     running +
@@ -82,7 +97,8 @@ export function fixedLengthData(values: FixedValues): string {
 }
 
 /** The dates of a heading, after a comma (`1861-1938`, `1949-`) or in parentheses (BNE's `(1900-1983)`). */
-const DATES = /^(.*\S)(,\s*((?:approximately |active |born |died |ca\. |b\. |d\. |fl\. )?\d{3,4}\??-?(?:\d{3,4}\??)?)|\s+(\(\d{3,4}\??-?(?:\d{3,4}\??)?\)))$/;
+const DATES =
+  /^(.*\S)(,\s*((?:approximately |active |born |died |ca\. |b\. |d\. |fl\. )?\d{3,4}\??-?(?:\d{3,4}\??)?)|\s+(\(\d{3,4}\??-?(?:\d{3,4}\??)?\)))$/;
 
 /**
  * 700 of a director: the heading (`Méliès, Georges, 1861-1938`) or else the name as written,
@@ -94,8 +110,20 @@ export function directorField(heading: string, relator: string): DataField {
   const name = match === null ? heading : match[1]!;
   const dates = match === null ? null : (match[3] ?? match[4]!);
   const indicators = name.includes(",") ? "1 " : "0 ";
-  if (dates === null) return data("700", indicators, "a", comma(name), "e", ended(relator), "4", "drt");
-  return data("700", indicators, "a", match![3] === undefined ? name : comma(name), "d", dates.endsWith("-") ? dates : comma(dates), "e", ended(relator), "4", "drt");
+  if (dates === null)
+    return data("700", indicators, "a", comma(name), "e", ended(relator), "4", "drt");
+  return data(
+    "700",
+    indicators,
+    "a",
+    match![3] === undefined ? name : comma(name),
+    "d",
+    dates.endsWith("-") ? dates : comma(dates),
+    "e",
+    ended(relator),
+    "4",
+    "drt",
+  );
 }
 
 const comma = (value: string) => (value.endsWith(",") ? value : `${value},`);

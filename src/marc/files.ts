@@ -13,7 +13,11 @@ export interface MarcSinks {
  * once (mapping a work costs more than writing it) and handed to both, and memory holds one record
  * and a chunk of each file. Gives the number of records.
  */
-export function writeMarcFiles(records: Iterable<MarcRecord>, sinks: MarcSinks, chunkBytes = 64 * 1024): number {
+export function writeMarcFiles(
+  records: Iterable<MarcRecord>,
+  sinks: MarcSinks,
+  chunkBytes = 64 * 1024,
+): number {
   const iso2709 = new Iso2709Chunks(chunkBytes);
   const marcxml = new MarcxmlChunks(chunkBytes);
   let count = 0;

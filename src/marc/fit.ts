@@ -17,7 +17,10 @@ const segmenters = new Map<string, { words: Intl.Segmenter; graphemes: Intl.Segm
 function segmentersFor(locale: string) {
   let found = segmenters.get(locale);
   if (found === undefined) {
-    found = { words: new Intl.Segmenter(locale, { granularity: "word" }), graphemes: new Intl.Segmenter(locale, { granularity: "grapheme" }) };
+    found = {
+      words: new Intl.Segmenter(locale, { granularity: "word" }),
+      graphemes: new Intl.Segmenter(locale, { granularity: "grapheme" }),
+    };
     segmenters.set(locale, found);
   }
   return found;
@@ -37,8 +40,17 @@ export function cutAtWord(text: string, maxBytes: number, locale: string): strin
   // maxBytes UTF-16 units hold at least maxBytes bytes: enough text to reach the limit.
   const window = text.slice(0, maxBytes + 1);
   const { words, graphemes } = segmentersFor(locale);
-  let end = lastEnd(words.segment(window), maxBytes, window.length < text.length ? window.length : Infinity);
-  if (end === 0) end = lastEnd(graphemes.segment(window), maxBytes, window.length < text.length ? window.length : Infinity);
+  let end = lastEnd(
+    words.segment(window),
+    maxBytes,
+    window.length < text.length ? window.length : Infinity,
+  );
+  if (end === 0)
+    end = lastEnd(
+      graphemes.segment(window),
+      maxBytes,
+      window.length < text.length ? window.length : Infinity,
+    );
   return text.slice(0, end).replace(DANGLING, "");
 }
 
@@ -70,7 +82,9 @@ function upperBound(fields: readonly DataField[]): number {
 /** A data field's value with one subfield's text replaced. */
 const withValue = (field: DataField, at: number, value: string): DataField => ({
   ...field,
-  subfields: field.subfields.map((subfield, i) => (i === at ? { code: subfield.code, value } : subfield)),
+  subfields: field.subfields.map((subfield, i) =>
+    i === at ? { code: subfield.code, value } : subfield,
+  ),
 });
 
 /**
@@ -78,26 +92,51 @@ const withValue = (field: DataField, at: number, value: string): DataField => ({
  * (245 wants a period after the ellipsis); null, when `ending` is null, for a field that must not
  * be cut (a link).
  */
-export function fitField(field: DataField, locale: string, ending: string | null = "…"): DataField | null {
+export function fitField(
+  field: DataField,
+  locale: string,
+  ending: string | null = "…",
+): DataField | null {
   if (upperBound([field]) <= MAX_FIELD_BYTES) return field;
   let fitted = field;
-  for (let excess = iso2709FieldBytes(fitted) - MAX_FIELD_BYTES; excess > 0; excess = iso2709FieldBytes(fitted) - MAX_FIELD_BYTES) {
+  for (
+    let excess = iso2709FieldBytes(fitted) - MAX_FIELD_BYTES;
+    excess > 0;
+    excess = iso2709FieldBytes(fitted) - MAX_FIELD_BYTES
+  ) {
     if (ending === null) return null;
     let longest = 0;
     fitted.subfields.forEach(({ value }, i) => {
-      if (Buffer.byteLength(value) > Buffer.byteLength(fitted.subfields[longest]!.value)) longest = i;
+      if (Buffer.byteLength(value) > Buffer.byteLength(fitted.subfields[longest]!.value))
+        longest = i;
     });
     const value = fitted.subfields[longest]!.value;
-    fitted = withValue(fitted, longest, cutAtWord(value, Math.max(0, Buffer.byteLength(value) - excess - Buffer.byteLength(ending)), locale) + ending);
+    fitted = withValue(
+      fitted,
+      longest,
+      cutAtWord(
+        value,
+        Math.max(0, Buffer.byteLength(value) - excess - Buffer.byteLength(ending)),
+        locale,
+      ) + ending,
+    );
   }
   return fitted;
 }
 
 /** The synopsis field (520) with its text cut to take at most `maxBytes`, and the note saying so. */
-export function cutSynopsis(field: DataField, maxBytes: number, note: string, locale: string): DataField | null {
+export function cutSynopsis(
+  field: DataField,
+  maxBytes: number,
+  note: string,
+  locale: string,
+): DataField | null {
   if (upperBound([field]) <= maxBytes || iso2709FieldBytes(field) <= maxBytes) return field;
   const ending = `… [${note}].`;
-  const room = maxBytes - (iso2709FieldBytes(field) - Buffer.byteLength(field.subfields[0]!.value)) - Buffer.byteLength(ending);
+  const room =
+    maxBytes -
+    (iso2709FieldBytes(field) - Buffer.byteLength(field.subfields[0]!.value)) -
+    Buffer.byteLength(ending);
   const cut = room > 0 ? cutAtWord(field.subfields[0]!.value, room, locale) : "";
   return cut === "" ? null : withValue(field, 0, cut + ending);
 }
@@ -109,16 +148,26 @@ const DROPPED = ["700", "246", "546", "521", "655", "041"];
  * The data fields of a record whose control fields take `controlBytes` (directory entries
  * included), within the record limit. `shortened` is set when anything was cut or left out.
  */
-export function fitRecord(fields: DataField[], controlBytes: number, synopsisNote: string, locale: string): { fields: DataField[]; shortened: boolean } {
-  const size = (list: readonly Field[]) => list.reduce((bytes, field) => bytes + 12 + iso2709FieldBytes(field), controlBytes + 24 + 1 + 1);
-  if (upperBound(fields) + controlBytes + 26 <= MAX_RECORD_BYTES) return { fields, shortened: false };
+export function fitRecord(
+  fields: DataField[],
+  controlBytes: number,
+  synopsisNote: string,
+  locale: string,
+): { fields: DataField[]; shortened: boolean } {
+  const size = (list: readonly Field[]) =>
+    list.reduce((bytes, field) => bytes + 12 + iso2709FieldBytes(field), controlBytes + 24 + 1 + 1);
+  if (upperBound(fields) + controlBytes + 26 <= MAX_RECORD_BYTES)
+    return { fields, shortened: false };
   let fitted = fields;
   let shortened = false;
   const synopsis = fitted.findIndex((field) => field.tag === "520");
   if (synopsis >= 0 && size(fitted) > MAX_RECORD_BYTES) {
     const room = MAX_RECORD_BYTES - (size(fitted) - iso2709FieldBytes(fitted[synopsis]!));
     const cut = cutSynopsis(fitted[synopsis]!, room, synopsisNote, locale);
-    fitted = cut === null ? fitted.filter((_, i) => i !== synopsis) : fitted.map((field, i) => (i === synopsis ? cut : field));
+    fitted =
+      cut === null
+        ? fitted.filter((_, i) => i !== synopsis)
+        : fitted.map((field, i) => (i === synopsis ? cut : field));
     shortened = true;
   }
   for (const tag of DROPPED) {

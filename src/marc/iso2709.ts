@@ -38,7 +38,10 @@ export function iso2709(record: MarcRecord): Uint8Array {
  * chunks unless one record alone is larger): what a stream or a file sink takes part by part, so
  * memory holds one chunk, not the file.
  */
-export function* iso2709Chunks(records: Iterable<MarcRecord>, chunkBytes = 64 * 1024): Generator<Uint8Array> {
+export function* iso2709Chunks(
+  records: Iterable<MarcRecord>,
+  chunkBytes = 64 * 1024,
+): Generator<Uint8Array> {
   const file = new Iso2709Chunks(chunkBytes);
   for (const record of records) {
     const full = file.add(record);
@@ -101,13 +104,19 @@ export function iso2709Leader(record: MarcRecord): string {
     else for (const { value } of field.subfields) all += value;
     separators += ascii;
     // Three bytes at most for each UTF-16 unit: most fields need no count of their own against the limit.
-    if (ascii + 3 * (all.length - before) > MAX_FIELD_BYTES) checkedFieldLength(field, iso2709FieldBytes(field));
+    if (ascii + 3 * (all.length - before) > MAX_FIELD_BYTES)
+      checkedFieldLength(field, iso2709FieldBytes(field));
   }
-  return leaderWith(clean.leader, checkedRecordLength(base + separators + Buffer.byteLength(all) + 1), base);
+  return leaderWith(
+    clean.leader,
+    checkedRecordLength(base + separators + Buffer.byteLength(all) + 1),
+    base,
+  );
 }
 
 /** The bytes a field takes in ISO 2709 (UTF-8 text, indicators, delimiters, its terminator). */
-export const iso2709FieldBytes = (field: Field): number => Buffer.byteLength(fieldText(field, true));
+export const iso2709FieldBytes = (field: Field): number =>
+  Buffer.byteLength(fieldText(field, true));
 
 /**
  * A field as ISO 2709 holds it, as text: indicators, each subfield after its delimiter and code,
@@ -139,7 +148,12 @@ function upperBound(texts: readonly string[]): number {
  * its length. The data goes in with one write; each field then ends at the next field terminator
  * in the bytes (data never holds one), which gives the directory its lengths in bytes.
  */
-function writeRecord(record: MarcRecord, texts: readonly string[], out: Buffer, at: number): number {
+function writeRecord(
+  record: MarcRecord,
+  texts: readonly string[],
+  out: Buffer,
+  at: number,
+): number {
   const base = LEADER + ENTRY * texts.length + 1;
   const data = at + base;
   const end = data + out.write(texts.join(""), data, "utf8");
@@ -158,12 +172,18 @@ function writeRecord(record: MarcRecord, texts: readonly string[], out: Buffer, 
 }
 
 function checkedFieldLength(field: Field, bytes: number): number {
-  if (bytes > MAX_FIELD_BYTES) throw new Error(`MARC field ${field.tag} is ${bytes} bytes, over ISO 2709's ${MAX_FIELD_BYTES}: the mapping should have cut it`);
+  if (bytes > MAX_FIELD_BYTES)
+    throw new Error(
+      `MARC field ${field.tag} is ${bytes} bytes, over ISO 2709's ${MAX_FIELD_BYTES}: the mapping should have cut it`,
+    );
   return bytes;
 }
 
 function checkedRecordLength(bytes: number): number {
-  if (bytes > MAX_RECORD_BYTES) throw new Error(`MARC record is ${bytes} bytes, over ISO 2709's ${MAX_RECORD_BYTES}: the mapping should have cut it`);
+  if (bytes > MAX_RECORD_BYTES)
+    throw new Error(
+      `MARC record is ${bytes} bytes, over ISO 2709's ${MAX_RECORD_BYTES}: the mapping should have cut it`,
+    );
   return bytes;
 }
 

@@ -38,7 +38,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Calificación por edades: {rating}.",
     synopsisShortened: "sinopsis abreviada",
     titleIn: "Título en {language}:",
-    languageNames: { va: "valenciano", ssp: "lengua de signos española", csc: "lengua de signos catalana", vsv: "lengua de signos valenciana" },
+    languageNames: {
+      va: "valenciano",
+      ssp: "lengua de signos española",
+      csc: "lengua de signos catalana",
+      vsv: "lengua de signos valenciana",
+    },
   },
   en: {
     audio: "Audio in {languages}.",
@@ -48,7 +53,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Age rating: {rating}.",
     synopsisShortened: "summary shortened",
     titleIn: "Title in {language}:",
-    languageNames: { va: "Valencian", ssp: "Spanish Sign Language", csc: "Catalan Sign Language", vsv: "Valencian Sign Language" },
+    languageNames: {
+      va: "Valencian",
+      ssp: "Spanish Sign Language",
+      csc: "Catalan Sign Language",
+      vsv: "Valencian Sign Language",
+    },
   },
   ca: {
     audio: "Àudio en {languages}.",
@@ -58,7 +68,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Qualificació per edats: {rating}.",
     synopsisShortened: "sinopsi abreujada",
     titleIn: "Títol en {language}:",
-    languageNames: { va: "valencià", ssp: "llengua de signes espanyola", csc: "llengua de signes catalana", vsv: "llengua de signes valenciana" },
+    languageNames: {
+      va: "valencià",
+      ssp: "llengua de signes espanyola",
+      csc: "llengua de signes catalana",
+      vsv: "llengua de signes valenciana",
+    },
   },
   gl: {
     audio: "Audio en {languages}.",
@@ -68,7 +83,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Cualificación por idades: {rating}.",
     synopsisShortened: "sinopse abreviada",
     titleIn: "Título en {language}:",
-    languageNames: { va: "valenciano", ssp: "lingua de signos española", csc: "lingua de signos catalá", vsv: "lingua de signos valenciana" },
+    languageNames: {
+      va: "valenciano",
+      ssp: "lingua de signos española",
+      csc: "lingua de signos catalá",
+      vsv: "lingua de signos valenciana",
+    },
   },
   eu: {
     audio: "Audioa: {languages}.",
@@ -78,7 +98,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Adin-sailkapena: {rating}.",
     synopsisShortened: "sinopsi laburtua",
     titleIn: "Izenburua ({language}):",
-    languageNames: { va: "valentziera", ssp: "espainiar zeinu hizkuntza", csc: "katalan zeinu hizkuntza", vsv: "valentziar zeinu hizkuntza" },
+    languageNames: {
+      va: "valentziera",
+      ssp: "espainiar zeinu hizkuntza",
+      csc: "katalan zeinu hizkuntza",
+      vsv: "valentziar zeinu hizkuntza",
+    },
   },
   va: {
     audio: "Àudio en {languages}.",
@@ -88,7 +113,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Qualificació per edats: {rating}.",
     synopsisShortened: "sinopsi abreujada",
     titleIn: "Títol en {language}:",
-    languageNames: { va: "valencià", ssp: "llengua de signes espanyola", csc: "llengua de signes catalana", vsv: "llengua de signes valenciana" },
+    languageNames: {
+      va: "valencià",
+      ssp: "llengua de signes espanyola",
+      csc: "llengua de signes catalana",
+      vsv: "llengua de signes valenciana",
+    },
   },
   fr: {
     audio: "Audio en {languages}.",
@@ -98,7 +128,12 @@ export const DEFAULT_LABELS: Readonly<Record<LabelsLanguage, MarcLabels>> = {
     ageRating: "Classification par âge : {rating}.",
     synopsisShortened: "résumé abrégé",
     titleIn: "Titre en {language} :",
-    languageNames: { va: "valencien", ssp: "langue des signes espagnole", csc: "langue des signes catalane", vsv: "langue des signes valencienne" },
+    languageNames: {
+      va: "valencien",
+      ssp: "langue des signes espagnole",
+      csc: "langue des signes catalane",
+      vsv: "langue des signes valencienne",
+    },
   },
 };
 

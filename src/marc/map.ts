@@ -1,6 +1,14 @@
 import { nonfilingCharacters } from "./articles.ts";
 import { marcCountry, marcLanguage } from "./codes.ts";
-import { control, data, directorField, ended, fixedLengthData, PHYSICAL_DESCRIPTIONS, text } from "./fields.ts";
+import {
+  control,
+  data,
+  directorField,
+  ended,
+  fixedLengthData,
+  PHYSICAL_DESCRIPTIONS,
+  text,
+} from "./fields.ts";
 import { cutSynopsis, fitField, fitRecord } from "./fit.ts";
 import { DEFAULT_LABELS, fill, labelsLanguage, type MarcLabels } from "./labels.ts";
 import { MAX_FIELD_BYTES, type ControlField, type DataField, type MarcRecord } from "./record.ts";
@@ -83,12 +91,20 @@ const CUT_ENDINGS: Readonly<Record<string, string | null>> = { "245": "….", "8
 const LANGUAGE_ORDER = ["es", "en", "ca", "gl", "eu", "va", "fr"];
 
 /** Turns works into records for one domain (labels, formats and dates made once). */
-export function marcMapper(domain: MarcDomain): (work: MarcWork, status?: MarcStatus) => MarcRecord {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(domain.buildDate)) throw new Error(`MARC build date must be YYYY-MM-DD: ${JSON.stringify(domain.buildDate)}`);
-  if (domain.orgCode && !isMarcOrgCode(domain.orgCode)) throw new Error(`not a MARC organization code: ${JSON.stringify(domain.orgCode)}`);
+export function marcMapper(
+  domain: MarcDomain,
+): (work: MarcWork, status?: MarcStatus) => MarcRecord {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(domain.buildDate))
+    throw new Error(`MARC build date must be YYYY-MM-DD: ${JSON.stringify(domain.buildDate)}`);
+  if (domain.orgCode && !isMarcOrgCode(domain.orgCode))
+    throw new Error(`not a MARC organization code: ${JSON.stringify(domain.orgCode)}`);
   const language = labelsLanguage(domain.language);
   const defaults = DEFAULT_LABELS[language];
-  const labels: MarcLabels = { ...defaults, ...domain.labels, languageNames: { ...defaults.languageNames, ...domain.labels?.languageNames } };
+  const labels: MarcLabels = {
+    ...defaults,
+    ...domain.labels,
+    languageNames: { ...defaults.languageNames, ...domain.labels?.languageNames },
+  };
   const locale = language === "va" ? "ca-ES-valencia" : language;
   const names = new Intl.DisplayNames([locale], { type: "language", fallback: "none" });
   const lists = new Intl.ListFormat(locale, { type: "conjunction" });
@@ -114,18 +130,30 @@ export function marcMapper(domain: MarcDomain): (work: MarcWork, status?: MarcSt
   });
   const languageList = remembered((named: string) => lists.format(named.split("\n")));
   const languageNote = (template: string, tags: readonly string[]): string[] => {
-    const named = [...new Set(tags.filter((tag) => !["zxx", "und"].includes(marcLanguage(tag) ?? "")).map(languageName))];
-    return named.length === 0 ? [] : [fill(template, { languages: languageList(named.join("\n")) })];
+    const named = [
+      ...new Set(
+        tags.filter((tag) => !["zxx", "und"].includes(marcLanguage(tag) ?? "")).map(languageName),
+      ),
+    ];
+    return named.length === 0
+      ? []
+      : [fill(template, { languages: languageList(named.join("\n")) })];
   };
   // A catalogue has few language combinations, titles' languages and ratings: their texts are made once.
   const note = remembered((key: string) => {
     const [audio, subtitles] = key.split("|").map((tags) => (tags === "" ? [] : tags.split(" ")));
-    return [...languageNote(labels.audio, audio!), ...languageNote(labels.subtitles, subtitles!)].join(" ");
+    return [
+      ...languageNote(labels.audio, audio!),
+      ...languageNote(labels.subtitles, subtitles!),
+    ].join(" ");
   });
-  const titleIn = remembered((tag: string) => fill(labels.titleIn, { language: languageName(tag) }));
+  const titleIn = remembered((tag: string) =>
+    fill(labels.titleIn, { language: languageName(tag) }),
+  );
   const ageRating = remembered((rating: string) => fill(labels.ageRating, { rating }));
   // Control fields are ASCII: 12 bytes of directory, the value, a terminator; 001's number is added per work, 008 is 40.
-  const controlBytes = head.reduce((bytes, field) => bytes + 13 + field.value.length, 0) + 13 + (13 + 40);
+  const controlBytes =
+    head.reduce((bytes, field) => bytes + 13 + field.value.length, 0) + 13 + (13 + 40);
 
   return (work, status = "new") => {
     const title = text(work.title);
@@ -134,52 +162,120 @@ export function marcMapper(domain: MarcDomain): (work: MarcWork, status?: MarcSt
     const subtitles = languageTags(work.subtitleLanguages);
     const audioCodes = codesOf(audio);
     const year = Number.isInteger(work.year) ? work.year! : null;
-    const minutes = typeof work.duration === "number" && work.duration > 0 ? Math.round(work.duration) : null;
+    const minutes =
+      typeof work.duration === "number" && work.duration > 0 ? Math.round(work.duration) : null;
     const fields: DataField[] = [];
 
-    const codes = [...audioCodes.flatMap((code) => ["a", code]), ...codesOf(subtitles).flatMap((code) => ["j", code])];
+    const codes = [
+      ...audioCodes.flatMap((code) => ["a", code]),
+      ...codesOf(subtitles).flatMap((code) => ["j", code]),
+    ];
     if (codes.length > 0) fields.push(data("041", "  ", ...codes));
-    fields.push(data("245", `0${nonfilingCharacters(title, titleLanguages(work, title, domain.language))}`, "a", ended(title, ".")));
-    for (const [tag, other] of otherTitles(work, title)) fields.push(data("246", "1 ", "i", titleIn(tag), "a", other));
+    fields.push(
+      data(
+        "245",
+        `0${nonfilingCharacters(title, titleLanguages(work, title, domain.language))}`,
+        "a",
+        ended(title, "."),
+      ),
+    );
+    for (const [tag, other] of otherTitles(work, title))
+      fields.push(data("246", "1 ", "i", titleIn(tag), "a", other));
     // The original release, as provider-neutral records of online reproductions describe it: the
     // catalogue knows its year (supplied, so in brackets), not its place or publisher.
-    if (year !== null) fields.push(data("264", " 1", "a", "[Place of publication not identified] :", "b", "[publisher not identified],", "c", `[${year}]`));
-    fields.push(data("300", "  ", "a", minutes === null ? "1 online resource" : `1 online resource (${minutes} min.)`), ...RDA_TYPES);
+    if (year !== null)
+      fields.push(
+        data(
+          "264",
+          " 1",
+          "a",
+          "[Place of publication not identified] :",
+          "b",
+          "[publisher not identified],",
+          "c",
+          `[${year}]`,
+        ),
+      );
+    fields.push(
+      data(
+        "300",
+        "  ",
+        "a",
+        minutes === null ? "1 online resource" : `1 online resource (${minutes} min.)`,
+      ),
+      ...RDA_TYPES,
+    );
     const synopsis = text(work.synopsis);
     if (synopsis !== null) fields.push(data("520", "  ", "a", ended(synopsis, ".?!…\"'»”)")));
     const rating = text(work.ageRating);
     if (rating !== null) fields.push(data("521", "8 ", "a", ageRating(rating)));
-    const languages = audio.length + subtitles.length > 0 ? note(`${audio.join(" ")}|${subtitles.join(" ")}`) : "";
+    const languages =
+      audio.length + subtitles.length > 0 ? note(`${audio.join(" ")}|${subtitles.join(" ")}`) : "";
     if (languages !== "") fields.push(data("546", "  ", "a", languages));
     const category = text(work.category);
-    if (category !== null) fields.push(data("655", " 7", "a", ended(category, ".?!)]\"-"), "2", genreSource));
-    for (const heading of unique((work.directors ?? []).map((director) => text(director.heading) ?? text(director.name)))) fields.push(directorField(heading, labels.director));
+    if (category !== null)
+      fields.push(data("655", " 7", "a", ended(category, '.?!)]"-'), "2", genreSource));
+    for (const heading of unique(
+      (work.directors ?? []).map((director) => text(director.heading) ?? text(director.name)),
+    ))
+      fields.push(directorField(heading, labels.director));
     const url = text(work.watchUrl)?.replaceAll(" ", "%20");
     if (url) fields.push(data("856", "40", "u", url, "y", labels.watch));
 
     let shortened = false;
     const withinField: DataField[] = [];
     for (const field of fields) {
-      const fitted = field.tag === "520" ? cutSynopsis(field, MAX_FIELD_BYTES, labels.synopsisShortened, locale) : fitField(field, locale, CUT_ENDINGS[field.tag]);
+      const fitted =
+        field.tag === "520"
+          ? cutSynopsis(field, MAX_FIELD_BYTES, labels.synopsisShortened, locale)
+          : fitField(field, locale, CUT_ENDINGS[field.tag]);
       if (fitted !== field) shortened = true;
       if (fitted !== null) withinField.push(fitted);
     }
-    const fitted = fitRecord(withinField, controlBytes + controlNumber(work.id).length, labels.synopsisShortened, locale);
-    const entered = work.availableFrom && /^\d{4}-\d{2}-\d{2}$/.test(work.availableFrom) ? work.availableFrom : domain.buildDate;
+    const fitted = fitRecord(
+      withinField,
+      controlBytes + controlNumber(work.id).length,
+      labels.synopsisShortened,
+      locale,
+    );
+    const entered =
+      work.availableFrom && /^\d{4}-\d{2}-\d{2}$/.test(work.availableFrom)
+        ? work.availableFrom
+        : domain.buildDate;
     const country = firstCountry(work.countries);
-    const fixed = fixedLengthData({ entered, year, country, minutes, language: audioCodes[0] ?? null, shortened: shortened || fitted.shortened });
+    const fixed = fixedLengthData({
+      entered,
+      year,
+      country,
+      minutes,
+      language: audioCodes[0] ?? null,
+      shortened: shortened || fitted.shortened,
+    });
     return {
       leader: `00000${status === "deleted" ? "d" : "n"}gm a22000003i 4500`,
-      fields: [control("001", controlNumber(work.id)), ...head, control("008", fixed), ...fitted.fields],
+      fields: [
+        control("001", controlNumber(work.id)),
+        ...head,
+        control("008", fixed),
+        ...fitted.fields,
+      ],
     };
   };
 }
 
 /** One record: `marcMapper(domain)(work, status)`, for a single work. */
-export const marcRecord = (work: MarcWork, domain: MarcDomain, status: MarcStatus = "new"): MarcRecord => marcMapper(domain)(work, status);
+export const marcRecord = (
+  work: MarcWork,
+  domain: MarcDomain,
+  status: MarcStatus = "new",
+): MarcRecord => marcMapper(domain)(work, status);
 
 /** Records made one at a time as they are read (a file of 20,000 never holds them all). */
-export function* marcRecords(works: Iterable<MarcWork>, domain: MarcDomain, status: MarcStatus = "new"): Generator<MarcRecord> {
+export function* marcRecords(
+  works: Iterable<MarcWork>,
+  domain: MarcDomain,
+  status: MarcStatus = "new",
+): Generator<MarcRecord> {
   const toRecord = marcMapper(domain);
   for (const work of works) yield toRecord(work, status);
 }
@@ -208,7 +304,8 @@ function firstCountry(countries: readonly string[] | undefined): string | null {
   return null;
 }
 
-const languageTags = (tags: readonly string[] | undefined): string[] => (tags ?? []).map(text).filter((tag): tag is string => tag !== null);
+const languageTags = (tags: readonly string[] | undefined): string[] =>
+  (tags ?? []).map(text).filter((tag): tag is string => tag !== null);
 
 function unique<T>(values: readonly (T | null)[]): T[] {
   return [...new Set(values.filter((value): value is T => value !== null))];
@@ -222,21 +319,28 @@ function unique<T>(values: readonly (T | null)[]): T[] {
 function titleLanguages(work: MarcWork, title: string, domainLanguage: string): string[] {
   if (work.titleLanguage) return unique([marcLanguage(work.titleLanguage)]);
   const named: (string | null)[] = [];
-  for (const tag in work.titles ?? {}) if (text(work.titles![tag]) === title) named.push(marcLanguage(tag));
+  for (const tag in work.titles ?? {})
+    if (text(work.titles![tag]) === title) named.push(marcLanguage(tag));
   const codes = unique(named);
   if (codes.length > 0) return codes;
-  return unique([marcLanguage(domainLanguage), marcLanguage(languageTags(work.audioLanguages)[0] ?? "")]);
+  return unique([
+    marcLanguage(domainLanguage),
+    marcLanguage(languageTags(work.audioLanguages)[0] ?? ""),
+  ]);
 }
 
 /** The titles in other languages that differ from `title` and from each other, as [language, title]. */
 function otherTitles(work: MarcWork, title: string): [string, string][] {
   if (work.titles === undefined || work.titles === null) return [];
-  const rank = (tag: string) => (LANGUAGE_ORDER.includes(tag) ? LANGUAGE_ORDER.indexOf(tag) : LANGUAGE_ORDER.length);
-  const tags = Object.keys(work.titles ?? {}).sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
+  const rank = (tag: string) =>
+    LANGUAGE_ORDER.includes(tag) ? LANGUAGE_ORDER.indexOf(tag) : LANGUAGE_ORDER.length;
+  const tags = Object.keys(work.titles ?? {}).sort(
+    (a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
   const seen = new Set([title]);
   const result: [string, string][] = [];
   for (const tag of tags) {
-    const other = text(work.titles![tag]);
+    const other = text(work.titles[tag]);
     if (other === null || seen.has(other)) continue;
     seen.add(other);
     result.push([tag, other]);

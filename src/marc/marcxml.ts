@@ -28,7 +28,8 @@ export function marcxmlRecord(record: MarcRecord, leader?: string): string {
       continue;
     }
     xml += `  <datafield tag="${field.tag}" ind1="${field.ind1}" ind2="${field.ind2}">\n`;
-    for (const { code, value } of field.subfields) xml += `    <subfield code="${code}">${escape(value)}</subfield>\n`;
+    for (const { code, value } of field.subfields)
+      xml += `    <subfield code="${code}">${escape(value)}</subfield>\n`;
     xml += "  </datafield>\n";
   }
   return `${xml}</record>\n`;
@@ -45,7 +46,10 @@ export function marcxml(records: Iterable<MarcRecord>): string {
  * A collection in UTF-8 chunks of about `chunkBytes`: the head, the records, the tail. Memory
  * holds one record's text and one chunk, not the file.
  */
-export function* marcxmlChunks(records: Iterable<MarcRecord>, chunkBytes = 64 * 1024): Generator<Uint8Array> {
+export function* marcxmlChunks(
+  records: Iterable<MarcRecord>,
+  chunkBytes = 64 * 1024,
+): Generator<Uint8Array> {
   const file = new MarcxmlChunks(chunkBytes);
   for (const record of records) {
     const full = file.add(record);
@@ -91,7 +95,14 @@ export class MarcxmlChunks {
 // A carriage return is written as a reference: a parser reads a raw one as a line feed.
 const SPECIAL = /[&<>"\r]/;
 const SPECIAL_ALL = /[&<>"\r]/g;
-const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\r": "&#13;" };
+const ENTITIES: Record<string, string> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "\r": "&#13;",
+};
 
 /** A value of a record withoutForbidden, escaped. */
-const escape = (text: string): string => (SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ENTITIES[c]!) : text);
+const escape = (text: string): string =>
+  SPECIAL.test(text) ? text.replace(SPECIAL_ALL, (c) => ENTITIES[c]!) : text;

@@ -47,9 +47,11 @@ export const MAX_FIELD_BYTES = 9_999;
  * Both serialisers drop them all, so the two files of a record always hold the same text.
  */
 const FORBIDDEN =
+  // eslint-disable-next-line no-control-regex -- the control characters XML 1.0 forbids
   /[\x00-\x08\x0b\x0c\x0e-\x1f\ufdd0-\ufdef\ufffe\uffff]|[\ud83f\ud87f\ud8bf\ud8ff\ud93f\ud97f\ud9bf\ud9ff\uda3f\uda7f\udabf\udaff\udb3f\udb7f\udbbf\udbff][\udffe\udfff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const FORBIDDEN_ALL = new RegExp(FORBIDDEN.source, "g");
 /** What any of them starts with: a test without look-arounds, for the usual text that has none. */
+// eslint-disable-next-line no-control-regex -- the same control characters
 const SUSPECT = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufdd0-\ufdef\ufffe\uffff]/;
 
 /** `text` without the characters XML forbids (the same string when it has none, which is the rule). */
@@ -73,7 +75,13 @@ export function withoutForbidden(record: MarcRecord): MarcRecord {
     fields: record.fields.map((field) =>
       isControlField(field)
         ? { tag: field.tag, value: dropForbidden(field.value) }
-        : { ...field, subfields: field.subfields.map(({ code, value }) => ({ code, value: dropForbidden(value) })) },
+        : {
+            ...field,
+            subfields: field.subfields.map(({ code, value }) => ({
+              code,
+              value: dropForbidden(value),
+            })),
+          },
     ),
   };
 }
@@ -88,21 +96,31 @@ let goodLeader = "";
 /** Throws (a bug: the mapping made the record) when a leader, tag, indicator or code is malformed. */
 export function checkStructure(record: MarcRecord): void {
   if (record.leader !== goodLeader) {
-    if (!/^[\x20-\x7e]{24}$/.test(record.leader)) throw new Error(`MARC leader must be 24 ASCII characters: ${JSON.stringify(record.leader)}`);
+    if (!/^[\x20-\x7e]{24}$/.test(record.leader))
+      throw new Error(`MARC leader must be 24 ASCII characters: ${JSON.stringify(record.leader)}`);
     goodLeader = record.leader;
   }
   for (const field of record.fields) {
     let control = goodTags.get(field.tag);
     if (control === undefined) {
-      if (!TAG.test(field.tag)) throw new Error(`MARC tag must be 3 letters or digits: ${JSON.stringify(field.tag)}`);
+      if (!TAG.test(field.tag))
+        throw new Error(`MARC tag must be 3 letters or digits: ${JSON.stringify(field.tag)}`);
       control = /^00\d$/.test(field.tag);
       if (goodTags.size < 1000) goodTags.set(field.tag, control);
     }
-    if (control !== isControlField(field)) throw new Error(`MARC field ${field.tag}: tags 001-009 are control fields, the others data fields`);
+    if (control !== isControlField(field))
+      throw new Error(
+        `MARC field ${field.tag}: tags 001-009 are control fields, the others data fields`,
+      );
     if (control) continue;
     const { ind1, ind2, subfields } = field as DataField;
-    if (!INDICATORS.has(ind1) || !INDICATORS.has(ind2)) throw new Error(`MARC field ${field.tag}: indicators must be a digit, a lowercase letter or a blank`);
+    if (!INDICATORS.has(ind1) || !INDICATORS.has(ind2))
+      throw new Error(
+        `MARC field ${field.tag}: indicators must be a digit, a lowercase letter or a blank`,
+      );
     if (subfields.length === 0) throw new Error(`MARC field ${field.tag} has no subfield`);
-    for (const { code } of subfields) if (!CODES.has(code)) throw new Error(`MARC field ${field.tag}: subfield code ${JSON.stringify(code)}`);
+    for (const { code } of subfields)
+      if (!CODES.has(code))
+        throw new Error(`MARC field ${field.tag}: subfield code ${JSON.stringify(code)}`);
   }
 }

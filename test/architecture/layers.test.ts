@@ -34,6 +34,7 @@ const LAYERS: Record<string, { job: string; mayImport: string[] }> = {
     mayImport: [],
   },
   draw: { job: "stand-in images drawn from a row (SVG, rendered to JPEG)", mayImport: [] },
+  marc: { job: "MARC 21 records: a work's record, ISO 2709 and MARCXML files", mayImport: [] },
   // The data.
   content: {
     job: "reading and checking the librarians' files (CSV, images; a missing image drawn)",

@@ -19,12 +19,18 @@ describe("writeMarcFiles", () => {
         yield record;
       }
     })();
-    const count = writeMarcFiles(records, { iso2709: (chunk) => iso.push(chunk), marcxml: (chunk) => xml.push(chunk) }, 16 * 1024);
+    const count = writeMarcFiles(
+      records,
+      { iso2709: (chunk) => iso.push(chunk), marcxml: (chunk) => xml.push(chunk) },
+      16 * 1024,
+    );
     expect(count).toBe(works.length);
     expect(made).toBe(works.length);
     expect(iso.length).toBeGreaterThan(5);
     expect(xml.length).toBeGreaterThan(5);
-    expect(Buffer.concat(iso).equals(Buffer.concat([...iso2709Chunks(marcRecords(works, DOMAIN))]))).toBe(true);
+    expect(
+      Buffer.concat(iso).equals(Buffer.concat([...iso2709Chunks(marcRecords(works, DOMAIN))])),
+    ).toBe(true);
     expect(Buffer.concat(xml).toString("utf8")).toBe(marcxml(marcRecords(works, DOMAIN)));
     expect(readIso2709(Buffer.concat(iso))).toHaveLength(works.length);
   });
@@ -32,7 +38,12 @@ describe("writeMarcFiles", () => {
   it("writes an empty collection and no ISO 2709 bytes for no records", () => {
     const iso: Uint8Array[] = [];
     const xml: Uint8Array[] = [];
-    expect(writeMarcFiles([], { iso2709: (chunk) => iso.push(chunk), marcxml: (chunk) => xml.push(chunk) })).toBe(0);
+    expect(
+      writeMarcFiles([], {
+        iso2709: (chunk) => iso.push(chunk),
+        marcxml: (chunk) => xml.push(chunk),
+      }),
+    ).toBe(0);
     expect(iso).toEqual([]);
     expect(Buffer.concat(xml).toString("utf8")).toBe(marcxml([]));
   });

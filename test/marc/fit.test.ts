@@ -23,7 +23,9 @@ describe("cutAtWord", () => {
     expect(bytes(cut)).toBeLessThanOrEqual(30);
     expect(cut.length).toBeGreaterThan(3);
     expect(japanese.startsWith(cut)).toBe(true);
-    const words = [...new Intl.Segmenter("ja", { granularity: "word" }).segment(japanese)].map((s) => s.index);
+    const words = [...new Intl.Segmenter("ja", { granularity: "word" }).segment(japanese)].map(
+      (s) => s.index,
+    );
     expect(words).toContain(cut.length);
   });
 
@@ -49,7 +51,9 @@ describe("fitField and cutSynopsis", () => {
     expect(iso2709FieldBytes(fitted)).toBeGreaterThan(9_980);
     expect(fitted.subfields[0]!.value).toBe("Título en catalán:");
     expect(fitted.subfields[1]!.value).toMatch(/^(paraula )+paraula…$/);
-    expect(fitField(data("856", "40", "u", `https://e.example/${"x".repeat(10_000)}`), "es", null)).toBeNull();
+    expect(
+      fitField(data("856", "40", "u", `https://e.example/${"x".repeat(10_000)}`), "es", null),
+    ).toBeNull();
   });
 
   it("ends a cut synopsis with the note in brackets, and gives none when not even a word fits", () => {
@@ -65,7 +69,11 @@ describe("fitRecord", () => {
   const big = (tag: string, size: number) => data(tag, "  ", "a", "x ".repeat(size / 2 - 3) + "xx");
 
   it("cuts the synopsis first, then drops directors from the last, and says the record was shortened", () => {
-    const fields = [data("245", "00", "a", "El sur."), big("520", 9_000), ...Array.from({ length: 12 }, () => big("700", 9_000))];
+    const fields = [
+      data("245", "00", "a", "El sur."),
+      big("520", 9_000),
+      ...Array.from({ length: 12 }, () => big("700", 9_000)),
+    ];
     const { fields: fitted, shortened } = fitRecord(fields, 100, "sinopsis abreviada", "es");
     const total = 100 + 24 + 2 + fitted.reduce((n, f) => n + 12 + iso2709FieldBytes(f), 0);
     expect(shortened).toBe(true);
@@ -76,6 +84,9 @@ describe("fitRecord", () => {
 
   it("leaves a record that fits as it is", () => {
     const fields = [data("245", "00", "a", "El sur."), big("520", 9_000)];
-    expect(fitRecord(fields, 100, "sinopsis abreviada", "es")).toEqual({ fields, shortened: false });
+    expect(fitRecord(fields, 100, "sinopsis abreviada", "es")).toEqual({
+      fields,
+      shortened: false,
+    });
   });
 });

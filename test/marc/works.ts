@@ -5,12 +5,16 @@ import type { MarcDomain, MarcWork } from "../../src/marc/map.ts";
 
 export const DOMAIN: MarcDomain = { buildDate: "2026-11-20", language: "es", orgCode: "SpMaBN" };
 
-const WORDS = "la luz del cine mudo vuelve a la pantalla con una historia de amor y de viaje entre dos orillas del río".split(" ");
+const WORDS =
+  "la luz del cine mudo vuelve a la pantalla con una historia de amor y de viaje entre dos orillas del río".split(
+    " ",
+  );
 
 /** `count` words of a Spanish-like text with accents (two bytes) in it. */
 export function words(count: number, start = 0): string {
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(i % 7 === 3 ? "canción" : WORDS[(start + i) % WORDS.length]!);
+  for (let i = 0; i < count; i++)
+    out.push(i % 7 === 3 ? "canción" : WORDS[(start + i) % WORDS.length]!);
   return out.join(" ");
 }
 
@@ -35,18 +39,43 @@ export const SHAPES = {
     availableFrom: "2026-01-05",
   },
   minimal: { id: 7, title: "Sin datos" },
-  noDirector: { id: 102, title: "Nanuk, el esquimal", year: 1922, duration: 79, directors: [], category: "Documentales", countries: ["US"] },
+  noDirector: {
+    id: 102,
+    title: "Nanuk, el esquimal",
+    year: 1922,
+    duration: 79,
+    directors: [],
+    category: "Documentales",
+    countries: ["US"],
+  },
   twoDirectors: {
     id: 103,
     title: "Los olvidados",
     year: 1950,
     duration: 85,
-    directors: [{ name: "Luis Buñuel", heading: "Buñuel, Luis (1900-1983)" }, { name: "Luis Alcoriza" }],
+    directors: [
+      { name: "Luis Buñuel", heading: "Buñuel, Luis (1900-1983)" },
+      { name: "Luis Alcoriza" },
+    ],
     audioLanguages: ["es-MX"],
     countries: ["MX"],
   },
-  noYear: { id: 104, title: "¿Qué he hecho yo para merecer esto?", duration: 101, directors: [{ name: "Pedro Almodóvar", heading: "Almodóvar, Pedro, 1949-" }] },
-  noSynopsis: { id: 105, title: "L'Atalante", titleLanguage: "fr", year: 1934, duration: 89, synopsis: null, countries: ["FR"], audioLanguages: ["fr"] },
+  noYear: {
+    id: 104,
+    title: "¿Qué he hecho yo para merecer esto?",
+    duration: 101,
+    directors: [{ name: "Pedro Almodóvar", heading: "Almodóvar, Pedro, 1949-" }],
+  },
+  noSynopsis: {
+    id: 105,
+    title: "L'Atalante",
+    titleLanguage: "fr",
+    year: 1934,
+    duration: 89,
+    synopsis: null,
+    countries: ["FR"],
+    audioLanguages: ["fr"],
+  },
   everyLanguage: {
     id: 106,
     title: "La lengua de las mariposas",
@@ -92,45 +121,99 @@ export const SHAPES = {
     countries: ["US", "AU"],
   },
   longTitle: { id: 109, title: LONG_TITLE, year: 2020, duration: 1500 },
-  longSynopsis: { id: 110, title: "El sur", year: 1983, duration: 95, synopsis: words(4000), directors: [{ name: "Víctor Erice" }] },
+  longSynopsis: {
+    id: 110,
+    title: "El sur",
+    year: 1983,
+    duration: 95,
+    synopsis: words(4000),
+    directors: [{ name: "Víctor Erice" }],
+  },
   // Absurd on purpose: a title, a synopsis and forty director names each too long, together far over 99,999 bytes.
   overLimits: {
     id: 111,
     title: words(2000),
     synopsis: words(40_000),
-    directors: Array.from({ length: 40 }, (_, i) => ({ name: `Director ${i} ${"ñ".repeat(1500)}` })),
+    directors: Array.from({ length: 40 }, (_, i) => ({
+      name: `Director ${i} ${"ñ".repeat(1500)}`,
+    })),
     audioLanguages: ["es"],
   },
 } satisfies Record<string, MarcWork>;
 
 /** Real titles with the language they are in (the first audio language of their works). */
 const TITLES: [string, string][] = [
-  ["El espíritu de la colmena", "es"], ["The Others", "en"], ["La haine", "fr"], ["Ame\u0301lie", "fr"], ["8½", "it"],
-  ["¡Bienvenido, Mister Marshall!", "es"], ["À bout de souffle", "fr"], ["Les 400 coups", "fr"], ["𝕸𝖆𝖙𝖗𝖎𝖝", "en"],
-  ["Ikarus", "de"], ["«La Strada»", "it"], ["Un chien andalou", "fr"], ["An Autumn Afternoon", "ja"], ["O Apóstolo", "gl"],
-  ["Loreak", "eu"], ["Els dies que vindran", "ca"], ["La La Land", "en"], ["Los Angeles Plays Itself", "en"], ["Los santos inocentes", "es"],
+  ["El espíritu de la colmena", "es"],
+  ["The Others", "en"],
+  ["La haine", "fr"],
+  ["Ame\u0301lie", "fr"],
+  ["8½", "it"],
+  ["¡Bienvenido, Mister Marshall!", "es"],
+  ["À bout de souffle", "fr"],
+  ["Les 400 coups", "fr"],
+  ["𝕸𝖆𝖙𝖗𝖎𝖝", "en"],
+  ["Ikarus", "de"],
+  ["«La Strada»", "it"],
+  ["Un chien andalou", "fr"],
+  ["An Autumn Afternoon", "ja"],
+  ["O Apóstolo", "gl"],
+  ["Loreak", "eu"],
+  ["Els dies que vindran", "ca"],
+  ["La La Land", "en"],
+  ["Los Angeles Plays Itself", "en"],
+  ["Los santos inocentes", "es"],
 ];
-const DIRECTORS = [{ name: "Víctor Erice", heading: "Erice, Víctor, 1940-" }, { name: "Agnès Varda" }, { name: "Bong Joon-ho" }, { name: "Icíar Bollaín", heading: "Bollaín, Icíar, 1967-" }, { name: "Jon Garaño" }];
-const LANGUAGES = ["es", "en", "ca", "gl", "eu", "va", "fr", "de", "it", "pt-BR", "ja", "zh-Hant", "ar", "ssp", "zxx", "x-private"];
+const DIRECTORS = [
+  { name: "Víctor Erice", heading: "Erice, Víctor, 1940-" },
+  { name: "Agnès Varda" },
+  { name: "Bong Joon-ho" },
+  { name: "Icíar Bollaín", heading: "Bollaín, Icíar, 1967-" },
+  { name: "Jon Garaño" },
+];
+const LANGUAGES = [
+  "es",
+  "en",
+  "ca",
+  "gl",
+  "eu",
+  "va",
+  "fr",
+  "de",
+  "it",
+  "pt-BR",
+  "ja",
+  "zh-Hant",
+  "ar",
+  "ssp",
+  "zxx",
+  "x-private",
+];
 const COUNTRIES = ["ES", "FR", "US", "GB", "AR", "MX", "JP", "KR", "DE", "PS", "XX"];
 
 /** `count` works mixing every shape's traits, seeded. */
 export function generatedWorks(count: number, seed = 41): MarcWork[] {
   const next = random(seed);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)]!;
-  const some = <T>(list: readonly T[], most: number): T[] => Array.from({ length: Math.floor(next() * (most + 1)) }, () => pick(list));
+  const some = <T>(list: readonly T[], most: number): T[] =>
+    Array.from({ length: Math.floor(next() * (most + 1)) }, () => pick(list));
   return Array.from({ length: count }, (_, i): MarcWork => {
     const [name, language] = pick(TITLES);
     const title = `${name}${next() < 0.5 ? ` ${i}` : ""}`;
     return {
       id: 1000 + i * 3,
       title,
-      titles: next() < 0.4 ? { es: title, en: `${title} (English)`, va: `${title} (valencià)` } : undefined,
+      titles:
+        next() < 0.4
+          ? { es: title, en: `${title} (English)`, va: `${title} (valencià)` }
+          : undefined,
       year: next() < 0.8 ? 1900 + Math.floor(next() * 126) : null,
       duration: next() < 0.8 ? 1 + Math.floor(next() * 240) : null,
       synopsis: next() < 0.7 ? words(10 + Math.floor(next() * 120), i) : null,
       directors: some(DIRECTORS, 3),
-      category: next() < 0.8 ? pick(["Películas", "Documentales", "Cortometrajes", "Artes escénicas"]) : null,
+      category:
+        next() < 0.8
+          ? pick(["Películas", "Documentales", "Cortometrajes", "Artes escénicas"])
+          : null,
       ageRating: next() < 0.5 ? pick(["TP", "7", "12", "16", "18"]) : null,
       countries: some(COUNTRIES, 2),
       audioLanguages: next() < 0.9 ? [language, ...some(LANGUAGES, 2)] : [],

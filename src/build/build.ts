@@ -3,7 +3,7 @@ import { urlFolder } from "../api/layout.ts";
 import { loadCatalogue, type Catalogue } from "../content/load.ts";
 import { openKnownHeaders } from "../content/images.ts";
 import type { Domain } from "../content/schema.ts";
-import { UserError } from "../errors.ts";
+import { InputError, UserError } from "../errors.ts";
 import type { Reporter } from "../util/reporter.ts";
 import { apiImages, copyProcessedImage, type ProcessedImage } from "../media/images.ts";
 import {
@@ -34,7 +34,7 @@ import { writeExports, type SheetWriter } from "../exports/write.ts";
 import { sheetJob } from "../exports/sheet-job.ts";
 import { writeSheet } from "../exports/xlsx.ts";
 import { heapGrowingPercent, limitHeapGrowth } from "../util/memory.ts";
-import { policySettingOf, siteFolder } from "./site-folder.ts";
+import { ownPageProblems, policySettingOf, siteFolder } from "./site-folder.ts";
 
 export interface BuildOptions extends BuildInputs {
   /** Where processed images are cached between builds. */
@@ -118,6 +118,9 @@ async function buildChanged(
     siteModule === null
       ? null
       : (await siteModule).loadLook(siteDir, options.siteDir !== undefined);
+  // Own pages on a path a domain's language version, media or the catalogue owns.
+  const pageProblems = look === null ? [] : ownPageProblems(look.pages, catalogue.domains);
+  if (pageProblems.length > 0) throw new InputError(pageProblems);
   // The pages' added policy sources: read with the site or without, the servers' headers come from build.json.
   const contentSecurity = look !== null ? look.contentSecurity : policySettingOf(siteDir);
   // Nothing the library's files load is blocked silently.

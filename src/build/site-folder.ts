@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { sitePaths } from "../content/languages.ts";
+import { OwnerTable } from "../content/owners.ts";
+import type { Domain } from "../content/schema.ts";
 import { InputError, type Problem } from "../errors.ts";
-import type { PolicyDomain } from "../site/custom/blocked.ts";
 import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../site/policy.ts";
 
 /**
@@ -14,21 +16,36 @@ export const siteFolder = (contentDir: string, siteDir?: string): string =>
 
 /**
  * The site folder checked as the build would (its templates compiled, its pages, texts and
- * policy setting checked): its problems, and as warnings what the pages' policy would block on
- * these domains. Nothing when it is fine or absent. Loads the template engines.
+ * policy setting checked, its pages' paths against what these domains own): its problems, and as
+ * warnings what the pages' policy would block on these domains. Nothing when it is fine or
+ * absent. Loads the template engines.
  */
 export async function checkSiteFolder(
   dir: string,
   named: boolean,
-  domains: readonly PolicyDomain[],
+  domains: readonly Domain[],
 ): Promise<{ problems: Problem[]; warnings: Problem[] }> {
   const { loadLook } = await import("../site/custom/look.ts");
   try {
-    return { problems: [], warnings: loadLook(dir, named).blockedOn(domains) };
+    const look = loadLook(dir, named);
+    return { problems: ownPageProblems(look.pages, domains), warnings: look.blockedOn(domains) };
   } catch (error) {
     if (error instanceof InputError) return { problems: error.problems, warnings: [] };
     throw error;
   }
+}
+
+/**
+ * The own pages whose address is a path someone else owns on a domain's host: one of its language
+ * versions, a media folder, a folder of the catalogue's (content/owners.ts). Errors naming the
+ * page's file; once per build, whatever the number of pages built.
+ */
+export function ownPageProblems(
+  pages: readonly { dir: string; file: string }[],
+  domains: readonly Domain[],
+): Problem[] {
+  if (pages.length === 0 || domains.length === 0) return [];
+  return new OwnerTable(domains.map((domain) => sitePaths(domain))).pageProblems(pages);
 }
 
 /** A build without the site reads only the folder's policy setting (src/site/policy.ts). */

@@ -1,4 +1,6 @@
 import type { Problem } from "../errors.ts";
+import { isProductPath } from "../util/product-paths.ts";
+import { OwnerTable, type SitePaths } from "./owners.ts";
 import { LANGUAGES, type Domain, type Language } from "./schema.ts";
 
 const interfaceLanguages = new Map<string, Language | null>();
@@ -36,10 +38,47 @@ const noInterface = (tag: string) =>
   `no interface in ${JSON.stringify(tag)}: its pages use the Spanish one (interfaces: ${LANGUAGES.join(", ")}; a region may follow, as in "es-ES")`;
 
 /**
- * Checks the languages of every domain. A valid tag outside the seven languages (locale or
- * other language) is a warning: its catalogue keeps building, with the Spanish interface, and
- * the warning says which languages have one. A language listed twice, or that is the locale's,
- * is an error.
+ * Why a language tag cannot name a version of a site, or null when it can: its folder is its
+ * interface language, or else the tag in lowercase, so a tag must be one of the seven or start
+ * with a language of 2 or 3 letters (`media`, `assets`, `director`, `pagefind` are valid tags of
+ * 5 to 8 letters), and not be a folder of the catalogue's own (`api`, `new`).
+ */
+function folderProblem(tag: string): string | null {
+  const folder = siteLanguage(tag);
+  if (interfaceLanguage(tag) === null) {
+    let primary = "";
+    try {
+      primary = new Intl.Locale(tag).language;
+    } catch {
+      // not a tag: the schema said so
+    }
+    if (!/^[a-z]{2,3}$/i.test(primary))
+      return `${JSON.stringify(tag)} cannot name a version of the site (its folder, ${JSON.stringify(`${folder}/`)}): a language tag starts with a language of 2 or 3 letters, like "de", "gsw" or "pt-BR"`;
+  }
+  if (isProductPath(folder))
+    return `${JSON.stringify(tag)} would put a version of the site in ${JSON.stringify(`${folder}/`)}, a folder of the catalogue's own: leave it out`;
+  return null;
+}
+
+/** The folders of a domain's language versions (its problems aside): what content/owners.ts checks. */
+export const languageFolders = (domain: Pick<Domain, "languages">): string[] =>
+  (domain.languages ?? []).filter((tag) => folderProblem(tag) === null).map(siteLanguage);
+
+/** A domain's paths for content/owners.ts. */
+export const sitePaths = (domain: Domain, line?: number): SitePaths => ({
+  domain: domain.domain,
+  base_url: domain.base_url,
+  media_url: domain.media_url,
+  folders: languageFolders(domain),
+  ...(line !== undefined ? { line } : {}),
+});
+
+/**
+ * Checks the languages of every domain, and who owns each path of their hosts
+ * (content/owners.ts). A valid tag outside the seven languages (locale or other language) is a
+ * warning: its catalogue keeps building, with the Spanish interface, and the warning says which
+ * languages have one. A language listed twice, or that is the locale's, or that cannot name a
+ * folder, is an error.
  */
 export function checkLanguages(domains: readonly { line: number; value: Domain }[], file: string, problems: Problem[], warnings: Problem[]): void {
   for (const { line, value } of domains) {
@@ -53,7 +92,13 @@ export function checkLanguages(domains: readonly { line: number; value: Domain }
         continue;
       }
       seen.set(language, JSON.stringify(tag));
-      if (interfaceLanguage(tag) === null) warnings.push({ file, line, column: "languages", message: noInterface(tag) });
+      const problem = folderProblem(tag);
+      if (problem !== null) problems.push({ file, line, column: "languages", message: problem });
+      else if (interfaceLanguage(tag) === null) warnings.push({ file, line, column: "languages", message: noInterface(tag) });
     }
   }
+  // A domain written twice is an error of its own (content/load.ts): its first row stands for it.
+  const named = new Set<string>();
+  const once = domains.filter(({ value }) => !named.has(value.domain) && named.add(value.domain));
+  problems.push(...new OwnerTable(once.map(({ line, value }) => sitePaths(value, line))).problems(file));
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { brandOf, cssColor } from "./brand.ts";
 import { isRealDate } from "../util/dates.ts";
+import { HOST_PATTERN, PATH_SEGMENT } from "../util/server-values.ts";
 import { dateProblem, parseBoolean, parseDate } from "./values.ts";
 
 export type { DomainBrand } from "./brand.ts";
@@ -75,8 +76,7 @@ export type AudiovisualType = (typeof AUDIOVISUAL_TYPES)[number];
 export const LANGUAGES = ["es", "en", "ca", "gl", "eu", "va", "fr"] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-// A host name as clients send it in `Host` (no port, lowercase); it also names a folder of the output.
-const HOST_PATTERN = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+// A domain is a host name as clients send it in `Host` (no port, lowercase); it also names a folder of the output.
 
 const httpUrl = () =>
   required().transform((text, ctx) => {
@@ -96,6 +96,48 @@ const httpUrl = () =>
       return z.NEVER;
     }
     // Links are built by appending paths, so the stored form never ends with a slash.
+    return url.href.replace(/\/+$/, "");
+  });
+
+/** The authority of a URL as written: what its path follows. */
+const AUTHORITY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\\]*/i;
+
+/**
+ * A base_url or media_url: its host and path go into every server's configuration, so both are
+ * what every server matches literally (util/server-values.ts). Checked on the text as written:
+ * the URL parser would turn `\` into `/`, resolve `..`, percent-encode braces and keep a bare `?`
+ * or `#` that then ends every link.
+ */
+const servedUrl = () =>
+  required().transform((text, ctx) => {
+    const refuse = (message: string) => {
+      ctx.addIssue({ code: "custom", message: `${message}, got ${show(text)}` });
+      return z.NEVER;
+    };
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return refuse("expected an absolute http(s) URL");
+    }
+    if (!/^https?:$/.test(url.protocol) || url.username || url.password || /[?#]/.test(text) || !HOST_PATTERN.test(url.hostname)) {
+      return refuse("expected an http(s) URL without credentials, query or fragment");
+    }
+    if (url.port === "0") return refuse("port 0 is no port a server listens on");
+    const path = text.replace(AUTHORITY, "");
+    const segments = path.split("/").slice(1);
+    if (segments.at(-1) === "") segments.pop(); // one trailing slash
+    if (segments.some((segment) => segment.startsWith("_") || segment.startsWith("."))) {
+      return refuse(`path segments must not start with "_" or "." (they are reserved)`);
+    }
+    if (segments.includes("")) return refuse(`an empty path segment ("//") is not a path a server can serve`);
+    // A path that does not start with "/" starts with a backslash, which the parser read as one.
+    const odd = path === "" || path.startsWith("/") ? segments.find((segment) => !PATH_SEGMENT.test(segment)) : path;
+    if (odd !== undefined) {
+      return refuse(
+        `the path segment ${show(odd)} cannot be served the same by every server: letters, digits, ".", "_", "~" and "-" only (no ";", "$", quotes, braces, spaces, "%" escapes or other characters)`,
+      );
+    }
     return url.href.replace(/\/+$/, "");
   });
 
@@ -180,8 +222,8 @@ export const domainRow = z
       error: (iss) => `expected a lowercase host name like "biblioteca.example.org" (no scheme, port or path), got ${show(iss.input)}`,
     }),
     name: oneLine(),
-    base_url: httpUrl().nullable(),
-    media_url: httpUrl().nullable(),
+    base_url: servedUrl().nullable(),
+    media_url: servedUrl().nullable(),
     locale: locale().nullable(),
     default_ordering: z
       .enum(ORDERINGS, { error: (iss) => `expected one of ${ORDERINGS.join(", ")}, got ${show(iss.input)}` })
@@ -195,8 +237,13 @@ export const domainRow = z
     home_url: httpUrl().nullable(),
     theme_color: cssColor().nullable(),
   })
-  .transform((row) => {
+  .transform((row, ctx) => {
     const baseUrl = row.base_url ?? `https://${row.domain}`;
+    const portProblem = mediaPortProblem(baseUrl, row.media_url);
+    if (portProblem !== null) {
+      ctx.addIssue({ code: "custom", path: [row.media_url === null ? "base_url" : "media_url"], message: portProblem });
+      return z.NEVER;
+    }
     return {
       domain: row.domain,
       name: row.name,
@@ -212,6 +259,19 @@ export const domainRow = z
       ...brandOf(row),
     };
   });
+
+/**
+ * Why media at this URL (written, or the default under base_url) could not be served, or null:
+ * the configurations tell hosts apart by name alone (a request's port is not looked at) and keep
+ * media under their host, so media behind a port has no server block, site or folder that answers.
+ */
+function mediaPortProblem(baseUrl: string, mediaUrl: string | null): string | null {
+  const port = new URL(mediaUrl ?? baseUrl).port;
+  if (port === "") return null;
+  return mediaUrl === null
+    ? `the media go under base_url by default (${show(`${baseUrl}/media`)}), and media behind a port (:${port}) cannot be served: add a media_url without a port`
+    : `media behind a port (:${port}) cannot be served: the servers' configurations answer media by host name, on the port they listen on (--listen); write media_url without a port, got ${show(mediaUrl)}`;
+}
 
 function languagesOf(row: { languages: string[] | null } & Record<`name_${Language}`, string | null>): DomainLanguages {
   const names = Object.fromEntries(LANGUAGES.flatMap((lang) => (row[`name_${lang}`] !== null ? [[lang, row[`name_${lang}`]]] : [])));

@@ -1,5 +1,11 @@
 import type { BuildInfo } from "../output/build-info.ts";
-import { HSTS, NOSNIFF, REFERRER_POLICY, sharedContentSecurityPolicy } from "../serve/headers.ts";
+import {
+  HSTS,
+  NOSNIFF,
+  REFERRER_POLICY,
+  servable,
+  sharedContentSecurityPolicy,
+} from "../serve/headers.ts";
 import {
   ALLOW,
   API_HEADERS,
@@ -35,12 +41,12 @@ export const FUNCTION_MAX_BYTES = 10_240;
 export function distributionPolicy(info: BuildInfo): Record<string, string> {
   const csp = sharedContentSecurityPolicy(info.domains);
   const https = info.domains.every((d) => d.base_url.startsWith("https:"));
-  return {
+  return servable({
     ...NOSNIFF,
     "Content-Security-Policy": csp,
     "Referrer-Policy": REFERRER_POLICY,
     ...(https ? { "Strict-Transport-Security": HSTS } : {}),
-  };
+  });
 }
 
 const lower = (headers: Record<string, string>) =>

@@ -21,6 +21,9 @@ import type { BuildInfo } from "../output/build-info.ts";
  * approximate beyond: an unknown `format` falls back to the plain listing instead of 404, and an
  * invalid page gets the site's 404 page instead of `{"detail":"Invalid page."}`. The edge
  * function (worker.ts) answers every request exactly; use it where the CDN runs code.
+ *
+ * Every path and header value comes from the routing table, which asserts them (a line break
+ * would start a rule of its own: validate refused it, util/server-values.ts).
  */
 
 export interface EdgeRules {

@@ -1,6 +1,7 @@
 import type { BuildInfo } from "../output/build-info.ts";
 import type { Listen } from "./listen.ts";
 import { MIME_TYPES } from "./mime.ts";
+import { assertServable } from "../util/server-values.ts";
 import {
   API_HEADERS,
   CACHE,
@@ -36,7 +37,13 @@ import {
 
 /** A Caddyfile token in backquotes (no escapes inside; the bodies hold no backquote). */
 const raw = (value: string) => `\`${value}\``;
-const quoted = (value: string) => `"${value.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+/**
+ * A Caddyfile token in double quotes, `\"` for a quote. Inside it Caddy keeps a backslash as it is
+ * and expands `{…}` placeholders (in header values too): the values are made of characters every
+ * server sends as written (util/server-values.ts), which validate checked.
+ */
+const quoted = (value: string) =>
+  `"${assertServable("header", value, "a Caddyfile value").replace(/"/g, '\\"')}"`;
 const exact = (path: string) => `^${escapeRegex(path)}$`;
 
 const placeholder = (name: string) => `{catalogue_${name}}`;

@@ -1,5 +1,6 @@
 import type { DomainInfo } from "../output/build-info.ts";
 import { mergeSources, pagePolicy } from "../site/policy.ts";
+import { assertServable } from "../util/server-values.ts";
 
 /**
  * The security headers of docs/interface.md#routing, as data: what every answer of a host
@@ -49,16 +50,26 @@ export function sharedContentSecurityPolicy(domains: readonly DomainInfo[]): str
  * still reaches the browser through it.
  */
 export function domainHeaders(domain: DomainInfo): Record<string, string> {
-  return {
+  return servable({
     ...NOSNIFF,
     "Content-Security-Policy": contentSecurityPolicy(domain),
     "Referrer-Policy": REFERRER_POLICY,
     ...(domain.base_url.startsWith("https:") ? { "Strict-Transport-Security": HSTS } : {}),
-  };
+  });
+}
+
+/**
+ * Headers whose every value each server sends as written: validate refused anything else at its
+ * line (util/server-values.ts), so a value that is not is a bug. Checked once per host, when the
+ * routing table is made.
+ */
+export function servable(headers: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(headers)) assertServable("header", value, name);
+  return headers;
 }
 
 /** Headers of a host that only serves media: HSTS when every media_url naming it is https. */
 export function mediaHostHeaders(mediaUrls: string[]): Record<string, string> {
   const https = mediaUrls.length > 0 && mediaUrls.every((url) => url.startsWith("https:"));
-  return { ...NOSNIFF, ...(https ? { "Strict-Transport-Security": HSTS } : {}) };
+  return servable({ ...NOSNIFF, ...(https ? { "Strict-Transport-Security": HSTS } : {}) });
 }

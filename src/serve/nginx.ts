@@ -1,6 +1,7 @@
 import type { BuildInfo } from "../output/build-info.ts";
 import type { Listen } from "./listen.ts";
 import { DEFAULT_TYPE, MIME_TYPES } from "./mime.ts";
+import { assertServable } from "../util/server-values.ts";
 import {
   API_HEADERS,
   CACHE,
@@ -31,7 +32,12 @@ import {
  * Run: nginx -p PREFIX -c FILE -g 'daemon off; pid FILE;'
  */
 
-/** An nginx string literal; configDir and the schemas keep `$`, quotes and braces out of values. */
+/**
+ * An nginx string literal. nginx expands `$name` inside quotes too and has no escape for it: the
+ * values that come from a library's files (hosts, paths, header values) are checked by validate
+ * (util/server-values.ts) and asserted where they are written (`header`, routes.ts); configDir
+ * keeps them out of --dir. The fixed values (the maps' patterns) hold `$` on purpose.
+ */
 const str = (value: string) => `'${value.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
 
 const variable = (name: string) => `catalogue_${name}`;
@@ -46,7 +52,10 @@ type Entries = Record<string, string>;
 const headers = (own: Entries, entries: Entries, indent: string) =>
   Object.entries({ ...own, ...entries })
     .filter(([name]) => name !== "Content-Type")
-    .map(([name, value]) => `${indent}add_header ${name} ${str(value)} always;`)
+    .map(
+      ([name, value]) =>
+        `${indent}add_header ${name} ${str(assertServable("header", value, name))} always;`,
+    )
     .join("\n");
 
 function queryMaps(): string {

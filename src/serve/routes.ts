@@ -5,11 +5,11 @@ import {
   type ErrorName,
   type ExportKind,
 } from "../api/layout.ts";
-import { UserError } from "../errors.ts";
 import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
 import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../site/urls.ts";
 import { domainHeaders, mediaHostHeaders, NOSNIFF } from "./headers.ts";
 import { mimeType } from "./mime.ts";
+import { assertServable } from "../util/server-values.ts";
 
 /**
  * docs/interface.md#routing as data: the one description of how a request maps onto the files of a
@@ -218,15 +218,12 @@ export interface DomainRoutes {
 
 export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
 
-/** Base paths servers can match literally: plain segments, no percent-encoding. */
-const BASE_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/;
-
 export function domainRoutes(info: DomainInfo): DomainRoutes {
-  if (!BASE_PATH.test(info.base_path)) {
-    throw new UserError(
-      `${info.domain}: base_url path ${JSON.stringify(info.base_path)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`,
-    );
-  }
+  // validate refuses what a server cannot match literally (util/server-values.ts): asserted here.
+  assertServable("host", info.domain, "domain");
+  assertServable("path", info.base_path, `${info.domain}'s base path`);
+  for (const folder of info.languages ?? [])
+    assertServable("path", `/${folder}`, `${info.domain}'s language folder`);
   const api = `${info.base_path}${API_PATH}`;
   return {
     info,
@@ -302,11 +299,8 @@ export function hostTable(info: BuildInfo): HostRoutes[] {
     const slash = domain.media_folder.indexOf("/");
     const host = slash === -1 ? domain.media_folder : domain.media_folder.slice(0, slash);
     const prefix = slash === -1 ? "/" : `${domain.media_folder.slice(slash)}/`;
-    if (!BASE_PATH.test(prefix.slice(0, -1))) {
-      throw new UserError(
-        `${domain.domain}: media_url path ${JSON.stringify(prefix)} cannot be served: use letters, digits, ".", "_", "~" and "-" only`,
-      );
-    }
+    assertServable("host", host, `${domain.domain}'s media host`);
+    assertServable("path", prefix.slice(0, -1), `${domain.domain}'s media path`);
     let entry = hosts.get(host);
     if (entry === undefined)
       hosts.set(host, (entry = { host, domain: null, media: [], headers: { ...NOSNIFF } }));

@@ -50,7 +50,7 @@ export function pagePolicy(imagesFrom: readonly string[], extra: PolicySources =
   const directives = new Map<string, string[]>(BASE.map(([name, sources]) => [name, [...sources]]));
   directives.get("img-src")!.push(...imagesFrom);
   for (const name of Object.keys(EXTENSIBLE)) {
-    const added = extra[name] ?? [];
+    const added = Object.hasOwn(extra, name) ? extra[name]! : [];
     if (added.length === 0) continue;
     // A directive the base leaves to default-src 'none' starts from nothing, not from 'none'.
     const sources = directives.get(name) ?? [];
@@ -62,26 +62,39 @@ export function pagePolicy(imagesFrom: readonly string[], extra: PolicySources =
 
 /** The sources of several domains' settings together (a CloudFront policy serves every domain). */
 export function mergeSources(all: readonly (PolicySources | undefined)[]): PolicySources {
-  const merged: Record<string, string[]> = {};
+  // A Map: a directive's name is data, never a property lookup (`constructor`, `__proto__`).
+  const merged = new Map<string, string[]>();
   for (const sources of all) {
     for (const [name, list] of Object.entries(sources ?? {})) {
-      const into = (merged[name] ??= []);
+      let into = merged.get(name);
+      if (into === undefined) merged.set(name, (into = []));
       for (const source of list) if (!into.includes(source)) into.push(source);
     }
   }
   return Object.fromEntries(
     Object.keys(EXTENSIBLE)
-      .filter((name) => merged[name] !== undefined)
-      .map((name) => [name, merged[name]!]),
+      .filter((name) => merged.has(name))
+      .map((name) => [name, merged.get(name)!]),
   );
 }
 
 /** The setting's file, at the root of the site folder. */
 export const POLICY_FILE = "content-security.json";
 
-/** `https://host`, `https://*.host:port/path`, `wss://host`: a host source with a scheme. */
-const HOST_SOURCE =
-  /^(https?|wss?):\/\/(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:(\d{1,5}|\*))?(\/[^\s;,'"]*)?$/i;
+/**
+ * A host source with a scheme, in the grammar of CSP (host-source, with RFC 3986's path):
+ * `https://host`, `https://*.host:port/path`, `wss://host`. The host in ASCII (an IDN in its
+ * punycode form); the path of unreserved characters, percent-escapes and the sub-delimiters but
+ * `;` and `,` (CSP's own separators) and `$` (nginx would read a variable in the header). So
+ * every source that passes is sent as written by every server (util/server-values.ts).
+ */
+const LABEL = "[a-z0-9](?:[a-z0-9-]*[a-z0-9])?";
+const PATH_CHAR = "(?:[A-Za-z0-9._~!&'()*+=:@-]|%[0-9A-Fa-f]{2})";
+const HOST_SOURCE = new RegExp(
+  `^(?:https?|wss?)://(?:\\*\\.)?${LABEL}(?:\\.${LABEL})*(?::(?:\\d{1,5}|\\*))?(?:/${PATH_CHAR}*)*$`,
+  "i",
+);
+const SCHEME_PREFIX = /^(?:https?|wss?):\/\//i;
 /** A scheme source a library may name on purpose (`https:`: anything over TLS). */
 const SCHEME_SOURCE = /^(https|wss|data|blob):$/i;
 /** The hash of one inline script or style: `'sha256-…'`. */
@@ -113,7 +126,45 @@ function refusal(directive: string, source: string): string | null {
       ? `data: in ${directive} would let any injected text run or load`
       : null;
   if (HOST_SOURCE.test(source)) return null;
+  const why = SCHEME_PREFIX.test(source) ? hostSourceProblem(source) : null;
+  if (why !== null) return why;
   return `not a source: write an origin like "https://stats.example.org" (a "*." before the host for its subdomains, a path after it), "https:", or a hash like 'sha256-…'`;
+}
+
+/** Why a character of a path cannot be in a source, beyond the grammar. */
+const PATH_REASONS: Readonly<Record<string, string>> = {
+  $: "nginx would read a variable in the header",
+  "{": "Caddy would read a placeholder in the header",
+  "}": "Caddy would read a placeholder in the header",
+  ";": "it separates a policy's directives",
+  ",": "it separates policies",
+};
+
+/** What is wrong in a source that starts like a host source, or null when nothing precise is. */
+function hostSourceProblem(source: string): string | null {
+  const rest = source.replace(SCHEME_PREFIX, "");
+  const slash = rest.indexOf("/");
+  const host = slash < 0 ? rest : rest.slice(0, slash);
+  const path = slash < 0 ? "" : rest.slice(slash);
+  if (/[^\x20-\x7e]/.test(host)) {
+    let ascii = "";
+    try {
+      ascii = new URL(`https://${host}`).hostname;
+    } catch {
+      // no punycode form to suggest
+    }
+    return `the host is not ASCII: write it in its punycode form${ascii === "" ? "" : ` (${ascii})`}`;
+  }
+  if (/%(?![0-9A-Fa-f]{2})/.test(path)) return `"%" in a path starts an escape of two hex digits`;
+  const at = new RegExp(`^(?:/|${PATH_CHAR})*`).exec(path)![0].length;
+  if (at === path.length) return null;
+  const code = path.codePointAt(at)!;
+  const char = String.fromCodePoint(code);
+  const named =
+    code < 0x20 || code === 0x7f
+      ? `the control character U+${code.toString(16).toUpperCase().padStart(4, "0")}`
+      : JSON.stringify(char);
+  return `${named} cannot be in a source's path (${PATH_REASONS[char] ?? "percent-escape it"}): letters, digits, %XX escapes and - . _ ~ ! & ' ( ) * + = : @ only`;
 }
 
 /**
@@ -142,10 +193,12 @@ export function parsePolicySetting(file: string, text: string, problems: Problem
     });
     return {};
   }
-  const sources: Record<string, string[]> = {};
+  // A Map: a directive's name is data, never a property lookup (`constructor`, `__proto__`).
+  const sources = new Map<string, string[]>();
+  const lines = linesOf(text);
   for (const [directive, value] of Object.entries(parsed)) {
-    const line = lineAt(text, text.indexOf(JSON.stringify(directive)));
-    if (!(directive in EXTENSIBLE)) {
+    const line = lines.get(directive)?.line ?? 1;
+    if (!Object.hasOwn(EXTENSIBLE, directive)) {
       const fixed = BASE.some(([name]) => name === directive);
       problems.push({
         file,
@@ -165,22 +218,54 @@ export function parsePolicySetting(file: string, text: string, problems: Problem
       continue;
     }
     const kept: string[] = [];
-    for (const source of value) {
+    value.forEach((source, i) => {
       const why = refusal(directive, source.trim());
       if (why === null) kept.push(source.trim());
       else
         problems.push({
           file,
-          line: lineAt(text, text.indexOf(JSON.stringify(source))),
-          message: `"${directive}": ${JSON.stringify(source)}: ${why}`,
+          line: lines.get(directive)?.sources[i] ?? line,
+          message: `"${directive}": ${shown(source)}: ${why}`,
         });
-    }
-    if (kept.length > 0) sources[directive] = kept;
+    });
+    if (kept.length > 0) sources.set(directive, kept);
   }
-  return mergeSources([sources]);
+  return mergeSources([Object.fromEntries(sources)]);
 }
 
+/** A source in a message: quoted, every control character escaped (JSON leaves DEL and C1 as they are). */
+const shown = (source: string) =>
+  JSON.stringify(source).replace(
+    /[\u007f-\u009f\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+
 const lineAt = (text: string, at: number) => (at < 0 ? 1 : text.slice(0, at).split("\n").length);
+
+/**
+ * The line of each directive of a setting that parses, and of each of its sources, read off the
+ * text's tokens (a source written with escapes is found as well as one written plainly). For a
+ * directive written twice, its last occurrence: the one JSON.parse keeps.
+ */
+function linesOf(text: string): Map<string, { line: number; sources: number[] }> {
+  const found = new Map<string, { line: number; sources: number[] }>();
+  let current: { line: number; sources: number[] } | null = null;
+  let depth = 0;
+  let line = 1;
+  const colon = /\s*:/y;
+  const isKey = (end: number) => ((colon.lastIndex = end), colon.test(text));
+  for (const match of text.matchAll(/"(?:[^"\\\n]|\\.)*"|[{}[\]\n]/g)) {
+    const token = match[0];
+    if (token === "\n") line++;
+    else if (token === "{" || token === "[") depth++;
+    else if (token === "}" || token === "]") depth--;
+    else if (depth === 1 && isKey(match.index + token.length)) {
+      current = { line, sources: [] };
+      found.set(JSON.parse(token) as string, current);
+    } else if (depth === 2) current?.sources.push(line);
+  }
+  return found;
+}
 
 /**
  * Whether the policy lets a page at `page` (its absolute URL) load `url` under `directive`:
@@ -199,7 +284,7 @@ export function allows(
   const sources = [
     ...base,
     ...(directive === "img-src" ? imagesFrom : []),
-    ...(extra[directive] ?? []),
+    ...(Object.hasOwn(extra, directive) ? extra[directive]! : []),
   ];
   return sources.some((source) => matches(source, url, page));
 }

@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readBuildInfo } from "../../src/output/build-info.ts";
@@ -102,6 +102,8 @@ describe("the same request to every server (item 2: the same bytes from every se
 
   beforeAll(async () => {
     const { dir, cleanup } = await tempDir("catalogue-hostile-csp-");
+    // nginx started as root runs its workers as "nobody": they must be able to read the build.
+    await chmod(dir, 0o755);
     const content = await generatedContent(dir, { works: 40, domains: 2 });
     await mkdir(path.join(dir, "site"));
     await writeFile(path.join(dir, FILE), setting(EVERY_CLASS));

@@ -6,7 +6,7 @@ import { checkUpToDate } from "../../src/build/up-to-date.ts";
 import { readBuildInfo } from "../../src/output/build-info.ts";
 import { contentSecurityPolicy, sharedContentSecurityPolicy } from "../../src/serve/headers.ts";
 import { blockedReferences, referencesIn } from "../../src/site/custom/blocked.ts";
-import { allows, pagePolicy, parsePolicySetting } from "../../src/site/policy.ts";
+import { allows, mergeSources, pagePolicy, parsePolicySetting } from "../../src/site/policy.ts";
 import { parsePolicy } from "../serve/header-checks.ts";
 import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
 
@@ -79,6 +79,60 @@ describe("the setting", () => {
     expect(broken).toHaveLength(1);
     expect(broken[0]).toMatchObject({ file: "f.json", line: 3 });
     expect(broken[0]!.message).toMatch(/^not valid JSON/);
+  });
+
+  it("takes directive names as data (never a property of an object) and sources in CSP's grammar, each refused at its own line", () => {
+    const problems: Problem[] = [];
+    const text = `{
+  "constructor": ["https://a.example"],
+  "__proto__": ["https://a.example"],
+  "toString": ["https://a.example"],
+  "img-src": [
+    "https://ok.example/it's/(x)!*+=@:/%7Bq%7D/~u",
+    "https://a.example/$args",
+    "https://a.example/{env.HOME}",
+    "https://a.example/\\u0000",
+    "https://a.example/\\u20ac",
+    "https://b\\u00fccher.example",
+    "https://a.example/%zz",
+    "https://a.example/a\\\\b",
+    "https://ok.example/it's/(x)!*+=@:/%7Bq%7D/~u"
+  ]
+}`;
+    const sources = parsePolicySetting("f.json", text, problems);
+    // Found at their lines whether written escaped or not, each occurrence of a repeated one too.
+    expect(sources).toEqual({ "img-src": ["https://ok.example/it's/(x)!*+=@:/%7Bq%7D/~u"] });
+    expect(Object.getPrototypeOf(sources)).toBe(Object.prototype);
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [2, expect.stringMatching(/^unknown directive "constructor"/)],
+      [3, expect.stringMatching(/^unknown directive "__proto__"/)],
+      [4, expect.stringMatching(/^unknown directive "toString"/)],
+      [7, expect.stringMatching(/"\$" cannot be in a source's path \(nginx would read a variable/)],
+      [
+        8,
+        expect.stringMatching(/"\{" cannot be in a source's path \(Caddy would read a placeholder/),
+      ],
+      [9, expect.stringMatching(/the control character U\+0000 cannot be in a source's path/)],
+      [10, expect.stringMatching(/"€" cannot be in a source's path/)],
+      [
+        11,
+        expect.stringMatching(
+          /the host is not ASCII: write it in its punycode form \(xn--bcher-kva\.example\)/,
+        ),
+      ],
+      [12, expect.stringMatching(/"%" in a path starts an escape of two hex digits/)],
+      [13, expect.stringMatching(/"\\\\" cannot be in a source's path/)],
+    ]);
+    // Merged sources keep the same rule: a directive's name is looked up as data.
+    expect(mergeSources([{ constructor: ["x"] }, { "img-src": ["https://a.example"] }])).toEqual({
+      "img-src": ["https://a.example"],
+    });
+    // Only a setting's own directives count, never what its prototype would lend.
+    const lent = Object.create({ "script-src": ["https://lent.example"] }) as Record<
+      string,
+      string[]
+    >;
+    expect(pagePolicy([], lent)).not.toMatch(/lent\.example/);
   });
 
   it("extends the pages' policy: a directive the base leaves to default-src 'none' starts from the sources added", () => {

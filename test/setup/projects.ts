@@ -21,6 +21,7 @@ export const UNIT = [
   "test/content/encoding.test.ts",
   "test/content/images.test.ts",
   "test/content/schema.test.ts",
+  "test/content/owners.test.ts",
   "test/content/validation.test.ts",
   "test/dev/watch.test.ts",
   "test/docs.test.ts",

@@ -55,6 +55,7 @@ export const UNIT = [
   "test/publish/offline.test.ts",
   "test/publish/plan.test.ts",
   "test/publish/record-cache.test.ts",
+  "test/publish/s3-url.test.ts",
   "test/publish/scope.test.ts",
   "test/serve/routes.test.ts",
   "test/i18n/locale.test.ts",

@@ -1,8 +1,10 @@
+import { MAYBE_FORBIDDEN, XML_FORBIDDEN } from "../util/xml-chars.ts";
+
 /**
  * A tiny escaping template tag: every interpolated value is HTML-escaped unless it is already
  * `Html` (the output of another `html` call). CSV text can therefore never become markup: a
- * title written `<script>` is shown as text. Plain template literals keep rendering fast
- * (tens of thousands of pages per build).
+ * title written `<script>` is shown as text, and a character XML forbids is dropped. Plain
+ * template literals keep rendering fast (tens of thousands of pages per build).
  */
 export class Html {
   constructor(readonly value: string) {}
@@ -21,10 +23,13 @@ const ESCAPES: Record<string, string> = {
   "'": "&#39;",
 };
 
-const SPECIAL = /[&<>"']/;
+// The characters XML forbids are dropped as well: HTML counts them as parse errors, and the
+// pages' texts go into feeds and sitemaps too.
+const SPECIAL = new RegExp(`[&<>"']|${MAYBE_FORBIDDEN.source}`);
+const REPLACED = new RegExp(`[&<>"']|${XML_FORBIDDEN.source}`, "g");
 // Most texts need no escaping: testing first avoids building a new string for them.
 export const escape = (text: string) =>
-  SPECIAL.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]!) : text;
+  SPECIAL.test(text) ? text.replace(REPLACED, (c) => ESCAPES[c] ?? "") : text;
 
 function append(value: Value): string {
   if (value instanceof Html) return value.value;

@@ -1,3 +1,4 @@
+import { resolveBuildDate } from "../../util/dates.ts";
 import type { Command } from "../command.ts";
 import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
@@ -27,6 +28,7 @@ Example:
     ...strictOption,
   },
   async run(values, _positionals, io) {
+    await checkFlags(values);
     if (values.strict)
       await refuseWarnings(
         values.content as string,
@@ -63,3 +65,14 @@ Example:
     );
   },
 };
+
+/**
+ * The flags that name something, checked before the content is read (and, with --strict, before
+ * its warnings): `--date`, and `--domain` against domains.csv's hosts. The build checks them
+ * again where it uses them.
+ */
+export async function checkFlags(values: Record<string, unknown>): Promise<void> {
+  resolveBuildDate(values.date as string | undefined);
+  const { checkDomainFlag } = await import("../../content/domain-names.ts");
+  await checkDomainFlag(values.content as string, values.domain as string[] | undefined);
+}

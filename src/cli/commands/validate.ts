@@ -39,8 +39,11 @@ Example:
       return 1;
     }
     const c = check.catalogue;
+    // One stand-in per row that names a missing image.
     const drawn =
-      check.missing.length === 0 ? "" : `, ${check.missing.length} missing (the build draws them)`;
+      check.missing.length === 0
+        ? ""
+        : `, ${check.missing.length} stand-in(s) for missing images (the build draws them)`;
     io.stdout.write(
       `content is valid: ${c.domains.length} domains, ${c.directors.size} directors, ${c.works.length} audiovisuals, ${c.images.size} images${drawn}\n`,
     );

@@ -15,6 +15,7 @@ export const UNIT = [
   "test/api/serialize.test.ts",
   "test/architecture/layers.test.ts",
   "test/cli/idle.test.ts",
+  "test/cli/flags.test.ts",
   "test/cli/init.test.ts",
   "test/cli/node-version.test.ts",
   "test/content/csv.test.ts",

@@ -1,5 +1,5 @@
-import { resolveBuildDate } from "../../util/dates.ts";
 import type { Command } from "../command.ts";
+import { checkFlags } from "../flags.ts";
 import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 
@@ -65,14 +65,3 @@ Example:
     );
   },
 };
-
-/**
- * The flags that name something, checked before the content is read (and, with --strict, before
- * its warnings): `--date`, and `--domain` against domains.csv's hosts. The build checks them
- * again where it uses them.
- */
-export async function checkFlags(values: Record<string, unknown>): Promise<void> {
-  resolveBuildDate(values.date as string | undefined);
-  const { checkDomainFlag } = await import("../../content/domain-names.ts");
-  await checkDomainFlag(values.content as string, values.domain as string[] | undefined);
-}

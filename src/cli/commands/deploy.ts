@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Command } from "../command.ts";
 import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
-import { checkFlags } from "./build.ts";
+import { checkFlags } from "../flags.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 import {
   credentialsHelp,

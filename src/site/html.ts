@@ -1,4 +1,4 @@
-import { MAYBE_FORBIDDEN, XML_FORBIDDEN } from "../util/xml-chars.ts";
+import { XML_FORBIDDEN } from "../util/xml-chars.ts";
 
 /**
  * A tiny escaping template tag: every interpolated value is HTML-escaped unless it is already
@@ -25,7 +25,10 @@ const ESCAPES: Record<string, string> = {
 
 // The characters XML forbids are dropped as well: HTML counts them as parse errors, and the
 // pages' texts go into feeds and sitemaps too.
-const SPECIAL = new RegExp(`[&<>"']|${MAYBE_FORBIDDEN.source}`);
+// One class, surrogates whole (a pair passes the test and is kept by the replacement): as fast
+// as the five markup characters alone.
+// eslint-disable-next-line no-control-regex -- the controls XML forbids
+const SPECIAL = /[&<>"'\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;
 const REPLACED = new RegExp(`[&<>"']|${XML_FORBIDDEN.source}`, "g");
 // Most texts need no escaping: testing first avoids building a new string for them.
 export const escape = (text: string) =>

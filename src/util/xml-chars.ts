@@ -8,10 +8,3 @@
 export const XML_FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
   /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
-
-/**
- * A character that may be forbidden: a quick test before the exact replacement (a surrogate pair
- * passes it and is then kept).
- */
-// eslint-disable-next-line no-control-regex -- the characters XML 1.0 forbids
-export const MAYBE_FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uD800-\uDFFF\uFFFE\uFFFF]/;

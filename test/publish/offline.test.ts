@@ -88,6 +88,23 @@ describe("offline pages", () => {
   });
 });
 
+/** A domain of a build description. */
+const domain = (name: string, over: Partial<DomainInfo> = {}): DomainInfo => ({
+  domain: `${name}.example`,
+  name: `Library ${name} <&>`,
+  base_url: `https://${name}.example`,
+  media_url: `https://${name}.example/media`,
+  locale: "ca",
+  default_ordering: "name",
+  base_path: "",
+  media_folder: `${name}.example/media`,
+  count: 1,
+  total_pages: 1,
+  exports: {},
+  site: true,
+  ...over,
+});
+
 describe("the file:// search index", () => {
   /** A retrieve document as the build writes it (the keys the index reads, and others). */
   const detail = (name: string, director: string | null) =>
@@ -123,22 +140,7 @@ describe("the file:// search index", () => {
       version: 1,
       date: "2026-11-20",
       domains: [
-        {
-          domain: "a.example",
-          name: "A",
-          base_url: "https://a.example/cat",
-          media_url: "https://a.example/media",
-          locale: "es",
-          default_ordering: "name",
-          base_path: "/cat",
-          media_folder: "a.example/media",
-          count: 1,
-          total_pages: 1,
-          exports: {},
-          site: true,
-          position: 0,
-          date: "2026-11-20",
-        },
+        domain("a", { base_url: "https://a.example/cat", base_path: "/cat", locale: "es" }),
       ],
     };
     const text: Record<string, string> = {
@@ -178,22 +180,6 @@ describe("the file:// search index", () => {
 });
 
 describe("the copy's root page", () => {
-  const domain = (name: string, over: Partial<DomainInfo> = {}): DomainInfo => ({
-    domain: `${name}.example`,
-    name: `Library ${name} <&>`,
-    base_url: `https://${name}.example`,
-    media_url: `https://${name}.example/media`,
-    locale: "ca",
-    default_ordering: "name",
-    base_path: "",
-    media_folder: `${name}.example/media`,
-    count: 1,
-    total_pages: 1,
-    exports: {},
-    site: true,
-    ...over,
-  });
-
   it("leads a one-domain copy to the domain's home, under its base path", () => {
     const html = rootPage([domain("a", { base_path: "/cataleg" })]);
     expect(html).toContain(

@@ -113,14 +113,22 @@ export async function checkLogos(
   found: { problems: Problem[]; warnings: Problem[] },
 ): Promise<void> {
   const folders = new Map<string, string>();
+  // A missing logo: one warning, at the first domain that names it, listing the others' lines.
+  const lacking = new Map<string, { missing: string; lines: number[] }>();
   for (const { line, value } of domains) {
     const rel = value.logo;
     if (rel === undefined) continue;
     const result = images.get(rel) ?? (await checkImage(root, rel, known, folders));
     if (typeof result === "string") found.problems.push({ file, line, column: "logo", message: result });
     else if ("missing" in result) {
-      found.warnings.push({ file, line, column: "logo", message: `${result.missing} (${path.join(contentDir, rel)})`, otherwise: "the library's name is shown instead" });
+      const seen = lacking.get(rel);
+      if (seen === undefined) lacking.set(rel, { missing: result.missing, lines: [line] });
+      else seen.lines.push(line);
       delete value.logo;
     } else images.set(rel, result);
+  }
+  for (const [rel, { missing, lines }] of lacking) {
+    const others = lines.length === 1 ? "" : `, named on lines ${lineList(lines)}`;
+    found.warnings.push({ file, line: lines[0]!, column: "logo", message: `${missing} (${path.join(contentDir, rel)})${others}`, otherwise: "the library's name is shown instead" });
   }
 }

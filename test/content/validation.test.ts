@@ -247,6 +247,16 @@ describe("content validation", () => {
     ]);
   });
 
+  it("warns once of a missing logo that domains share", async () => {
+    const { problems, warnings } = await problemsOf({
+      domains: "domain,name,logo\nuno.example,Uno,brand/none.png\ndos.example,Dos,brand/none.png\n",
+    });
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([
+      'content/domains.csv:2: warning: logo: image file not found: "brand/none.png" (content/brand/none.png), named on lines 2-3; the library\'s name is shown instead',
+    ]);
+  });
+
   it("refuses a content CSV that is a link out of the content folder, without reading it", async () => {
     const content = await writeContent(path.join(dir, "content"), {});
     await writeFile(path.join(dir, "secret.txt"), "SECRET,first line\n");

@@ -13,6 +13,12 @@ export interface Problem {
   line?: number;
   column?: string;
   message: string;
+  /**
+   * What the program does instead when the problem is only a warning ("ignored", "a cover drawn
+   * from its row stands in"): printed with the warning, left out when `--strict` makes it an
+   * error, since nothing is written then.
+   */
+  otherwise?: string;
 }
 
 export function formatProblem(problem: Problem): string {
@@ -50,5 +56,6 @@ export class InputError extends UserError {
  */
 export function formatWarning(problem: Problem): string {
   const where = problem.line === undefined ? problem.file : `${problem.file}:${problem.line}`;
-  return `${where}: warning: ${problem.column === undefined ? "" : `${problem.column}: `}${problem.message}`;
+  const otherwise = problem.otherwise === undefined ? "" : `; ${problem.otherwise}`;
+  return `${where}: warning: ${problem.column === undefined ? "" : `${problem.column}: `}${problem.message}${otherwise}`;
 }

@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { readFile, realpath } from "node:fs/promises";
+import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Problem } from "../errors.ts";
 import { decodeText } from "./encoding.ts";
@@ -19,22 +20,34 @@ export interface CsvTable {
 export interface CsvColumns {
   required: readonly string[];
   optional: readonly string[];
+  /** The columns of the other content files, by name: the files a column unknown here belongs in. */
+  elsewhere?: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
- * Reads one CSV file of the content folder. `file` is the name shown in messages. The file's
- * problems are returned, never thrown, so that one run reports every file's problems at once.
+ * Reads one CSV file of the content folder: `name` in `root` (the folder's real path). `file` is
+ * the name shown in messages. The file's problems are returned, never thrown, so that one run
+ * reports every file's problems at once. A file that is a link is read where it leads only
+ * inside the content folder: a link out of it is refused without reading it (the content is
+ * what the library keeps and reviews in that folder, and a message would echo the first line
+ * of whatever file the link names).
  */
-export async function readCsv(path: string, file: string, columns: CsvColumns): Promise<CsvTable> {
+export async function readCsv(root: string, name: string, file: string, columns: CsvColumns): Promise<CsvTable> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    const real = await realpath(path.join(root, name));
+    if (!real.startsWith(root + path.sep)) {
+      return { rows: [], problems: [{ file, message: `a link to ${real}, outside the content folder: copy the file into the content folder instead` }], warnings: [] };
+    }
+    bytes = await readFile(real);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const message =
       code === "ENOENT"
         ? `file is missing: create it with the header row "${columns.required.join(",")}"`
-        : `cannot read the file (${code ?? String(error)})`;
+        : code === "EISDIR"
+          ? "a folder, not a file: the content folder holds the four CSV files themselves"
+          : `cannot read the file (${code ?? String(error)})`;
     return { rows: [], problems: [{ file, message }], warnings: [] };
   }
   const text = decodeText(bytes, file);
@@ -47,31 +60,62 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
   // One line-end convention before parsing, so CRLF, LF and CR files count lines alike.
   let text = source.replace(/^\uFEFF/, "");
   if (text.includes("\r")) text = text.replace(/\r\n?/g, "\n");
-  const delimiter = detectDelimiter(text);
-  let table = new TableReader(file, columns, delimiter);
+  const counts = headerCounts(text);
+  const delimiter = delimiterOf(counts);
+  const note = guessNote(delimiter, counts);
+  let table = new TableReader(file, columns, delimiter, note);
   if (!splitRecords(text, table.add, delimiter)) {
-    table = new TableReader(file, columns, delimiter);
+    table = new TableReader(file, columns, delimiter, note);
     const problem = splitRecordsWithCsvParse(text, file, table.add, delimiter);
-    if (problem !== undefined) return { rows: [], problems: [problem], warnings: [] };
+    if (problem !== undefined) return { rows: [], problems: [{ ...problem, message: problem.message + note }], warnings: [] };
   }
   return table.finish();
+}
+
+/**
+ * What a problem that may come of the separator guess adds, when the header held commas too
+ * and yet another separator won: why the file was read so (the problem is then perhaps the
+ * guess, not the cells).
+ */
+function guessNote(delimiter: Delimiter, counts: SeparatorCounts): string {
+  if (delimiter === "," || counts[","] === 0) return "";
+  return delimiter === ";"
+    ? ` (read as ;-separated because its header has more ; than , outside quotes: ${counts[";"]} against ${counts[","]})`
+    : ` (read as tab-separated because its header has more tabs than , and ; outside quotes)`;
 }
 
 /** The separators a spreadsheet writes: "," (English locales), ";" (where "," is the decimal mark), tab (Excel's "Unicode text"). */
 export type Delimiter = "," | ";" | "\t";
 
 /**
- * The separator of a file, read off its header line: no column name holds one, so the one that
- * occurs there most is it (a comma on a tie). Excel in the Spanish, Catalan, Galician, Basque and
- * French locales saves "CSV" with semicolons.
+ * The separator of a file, read off its header line: the one that occurs there most outside
+ * quotes is it (a comma on a tie), since a known column name holds none. Excel in the Spanish,
+ * Catalan, Galician, Basque and French locales saves "CSV" with semicolons.
  */
 export function detectDelimiter(text: string): Delimiter {
+  return delimiterOf(headerCounts(text));
+}
+
+type SeparatorCounts = Record<Delimiter, number>;
+
+/** How many of each separator the header line holds outside quotes (a quoted name may hold any, and line breaks). */
+function headerCounts(text: string): SeparatorCounts {
+  const counts: SeparatorCounts = { ",": 0, ";": 0, "\t": 0 };
   const start = text.search(/[^\n]/);
-  if (start === -1) return ",";
-  const end = text.indexOf("\n", start);
-  const header = text.slice(start, end === -1 ? text.length : end);
-  const count = (c: string) => header.split(c).length - 1;
-  const [commas, semicolons, tabs] = [count(","), count(";"), count("\t")];
+  if (start === -1) return counts;
+  let quoted = false;
+  for (let at = start; at < text.length; at++) {
+    const c = text[at]!;
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === "\n") break;
+    else if (c === "," || c === ";" || c === "\t") counts[c]++;
+  }
+  return counts;
+}
+
+function delimiterOf(counts: SeparatorCounts): Delimiter {
+  const [commas, semicolons, tabs] = [counts[","], counts[";"], counts["\t"]];
   if (semicolons > commas && semicolons >= tabs) return ";";
   if (tabs > commas && tabs > semicolons) return "\t";
   return ",";
@@ -97,13 +141,15 @@ class TableReader {
     private readonly file: string,
     private readonly columns: CsvColumns,
     private readonly delimiter: Delimiter = ",",
+    /** Why the file was read with that separator, when the header also held another. */
+    private readonly note = "",
   ) {}
 
   add: RecordVisitor = (fields, line) => {
     const { file, names } = this;
     if (names === undefined) return this.header(fields);
     if (fields.length > names.length) {
-      this.problems.push({ file, line, message: `${fields.length} fields but the header has ${names.length}: quote cells that contain ${DELIMITER_NAMES[this.delimiter]}` });
+      this.problems.push({ file, line, message: `${fields.length} fields but the header has ${names.length}: quote cells that contain ${DELIMITER_NAMES[this.delimiter]}${this.note}` });
     }
     // Optional columns left out of the header read as empty cells.
     const cells = { ...this.empty };
@@ -128,10 +174,16 @@ class TableReader {
     const absent = known.filter((name) => !seen.has(name));
     for (const name of new Set(names)) {
       if (known.includes(name)) continue;
-      const meant = closest(name, missing) ?? closest(name, absent);
       const at = { file, line: 1, column: shownColumn(name) };
+      // A column of another file: where it goes, rather than a near name of this one.
+      const home = columns.elsewhere?.get(name);
+      if (home !== undefined) {
+        warnings.push({ ...at, message: `this column belongs in ${home.join(" or ")}, not in this file`, otherwise: "ignored here" });
+        continue;
+      }
+      const meant = closest(name, missing) ?? closest(name, absent);
       if (meant !== undefined && missing.delete(meant)) problems.push({ ...at, message: `unknown column; did you mean ${JSON.stringify(meant)}?` });
-      else warnings.push({ ...at, message: `unknown column, ignored${meant === undefined ? "" : `; did you mean ${JSON.stringify(meant)}?`}` });
+      else warnings.push({ ...at, message: `unknown column${meant === undefined ? "" : ` (did you mean ${JSON.stringify(meant)}?)`}`, otherwise: "ignored" });
     }
     for (const name of missing) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
     for (const name of known) this.empty[name] = null;

@@ -18,6 +18,9 @@ export function decodeText(bytes: Buffer, file: string): string | Problem {
   if (bytes.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1")) || bytes.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
     return { file, message: `this is a spreadsheet workbook, not a CSV file: ${SAVE_AS_UTF8.replace("save it as UTF-8", "save it as CSV")}` };
   }
+  // UTF-32 first: its little-endian byte order mark starts with UTF-16LE's.
+  const utf32 = utf32Order(bytes);
+  if (utf32 !== null) return { file, line: 1, message: `UTF-32 (${utf32}), which the catalogue does not read: ${SAVE_AS_UTF8}` };
   const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : null;
   try {
     // The decoders drop the byte order mark (parseCsv removes one too, for text from elsewhere).
@@ -32,6 +35,18 @@ export function decodeText(bytes: Buffer, file: string): string | Problem {
     const hint = word === undefined ? "" : ` (${JSON.stringify(word)} if read as Windows-1252)`;
     return { file, line, message: `not UTF-8${hint}: ${SAVE_AS_UTF8}` };
   }
+}
+
+/**
+ * "LE" or "BE" when the bytes are UTF-32: its byte order mark, or without one a first character
+ * of three zero bytes and one that is not (no CSV text in UTF-8 or UTF-16 starts so).
+ */
+function utf32Order(bytes: Buffer): "LE" | "BE" | null {
+  if (bytes.length < 4) return null;
+  const [a, b, c, d] = [bytes[0], bytes[1], bytes[2], bytes[3]];
+  if ((a === 0xff && b === 0xfe && c === 0 && d === 0) || (a !== 0 && b === 0 && c === 0 && d === 0)) return "LE";
+  if ((a === 0 && b === 0 && c === 0xfe && d === 0xff) || (a === 0 && b === 0 && c === 0 && d !== 0)) return "BE";
+  return null;
 }
 
 /** The first line (1-based) that is not valid UTF-8, and its bytes. */

@@ -57,9 +57,10 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
 
   async function load<S extends z.ZodType>(spec: { file: string; schema: S; required: readonly string[]; fast?: FastCheck<z.output<S>> }) {
     const file = name(spec.file);
-    const table = await readCsv(path.join(root, spec.file), file, {
+    const table = await readCsv(root, spec.file, file, {
       required: spec.required,
       optional: columnsOf(spec.schema).filter((column) => !spec.required.includes(column)),
+      elsewhere: columnHomes(),
     });
     problems.push(...table.problems);
     warnings.push(...table.warnings);
@@ -152,10 +153,10 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
   // A stand-in is drawn from the row that names the image: a work's title and its director's name.
   let names: Map<number, string> | undefined;
   const directorName = (id: number | null) => (id === null ? "" : ((names ??= new Map(directors.map((d) => [d.value.id, d.value.name]))).get(id) ?? ""));
-  const toDraw = (use: ImageUse): ToDraw =>
+  const toDraw = (use: ImageUse, rel: string): ToDraw =>
     use.kind === "cover"
-      ? { rel: use.rel, kind: "cover", work: use.row as Audiovisual, director: directorName((use.row as Audiovisual).director_id) }
-      : { rel: use.rel, kind: "photo", director: use.row as Director };
+      ? { rel, kind: "cover", work: use.row as Audiovisual, director: directorName((use.row as Audiovisual).director_id) }
+      : { rel, kind: "photo", director: use.row as Director };
   const uses: ImageUse[] = works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover, kind: "cover", row: w.value }));
   for (const d of directors) {
     if (d.value.photo !== null) uses.push({ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo, kind: "photo", row: d.value });
@@ -196,6 +197,17 @@ export async function loadCatalogue(
   if (check.catalogue === null) throw new InputError(check.problems);
   for (const image of await drawMissing(check.missing, cacheDir)) check.catalogue.images.set(image.rel, image);
   return check.catalogue;
+}
+
+let homes: Map<string, string[]> | undefined;
+/** Each column of the content files, and the files that have it. */
+function columnHomes(): Map<string, string[]> {
+  if (homes !== undefined) return homes;
+  homes = new Map();
+  for (const spec of Object.values(FILES)) {
+    for (const column of columnsOf(spec.schema)) homes.set(column, [...(homes.get(column) ?? []), spec.file]);
+  }
+  return homes;
 }
 
 function columnsOf(schema: z.ZodType): string[] {

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { UserError } from "../errors.ts";
 import { readBuildInfo, type BuildInfo } from "../output/build-info.ts";
+import { servedHost } from "../serve/server.ts";
 
 /**
  * The preview's own addresses: each host of the build (a domain, a media host) at
@@ -50,13 +51,6 @@ export class PreviewUrls {
       ? text
       : text.replace(this.pattern, (origin) => this.local.get(origin) ?? origin);
   }
-}
-
-/** `Host: name.localhost:PORT` as the server behind knows the host: `name`. */
-export function servedHost(header: string | undefined): string | undefined {
-  if (header === undefined) return undefined;
-  const match = /^(.*)\.localhost\.?(:\d+)?$/i.exec(header);
-  return match === null ? header : `${match[1]}${match[2] ?? ""}`;
 }
 
 /** Types whose bodies hold the build's absolute URLs: pages, API pages, sitemaps, feeds, robots.txt. */

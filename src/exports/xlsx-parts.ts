@@ -10,7 +10,9 @@ export { THEME } from "./theme.ts";
 
 /**
  * XML escaping as exceljs does it: the five markup characters as entities, and the characters XML
- * 1.0 forbids (C0 controls but tab, line feed and carriage return) and DEL dropped.
+ * 1.0 forbids (C0 controls but tab, line feed and carriage return) and DEL dropped. Beyond
+ * exceljs, U+FFFE, U+FFFF and lone surrogates are dropped too: exceljs keeps them, and the part is
+ * then no XML a spreadsheet program opens.
  */
 export function xmlEncode(text: string): string {
   const first = text.search(ESCAPED);
@@ -20,7 +22,14 @@ export function xmlEncode(text: string): string {
   let from = 0;
   for (let at = first; at < text.length; at++) {
     const code = text.charCodeAt(at);
-    const replacement = code < 128 ? REPLACEMENTS[code] : undefined;
+    let replacement = code < 128 ? REPLACEMENTS[code] : undefined;
+    if (code >= 0xd800 && code <= 0xdbff) {
+      const next = text.charCodeAt(at + 1);
+      // A pair is kept whole; a high surrogate without its low half is dropped.
+      if (next >= 0xdc00 && next <= 0xdfff) at++;
+      else replacement = "";
+    } else if ((code >= 0xdc00 && code <= 0xdfff) || code === 0xfffe || code === 0xffff)
+      replacement = "";
     if (replacement === undefined) continue;
     xml += text.slice(from, at) + replacement;
     from = at + 1;
@@ -28,7 +37,7 @@ export function xmlEncode(text: string): string {
   return xml + text.slice(from);
 }
 // eslint-disable-next-line no-control-regex -- the control characters XML 1.0 forbids, and those it escapes
-const ESCAPED = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
+const ESCAPED = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F\uD800-\uDFFF\uFFFE\uFFFF]/;
 /** What each ASCII character becomes: an entity, "" (dropped), or undefined (itself). */
 const REPLACEMENTS: (string | undefined)[] = Array.from(
   { length: 128 },

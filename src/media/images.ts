@@ -37,6 +37,16 @@ export interface ProcessedImage {
 export interface ImageRequest {
   widths: number[];
   formats: ("jpeg" | "webp" | "png")[];
+  /**
+   * A colour (`#rrggbb`) to flatten transparency onto: a JPEG has no alpha channel, and without
+   * it a logo's transparent ground turns black.
+   */
+  flatten?: string;
+  /**
+   * Each variant a square of its width, the image centred on a transparent ground (a favicon
+   * from a wide logo; browsers squeeze a wide icon into a square).
+   */
+  square?: boolean;
 }
 
 /**
@@ -100,7 +110,8 @@ async function processOne(
   outputDir: string,
 ) {
   // The record names the request (and a version of these settings) so a change re-processes.
-  const key = `v1.${request.widths.join("-")}.${request.formats.join("-")}`;
+  const tag = requestTag(request);
+  const key = `v1.${request.widths.join("-")}.${request.formats.join("-")}${tag}`;
   const record = path.join(outputDir, `${digest}.${key}.json`);
   let variants = records.get(record);
   if (variants !== undefined) return byFormat(variants, outputDir);
@@ -120,6 +131,7 @@ async function processOne(
       dryRun: true,
       useCache: false,
       svgShortCircuit: false,
+      ...(tag === "" ? {} : transformed(request, tag)),
     });
     variants = [];
     for (const [format, list] of Object.entries(stats)) {
@@ -132,6 +144,32 @@ async function processOne(
   }
   if (keepWarm()) records.set(record, variants);
   return byFormat(variants, outputDir);
+}
+
+/** What a request does beyond resizing, as a part of its files' names ("" for nothing). */
+function requestTag({ flatten, square, widths }: ImageRequest): string {
+  if (flatten !== undefined && !/^#[0-9a-f]{6}$/i.test(flatten))
+    throw new Error(`bug: flatten onto ${flatten}, not a #rrggbb colour`);
+  if (square && widths.length !== 1) throw new Error("bug: a square request has one width");
+  return `${flatten === undefined ? "" : `.on${flatten.slice(1).toLowerCase()}`}${square ? ".square" : ""}`;
+}
+
+/**
+ * eleventy-img's options for a request that flattens or squares: its `transform`, and a file
+ * name that says so (eleventy-img's hash of a source leaves the transform out, so the names of
+ * the plain and the transformed variants would otherwise be the same).
+ */
+function transformed(request: ImageRequest, tag: string) {
+  const size = request.widths[0]!;
+  return {
+    transform(image: import("sharp").Sharp) {
+      if (request.flatten !== undefined) image.flatten({ background: request.flatten });
+      if (request.square)
+        image.resize(size, size, { fit: "contain", background: { r: 0, g: 0, b: 0, alpha: 0 } });
+    },
+    filenameFormat: (id: string, _src: string, width: number, format: string) =>
+      `${id}${tag.replaceAll(".", "-")}-${width}.${format}`,
+  };
 }
 
 /**

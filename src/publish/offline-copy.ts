@@ -1,4 +1,5 @@
 import path from "node:path";
+import { detailPath } from "../api/layout.ts";
 import { BUILD_INFO_PATH, parseBuildInfo, type DomainInfo } from "../output/build-info.ts";
 import { type FileEntry } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
@@ -37,8 +38,8 @@ export interface OfflineCopy {
 }
 
 /**
- * Plans the copy of the build's files `paths`: reads every page once (for the search index and
- * the file list) and keeps none of them, so a copy of hundreds of thousands of pages is written
+ * Plans the copy of the build's files `paths`: reads every page once (for the file list) and each
+ * work's retrieve document (for the search index) and keeps none of them, so a copy of hundreds of thousands of pages is written
  * page by page (`page`) in little memory.
  */
 export async function offlineCopy(paths: readonly string[], read: ReadText): Promise<OfflineCopy> {
@@ -78,7 +79,10 @@ export async function offlineCopy(paths: readonly string[], read: ReadText): Pro
     const html = await read(rel);
     const site = siteOf(rel);
     const work = site === undefined ? null : workPagePath(rel.slice(site.root.length));
-    if (work !== null) entries.get(site!.root)!.push(searchEntry(work, html, rel));
+    if (work !== null) {
+      const detail = detailPath(site!.domain.domain, work.id);
+      entries.get(site!.root)!.push(searchEntry(work, await read(detail), detail));
+    }
     const bytes = page(rel, html);
     pages.set(rel, { size: bytes.length, md5: md5(bytes) });
   }

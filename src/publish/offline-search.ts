@@ -10,8 +10,9 @@ import { ASSETS_DIR } from "../site/urls.ts";
  * use and matches the words typed against it. It is made for archives only, never for a served
  * site, which keeps Pagefind.
  *
- * The index is read from the work pages themselves, as Pagefind reads them: the title is the
- * `<h1>` of the `data-pagefind-body` part, the director its `data-pagefind-meta="director"`.
+ * The index lists the work pages of the copy; each one's title and director come from the build's
+ * retrieve document of that work (`_api/detail/<id>.json`), the data the page was made from, not
+ * from the page's markup, which a library's own `work.liquid` may write in any shape.
  * Directors are listed once and referred to by number. Works are in title order (the site's
  * `name` ordering: the domain's collation, ties by id), so the browser shows matches in that
  * order without sorting tens of thousands of titles; the same pages give the same bytes.
@@ -28,8 +29,6 @@ const PAGE_PATTERN = path.posix.relative(
   path.posix.dirname(OFFLINE_INDEX),
   "audiovisual-detail/{id}/{slug}/index.html",
 );
-const TITLE = /data-pagefind-body>\s*<h1>([^<]*)<\/h1>/;
-const DIRECTOR = /data-pagefind-meta="director">([^<]*)</;
 
 export interface SearchEntry {
   id: number;
@@ -44,21 +43,17 @@ export function workPagePath(inSite: string): { id: number; slug: string } | nul
   return match === null ? null : { id: Number(match[1]), slug: match[2]! };
 }
 
-/** What the index holds of a work page. */
+/** What the index holds of a work page, from the work's retrieve document (its JSON text). */
 export function searchEntry(
   page: { id: number; slug: string },
-  html: string,
+  detail: string,
   rel: string,
 ): SearchEntry {
-  const title = TITLE.exec(html);
-  // The templates always write it: a page without it is a bug, not bad input.
-  if (title === null) throw new Error(`bug: no <h1> in the data-pagefind-body part of ${rel}`);
-  const director = DIRECTOR.exec(html);
-  return {
-    ...page,
-    title: unescapeHtml(title[1]!),
-    director: director === null ? null : unescapeHtml(director[1]!),
-  };
+  const work = JSON.parse(detail) as { name?: unknown; director?: { name?: unknown } | null };
+  // The build writes both: a retrieve document without a title is a bug, not bad input.
+  if (typeof work.name !== "string") throw new Error(`bug: no "name" in ${rel}`);
+  const director = work.director?.name;
+  return { ...page, title: work.name, director: typeof director === "string" ? director : null };
 }
 
 /**
@@ -85,15 +80,3 @@ export function searchIndexScript(entries: readonly SearchEntry[], locale: strin
   const json = JSON.stringify({ page: PAGE_PATTERN, directors: [...directors.keys()], works });
   return `self.${GLOBAL}=JSON.parse('${json.replace(/['\\]/g, (c) => `\\${c}`)}');\n`;
 }
-
-const ENTITIES: Record<string, string> = {
-  "&amp;": "&",
-  "&lt;": "<",
-  "&gt;": ">",
-  "&quot;": '"',
-  "&#39;": "'",
-};
-
-/** The text of what src/site/html.ts escaped. */
-const unescapeHtml = (text: string) =>
-  text.replace(/&(amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity]!);

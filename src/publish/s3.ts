@@ -5,6 +5,7 @@ import { DEFAULT_RETRY, withRetry, type RetryPolicy } from "./retry.ts";
 import { clockOffset, loadClockRules, skewCorrected } from "./s3-clock.ts";
 import { explainS3, transient } from "./s3-errors.ts";
 import { directPut, sdkPut, type DirectPut, type PutObject } from "./s3-put.ts";
+import { parseS3Url } from "./s3-url.ts";
 import { endpointFor, namedRegion } from "./s3-region.ts";
 import type { Listed, SourceFile, Store } from "./target.ts";
 
@@ -46,13 +47,6 @@ export interface S3Options {
 function requestTimeout(env: NodeJS.ProcessEnv): number {
   const seconds = Number(env.CATALOGUE_S3_TIMEOUT);
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 60_000;
-}
-
-export function parseS3Url(url: string): { bucket: string; prefix: string } {
-  const match = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
-  if (match === null)
-    throw new UserError(`--to ${url}: expected s3://bucket or s3://bucket/prefix`);
-  return { bucket: match[1]!, prefix: match[2]!.replace(/^\/+|\/+$/g, "") };
 }
 
 export class S3Target implements Store {

@@ -1,9 +1,10 @@
-import { realpath } from "node:fs/promises";
+import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { ArchiveTarget, archiveFormat } from "./archive.ts";
 import { DirectoryTarget } from "./directory.ts";
 import type { RetryPolicy } from "./retry.ts";
+import { parseS3Url } from "./s3-url.ts";
 import type { Store, Target } from "./target.ts";
 
 export interface TargetOptions {
@@ -26,6 +27,8 @@ export async function openTarget(to: string, options: TargetOptions): Promise<St
         `--endpoint ${options.endpoint}: expected a URL like http://127.0.0.1:9000`,
       );
     }
+    // The bucket and the prefix are checked before the SDK is loaded or a request is sent.
+    parseS3Url(to);
     // The AWS SDK is large: it is loaded only when an S3 target is used.
     const { S3Target } = await import("./s3.ts");
     return new S3Target({
@@ -55,5 +58,10 @@ export async function openTarget(to: string, options: TargetOptions): Promise<St
     );
   }
   const format = archiveFormat(to);
+  // An archive is renamed over its name once written: a folder there would fail only then.
+  if (format !== null && (await stat(dest).catch(() => null))?.isDirectory())
+    throw new UserError(
+      `--to ${to} is a folder: an archive is written as a file; name a file that is not a folder (or remove the folder)`,
+    );
   return format === null ? new DirectoryTarget(to) : new ArchiveTarget(to, format);
 }

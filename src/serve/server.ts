@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { UserError } from "../errors.ts";
 import { resolve } from "./resolve.ts";
-import { selectHost } from "./routes.ts";
+import { selectHost, type HostRoutes } from "./routes.ts";
 import { answerWith, sendPlain, type DevHooks } from "./respond.ts";
 import { loadSite, type Site } from "./site.ts";
 
@@ -29,6 +29,8 @@ export interface ServeOptions {
 export interface RunningServer {
   url: string;
   server: http.Server;
+  /** Each domain of the build now served, and its address in a browser on this machine (`DOMAIN.localhost`). */
+  addresses(): Promise<{ domain: string; url: string }[]>;
   /** Reads the build DIR points at now (dev, after a rebuild: before the pages reload, not while they wait). */
   refresh(): Promise<void>;
   close(): Promise<void>;
@@ -72,6 +74,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     url: `http://${shown}:${address.port}/`,
     server,
+    addresses: async () =>
+      (await sites.current()).info.domains.map((d) => ({
+        domain: d.domain,
+        url: `http://${d.domain}.localhost:${address.port}${d.base_path}/`,
+      })),
     refresh: async () => void (await sites.current(true)),
     close: () =>
       new Promise<void>((done) => {
@@ -144,9 +151,27 @@ async function handle(
 ) {
   if (dev?.handle(req, res)) return;
   const site = await sites.current();
-  const host = selectHost(site.table, req.headers.host);
+  const host = hostOf(site.table, req.headers.host);
   // The host's own headers (nosniff, its policies) go on every answer, whatever follows.
   for (const [name, value] of Object.entries(host.headers)) res.setHeader(name, value);
   const answer = resolve(host, { method: req.method ?? "GET", url: req.url ?? "/" });
   await answerWith(site, host, req, res, answer, dev);
+}
+
+/**
+ * The host a request's `Host` names. `DOMAIN.localhost[:PORT]`, which browsers resolve to
+ * loopback (RFC 6761), stands for DOMAIN, unless a host of the build has that very name: a
+ * browser on the machine reaches every domain of the build without a hosts file or a Host header.
+ */
+function hostOf(table: HostRoutes[], header: string | undefined): HostRoutes {
+  const named = selectHost(table, header);
+  const name = (header ?? "").replace(/:\d*$/, "").replace(/\.$/, "").toLowerCase();
+  return named.host === name ? named : selectHost(table, servedHost(header));
+}
+
+/** `Host: name.localhost:PORT` as the build knows the host: `name:PORT` (dev's preview forwards it so). */
+export function servedHost(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const match = /^(.*)\.localhost\.?(:\d+)?$/i.exec(header);
+  return match === null ? header : `${match[1]}${match[2] ?? ""}`;
 }

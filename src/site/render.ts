@@ -3,6 +3,7 @@ import type { Reporter } from "../util/reporter.ts";
 import type { Catalogue } from "../content/load.ts";
 import type { DomainView, ListedWork } from "../model/listing.ts";
 import type { DomainInfo } from "../output/build-info.ts";
+import { copyProcessedImage, type ProcessedImage } from "../media/images.ts";
 import { type OutputTree } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
 import { renderPages, versionEntries } from "./eleventy.ts";
@@ -27,7 +28,13 @@ import {
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "./urls.ts";
-import { FAVICON, THEME_CSS, themeStylesheet } from "./custom/brand.ts";
+import {
+  FAVICON,
+  logoImages,
+  THEME_CSS,
+  themeStylesheet,
+  type LogoVariants,
+} from "./custom/brand.ts";
 import type { Look } from "./custom/look.ts";
 import { ownSitePages } from "./custom/site.ts";
 
@@ -122,11 +129,25 @@ export class SiteRenderer {
       );
       for (const [rel, variants] of processed) this.images.set(rel, variants);
     }
+    // The logo is processed as a logo (src/site/custom/brand.ts), also where a cover is the same file.
+    const { logo } = view.domain;
+    let icon: ProcessedImage | undefined;
+    if (logo !== undefined) {
+      let variants = this.images.get(logo) as Partial<LogoVariants> | undefined;
+      if (variants?.icon === undefined) {
+        variants = await logoImages(this.input.catalogue.images.get(logo)!, this.input.cacheDir);
+        this.images.set(logo, variants as LogoVariants);
+      }
+      icon = variants.icon;
+      rels.add(logo);
+    }
     await copyVariants(
       this.tree,
       info.media_folder,
       [...rels].map((rel) => this.images.get(rel)!),
     );
+    if (icon !== undefined)
+      await copyProcessedImage(this.tree, `${info.media_folder}/${icon.file}`, icon.cachePath);
   }
 
   /**
@@ -311,14 +332,13 @@ export class SiteRenderer {
   }
 }
 
-/** The images a domain's pages show: covers of its works and the photos of their directors with `show_img`. */
+/** The images a domain's pages show: covers of its works and the photos of their directors with `show_img` (the logo apart). */
 function domainImageRels(view: DomainView): Set<string> {
   const rels = new Set<string>();
   for (const { work, director } of view.orders.name) {
     rels.add(work.cover);
     if (director?.show_img && director.photo !== null) rels.add(director.photo);
   }
-  if (view.domain.logo !== undefined) rels.add(view.domain.logo);
   return rels;
 }
 

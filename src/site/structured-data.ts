@@ -46,11 +46,12 @@ const PAGE_TYPE: Record<SitePage["kind"], string> = {
  * JSON for a `<script type="application/ld+json">` element: the HTML parser ends a script at
  * `</script` and treats `<!--` specially, whatever JSON quoting says, so `<`, `>` and `&` are
  * written as JSON escapes (the same string to any JSON parser). U+2028 and U+2029 are escaped
- * too, for the parsers that once read JSON as JavaScript.
+ * too, for the parsers that once read JSON as JavaScript, and U+FFFE and U+FFFF, which an HTML
+ * page may not hold (JSON.stringify escapes the controls and lone surrogates itself).
  */
 export function scriptJson(value: unknown): string {
   return JSON.stringify(value).replace(
-    /[<>&\u2028\u2029]/g,
+    /[<>&\u2028\u2029\uFFFE\uFFFF]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }

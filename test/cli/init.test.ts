@@ -1,4 +1,4 @@
-import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadLook } from "../../src/site/custom/look.ts";
@@ -31,7 +31,10 @@ describe("catalogue init", () => {
     const result = await runCli(["init", project]);
     expect(result.stderr).toContain("5 works, 4 directors, 2 domains");
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain(`next:\n  cd ${project}\n  npx catalogue dev `);
+    // Not installed there (nor above, in the temporary folder): npx would not find the command.
+    expect(result.stderr).toContain(
+      `next:\n  cd ${project}\n  npm install audiovisual-catalogue   first: npx finds the command only where the package is installed\n  npx catalogue dev `,
+    );
     // Nothing but content/ and .gitignore was left in the project (no half-written staging folder).
     expect((await readdir(project)).sort()).toEqual([".gitignore", "content", "site"]);
     // The example of the library's own look loads as the build reads it: a page in two languages, a stylesheet, a text.
@@ -66,6 +69,21 @@ describe("catalogue init", () => {
     ]);
     const summary = await buildFixture(content, path.join(project, "dist"));
     expect(summary.domains).toEqual(["biblioteques-llevant.example", "library-south.example"]);
+  });
+
+  it("says no install where the package is installed, in the folder or above", async () => {
+    const parent = path.join(dir, "installed");
+    await mkdir(path.join(parent, "node_modules/audiovisual-catalogue"), { recursive: true });
+    await writeFile(
+      path.join(parent, "node_modules/audiovisual-catalogue/package.json"),
+      '{"name":"audiovisual-catalogue","version":"0.1.0"}',
+    );
+    const result = await runCli(["init", path.join(parent, "library")]);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      `next:\n  cd ${path.join(parent, "library")}\n  npx catalogue dev `,
+    );
+    expect(result.stderr).not.toContain("npm install");
   });
 
   it("shows a new user the optional columns: a site in two languages, synopses and a link to watch or borrow", async () => {

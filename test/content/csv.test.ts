@@ -108,4 +108,20 @@ describe("the separator", () => {
     });
     expect(read("id\tname\n1\tUno, dos\n").rows).toEqual(['2: {"id":"1","name":"Uno, dos","note":null}']);
   });
+
+  it("counts only separators outside quotes, and says why a file was read with another than the comma when that goes wrong", () => {
+    // More semicolons than commas, all inside a quoted name: a comma file.
+    expect(detectDelimiter('id,name,"a; b; c; d"\n')).toBe(",");
+    expect(detectDelimiter('id;name;"a, b, c, d"\n')).toBe(";");
+    // A quoted name with a line break in it is part of the header.
+    expect(detectDelimiter('id,"na\nme;;;",x\n')).toBe(",");
+    expect(read('id,name,"n;o;t;e"\n1,"a ""b"" c; d",x\n').problems).toEqual([]);
+    // The header's semicolons outnumber its commas outside quotes; the rows are comma-separated.
+    expect(read('id;name;x,note\n1,"a ""b""",c\n').problems).toEqual([
+      "f.csv:2: malformed CSV: Invalid Opening Quote: a quote is found on field 0 (read as ;-separated because its header has more ; than , outside quotes: 2 against 1)",
+    ]);
+    expect(read("id;name;x,note\n1;a;b;c;d\n").problems).toEqual([
+      "f.csv:2: 5 fields but the header has 3: quote cells that contain semicolons (read as ;-separated because its header has more ; than , outside quotes: 2 against 1)",
+    ]);
+  });
 });

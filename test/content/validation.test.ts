@@ -1,8 +1,8 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { mkdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { checkContent } from "../../src/content/load.ts";
-import { formatProblem, sortProblems } from "../../src/errors.ts";
+import { formatProblem, formatWarning, sortProblems } from "../../src/errors.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { tinyPng, writeContent } from "../helpers/content.ts";
 
@@ -17,7 +17,7 @@ async function problemsOf(files: Parameters<typeof writeContent>[1], images?: st
   const check = await checkContent(content);
   return {
     problems: sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content")),
-    warnings: check.warnings.map((p) => formatProblem(p).replaceAll(content, "content")),
+    warnings: check.warnings.map((p) => formatWarning(p).replaceAll(content, "content")),
     catalogue: check.catalogue,
   };
 }
@@ -54,7 +54,20 @@ describe("content validation", () => {
   it("reports unknown columns as warnings, not errors", async () => {
     const { problems, warnings } = await problemsOf({ domains: "domain,name,colour\nuno.example,Uno,red\ndos.example,Dos,\n" });
     expect(problems).toEqual([]);
-    expect(warnings).toEqual(["content/domains.csv:1: colour: unknown column, ignored"]);
+    expect(warnings).toEqual(["content/domains.csv:1: warning: colour: unknown column; ignored"]);
+  });
+
+  it("names the file a column of another file belongs in", async () => {
+    const { problems, warnings } = await problemsOf({
+      audiovisuals: "id,name,slug,cover,watch_url,available_from,domain\n10,A,a,covers/a.png,,,\n",
+      availability: "audiovisual_id,domain,available_from\n10,uno.example,2020-01-01\n",
+    });
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([
+      "content/audiovisuals.csv:1: warning: watch_url: this column belongs in domains.csv, not in this file; ignored here",
+      "content/audiovisuals.csv:1: warning: available_from: this column belongs in availability.csv, not in this file; ignored here",
+      "content/audiovisuals.csv:1: warning: domain: this column belongs in domains.csv or availability.csv, not in this file; ignored here",
+    ]);
   });
 
   it("names the column a header typo meant: one error for a required one, a warning for an optional one", async () => {
@@ -66,8 +79,8 @@ describe("content validation", () => {
       'content/audiovisuals.csv:1: Slug: unknown column; did you mean "slug"?',
     ]);
     expect(warnings).toEqual([
-      'content/audiovisuals.csv:1: yaer: unknown column, ignored; did you mean "year"?',
-      "content/audiovisuals.csv:1: colour: unknown column, ignored",
+      'content/audiovisuals.csv:1: warning: yaer: unknown column (did you mean "year"?); ignored',
+      "content/audiovisuals.csv:1: warning: colour: unknown column; ignored",
     ]);
   });
 
@@ -187,11 +200,15 @@ describe("content validation", () => {
     await symlink(path.join(content, "inner"), path.join(content, "covers/inner"));
     const check = await checkContent(content);
     // Missing or unreadable: a warning, and a drawn cover; a path that leaves the folder: an error.
-    expect(sortProblems(check.warnings).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
-      'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png" (content/covers/missing.png): a cover drawn from the row is used',
-      'content/audiovisuals.csv:4: cover: not a readable image: "covers/text.png" (content/covers/text.png): a cover drawn from the row is used',
+    expect(sortProblems(check.warnings).map((p) => formatWarning(p).replaceAll(content, "content"))).toEqual([
+      'content/audiovisuals.csv:2: warning: cover: image file not found: "covers/missing.png" (content/covers/missing.png); a cover drawn from the row stands in',
+      'content/audiovisuals.csv:4: warning: cover: not a readable image: "covers/text.png" (content/covers/text.png); a cover drawn from the row stands in',
     ]);
-    expect(check.missing.map((m) => m.rel)).toEqual(["covers/missing.png", "covers/text.png"]);
+    // Under --strict the same lines are errors, without what a build would do instead.
+    expect(formatProblem(sortProblems(check.warnings)[0]!).replaceAll(content, "content")).toBe(
+      'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png" (content/covers/missing.png)',
+    );
+    expect(check.missing.map((m) => m.rel)).toEqual(["/drawn/cover-10", "/drawn/cover-12"]);
     expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
       'content/audiovisuals.csv:3: cover: the image must be inside the content folder, got "../outside.png"',
       'content/audiovisuals.csv:5: cover: the image resolves outside the content folder (a symlink?): "covers/link.png"',
@@ -199,6 +216,62 @@ describe("content validation", () => {
       'content/audiovisuals.csv:7: cover: the image resolves outside the content folder (a symlink?): "elsewhere/outside.png"',
     ]);
     expect(check.catalogue).toBeNull();
+  });
+
+  it("warns once of a missing image that rows share, naming their lines, and draws a stand-in from each row", async () => {
+    const rows = [10, 11, 12, 13, 15, 16].map((id) => `${id},Obra ${id},obra-${id},1,covers/none.png`);
+    const content = await writeContent(path.join(dir, "content"), {
+      audiovisuals: ["id,name,slug,director_id,cover", ...rows.slice(0, 4), "14,Other,other,1,covers/a.png", ...rows.slice(4)].join("\n") + "\n",
+      directors: "id,name,slug,photo\n1,Uno,uno,photos/none.png\n2,Dos,dos,photos/none.png\n",
+      availability: "audiovisual_id,domain,available_from\n",
+    });
+    const check = await checkContent(content);
+    expect(check.problems).toEqual([]);
+    expect(sortProblems(check.warnings).map((p) => formatWarning(p).replaceAll(content, "content"))).toEqual([
+      'content/audiovisuals.csv:2: warning: cover: image file not found: "covers/none.png" (content/covers/none.png), named on lines 2-5, 7-8; a cover drawn from each row stands in',
+      'content/directors.csv:2: warning: photo: image file not found: "photos/none.png" (content/photos/none.png), named on lines 2-3; a photo drawn from each row stands in',
+    ]);
+    // Each row names a stand-in of its own, drawn from that row.
+    const works = check.catalogue!.works;
+    expect(works.map((w) => w.cover)).toEqual(["/drawn/cover-10", "/drawn/cover-11", "/drawn/cover-12", "/drawn/cover-13", "covers/a.png", "/drawn/cover-15", "/drawn/cover-16"]);
+    expect([...check.catalogue!.directors.values()].map((d) => d.photo)).toEqual(["/drawn/photo-1", "/drawn/photo-2"]);
+    expect(check.missing.map((m) => [m.rel, m.kind === "cover" ? m.work.name : m.director.name])).toEqual([
+      ["/drawn/cover-10", "Obra 10"],
+      ["/drawn/cover-11", "Obra 11"],
+      ["/drawn/cover-12", "Obra 12"],
+      ["/drawn/cover-13", "Obra 13"],
+      ["/drawn/cover-15", "Obra 15"],
+      ["/drawn/cover-16", "Obra 16"],
+      ["/drawn/photo-1", "Uno"],
+      ["/drawn/photo-2", "Dos"],
+    ]);
+  });
+
+  it("warns once of a missing logo that domains share", async () => {
+    const { problems, warnings } = await problemsOf({
+      domains: "domain,name,logo\nuno.example,Uno,brand/none.png\ndos.example,Dos,brand/none.png\n",
+    });
+    expect(problems).toEqual([]);
+    expect(warnings).toEqual([
+      'content/domains.csv:2: warning: logo: image file not found: "brand/none.png" (content/brand/none.png), named on lines 2-3; the library\'s name is shown instead',
+    ]);
+  });
+
+  it("refuses a content CSV that is a link out of the content folder, without reading it", async () => {
+    const content = await writeContent(path.join(dir, "content"), {});
+    await writeFile(path.join(dir, "secret.txt"), "SECRET,first line\n");
+    await rm(path.join(content, "directors.csv"));
+    await symlink(path.join(dir, "secret.txt"), path.join(content, "directors.csv"));
+    // A link inside the folder is read where it leads.
+    await mkdir(path.join(content, "kept"));
+    await rename(path.join(content, "domains.csv"), path.join(content, "kept", "domains.csv"));
+    await symlink(path.join(content, "kept", "domains.csv"), path.join(content, "domains.csv"));
+    const check = await checkContent(content);
+    const problems = check.problems.map((p) => formatProblem(p).replaceAll(dir, "DIR"));
+    expect(problems).toEqual([
+      "DIR/content/directors.csv: a link to DIR/secret.txt, outside the content folder: copy the file into the content folder instead",
+    ]);
+    expect([...check.problems, ...check.warnings].map(formatProblem).join("\n")).not.toContain("SECRET");
   });
 
   it("rejects decompression bombs by their pixel count", async () => {

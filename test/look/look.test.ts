@@ -298,8 +298,12 @@ describe("the brand columns", () => {
         '2 theme_color: expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got "red;}body{x:y"',
       ]);
       expect(
-        check.warnings.filter((w) => w.column === "logo").map((w) => `${w.line} ${w.message}`),
-      ).toEqual([expect.stringMatching(/^3 .*no-logo\.png.*the library's name is shown instead$/)]);
+        check.warnings
+          .filter((w) => w.column === "logo")
+          .map((w) => `${w.line} ${w.message}; ${w.otherwise}`),
+      ).toEqual([
+        expect.stringMatching(/^3 .*no-logo\.png.*; the library's name is shown instead$/),
+      ]);
     } finally {
       await writeFile(domains, text);
     }

@@ -11,7 +11,7 @@ vi.mock("node:fs/promises", async (importOriginal) => {
   return { ...original, readFile: vi.fn(original.readFile) };
 });
 const fsp = await import("node:fs/promises");
-const { apiImages } = await import("../../src/media/images.ts");
+const { apiImages, processImages } = await import("../../src/media/images.ts");
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -63,5 +63,86 @@ describe("processed images", () => {
     expect(readsOf([b.abs])).toBe(1);
     expect(changed.get(a.rel)).toEqual(first.get(a.rel));
     expect(changed.get(b.rel)!.file).not.toBe(first.get(b.rel)!.file);
+  });
+});
+
+describe("a logo with a transparent ground", () => {
+  /** 400×100, transparent but for a red band in the middle. */
+  async function logo(): Promise<ImageSource> {
+    const file = path.join(dir, "logo.png");
+    await sharp({
+      create: { width: 400, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .composite([
+        {
+          input: {
+            create: {
+              width: 200,
+              height: 60,
+              channels: 4,
+              background: { r: 200, g: 30, b: 30, alpha: 1 },
+            },
+          },
+          left: 100,
+          top: 20,
+        },
+      ])
+      .png()
+      .toFile(file);
+    return { rel: "logo.png", abs: file, format: "png", width: 400, height: 100 };
+  }
+  const pixel = async (file: string, x: number, y: number) => {
+    const { data, info } = await sharp(file)
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    const at = (y * info.width + x) * 4;
+    return { rgba: [...data.subarray(at, at + 4)], width: info.width, height: info.height };
+  };
+
+  it("is flattened onto the pages' paper colour, as the stylesheet names it", async () => {
+    const { PAPER } = await import("../../src/site/custom/brand.ts");
+    const css = await realReadFile(
+      path.join(import.meta.dirname, "../../src/site/assets/style.css"),
+      "utf8",
+    );
+    expect(css).toContain(`--paper: ${PAPER};`);
+  });
+
+  it("is flattened onto a colour for JPEG, and squared on a transparent ground, each under a name of its own", async () => {
+    const source = await logo();
+    const cache = path.join(dir, "logo-cache");
+    const plain = (await processImages([source], { widths: [240], formats: ["jpeg"] }, cache)).get(
+      source.rel,
+    )!;
+    const flat = (
+      await processImages([source], { widths: [240], formats: ["jpeg"], flatten: "#fbfaf7" }, cache)
+    ).get(source.rel)!;
+    const square = (
+      await processImages([source], { widths: [64], formats: ["png"], square: true }, cache)
+    ).get(source.rel)!;
+    // Without flattening, JPEG turns the transparent ground black.
+    expect(
+      (await pixel(plain.jpeg![0]!.cachePath, 0, 0)).rgba.slice(0, 3).every((c) => c < 16),
+    ).toBe(true);
+    const corner = await pixel(flat.jpeg![0]!.cachePath, 0, 0);
+    expect(
+      corner.rgba
+        .slice(0, 3)
+        .map((c, i) => Math.abs(c - [0xfb, 0xfa, 0xf7][i]!))
+        .every((d) => d < 6),
+    ).toBe(true);
+    expect([corner.width, corner.height]).toEqual([240, 60]);
+    // The favicon: a square, the logo centred, the ground transparent.
+    const icon = square.png![0]!;
+    expect([icon.width, icon.height]).toEqual([64, 64]);
+    expect((await pixel(icon.cachePath, 0, 0)).rgba[3]).toBe(0);
+    expect((await pixel(icon.cachePath, 32, 32)).rgba.slice(0, 3)).toEqual([200, 30, 30]);
+    expect(await pixel(icon.cachePath, 63, 63)).toMatchObject({ width: 64, height: 64 });
+    // Three different files: the names say how each was made.
+    const names = [plain.jpeg![0]!.file, flat.jpeg![0]!.file, icon.file];
+    expect(new Set(names).size).toBe(3);
+    expect(names[1]).toMatch(/-onfbfaf7-240\.jpeg$/);
+    expect(names[2]).toMatch(/-square-64\.png$/);
   });
 });

@@ -88,15 +88,39 @@ describe("offline pages", () => {
   });
 });
 
-describe("the file:// search index", () => {
-  const page = (title: string, director: string | null) =>
-    `<main><article class="work"><div data-pagefind-body>\n<h1>${title}</h1>\n<dl>${director === null ? "" : `<dd><a href="x" data-pagefind-meta="director">${director}</a></dd>`}</dl></div></article></main>`;
+/** A domain of a build description. */
+const domain = (name: string, over: Partial<DomainInfo> = {}): DomainInfo => ({
+  domain: `${name}.example`,
+  name: `Library ${name} <&>`,
+  base_url: `https://${name}.example`,
+  media_url: `https://${name}.example/media`,
+  locale: "ca",
+  default_ordering: "name",
+  base_path: "",
+  media_folder: `${name}.example/media`,
+  count: 1,
+  total_pages: 1,
+  exports: {},
+  site: true,
+  ...over,
+});
 
-  it("reads the title and director as the page shows them, markup characters included", () => {
+describe("the file:// search index", () => {
+  /** A retrieve document as the build writes it (the keys the index reads, and others). */
+  const detail = (name: string, director: string | null) =>
+    JSON.stringify({
+      id: 3,
+      name,
+      cover: "https://m.example/c.jpeg",
+      director: director === null ? null : { id: 1, name: director, slug: "d" },
+      slug: "s",
+    });
+
+  it("takes the title and director from the work's data, markup characters as written", () => {
     const entry = searchEntry(
       { id: 3, slug: "s" },
-      page("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;", "Agnès &amp; Co"),
-      "p",
+      detail(`<script>alert("x")</script> & 'q'`, "Agnès & Co"),
+      "a.example/_api/detail/3.json",
     );
     expect(entry).toEqual({
       id: 3,
@@ -104,10 +128,30 @@ describe("the file:// search index", () => {
       title: `<script>alert("x")</script> & 'q'`,
       director: "Agnès & Co",
     });
-    expect(searchEntry({ id: 4, slug: "t" }, page("Solo", null), "p").director).toBeNull();
-    expect(() => searchEntry({ id: 5, slug: "u" }, "<h1>Not indexed</h1>", "p.html")).toThrow(
-      "no <h1> in the data-pagefind-body part of p.html",
+    expect(searchEntry({ id: 4, slug: "t" }, detail("Solo", null), "p").director).toBeNull();
+    expect(() => searchEntry({ id: 5, slug: "u" }, '{"id":5}', "d/5.json")).toThrow(
+      'no "name" in d/5.json',
     );
+  });
+
+  it("indexes a work page whose own template has no <h1> in a search part", async () => {
+    const info = {
+      generator: "catalogue",
+      version: 1,
+      date: "2026-11-20",
+      domains: [
+        domain("a", { base_url: "https://a.example/cat", base_path: "/cat", locale: "es" }),
+      ],
+    };
+    const text: Record<string, string> = {
+      "_catalogue/build.json": JSON.stringify(info),
+      "a.example/cat/index.html": "<p>home</p>",
+      "a.example/cat/audiovisual-detail/3/s/index.html": "<article><p>Own markup</p></article>",
+      "a.example/_api/detail/3.json": detail("Viaje", "Méliès"),
+    };
+    const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
+    const script = copy.added.get("a.example/cat/assets/search-index.js")!.toString();
+    expect(script).toContain('"directors":["Méliès"],"works":[["Viaje",0,3,"s"]]');
   });
 
   it("lists directors once, works in the site's title order (accents, case and numbers as the collation has them, ties by id)", () => {
@@ -136,22 +180,6 @@ describe("the file:// search index", () => {
 });
 
 describe("the copy's root page", () => {
-  const domain = (name: string, over: Partial<DomainInfo> = {}): DomainInfo => ({
-    domain: `${name}.example`,
-    name: `Library ${name} <&>`,
-    base_url: `https://${name}.example`,
-    media_url: `https://${name}.example/media`,
-    locale: "ca",
-    default_ordering: "name",
-    base_path: "",
-    media_folder: `${name}.example/media`,
-    count: 1,
-    total_pages: 1,
-    exports: {},
-    site: true,
-    ...over,
-  });
-
   it("leads a one-domain copy to the domain's home, under its base path", () => {
     const html = rootPage([domain("a", { base_path: "/cataleg" })]);
     expect(html).toContain(

@@ -96,6 +96,25 @@ describe("catalogue serve", () => {
     expect(manifest.get(openapi)!.key).toBe(createHash("md5").update(described.body).digest("hex"));
   });
 
+  it("answers DOMAIN.localhost as DOMAIN, and lists each domain's address", async () => {
+    const expected = await fx.read("domain-2.example/_api/list/plain/default/1.json");
+    for (const host of [`domain-2.example.localhost:${port}`, "DOMAIN-2.example.localhost."]) {
+      const reply = await ask(port, { host, path: `/cataleg${API}` });
+      expect([host, reply.status]).toEqual([host, 200]);
+      expect(reply.body.equals(expected)).toBe(true);
+    }
+    // Another name under .localhost is an unknown host: the first domain answers.
+    const unknown = await ask(port, { host: `nosuch.localhost:${port}`, path: API });
+    expect(
+      unknown.body.equals(await fx.read("domain-1.example/_api/list/plain/default/1.json")),
+    ).toBe(true);
+    expect(await server.addresses()).toEqual([
+      { domain: "domain-1.example", url: `http://domain-1.example.localhost:${port}/` },
+      { domain: "domain-2.example", url: `http://domain-2.example.localhost:${port}/cataleg/` },
+      { domain: "domain-3.example", url: `http://domain-3.example.localhost:${port}/` },
+    ]);
+  });
+
   it("keeps connections alive", async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const sockets = new Set<unknown>();

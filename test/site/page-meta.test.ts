@@ -49,10 +49,14 @@ describe("og:locale", () => {
 });
 
 describe("JSON in a script element", () => {
-  it("cannot close the element or open a comment, and parses back to the same value", () => {
-    const value = { name: "</script><script>alert(1)</script> <!-- & \u2028\u2029 -->" };
+  it("cannot close the element, open a comment or hold what HTML forbids, and parses back to the same value", () => {
+    const value = {
+      name: "</script><script>alert(1)</script> <!-- & \u2028\u2029 \uFFFE\uFFFF \uD800 \u0001 -->",
+    };
     const text = scriptJson(value);
-    expect(text).not.toMatch(/[<>&\u2028\u2029]/);
+    // Nothing an HTML page may not hold either: noncharacters, lone surrogates, controls.
+    // eslint-disable-next-line no-control-regex -- the controls a page may not hold
+    expect(text).not.toMatch(/[<>&\u2028\u2029\uFFFE\uFFFF\uD800-\uDFFF\u0000-\u001F]/);
     expect(JSON.parse(text)).toEqual(value);
   });
 });

@@ -32,6 +32,15 @@ describe("html", () => {
     expect(escape("plain text")).toBe("plain text");
     expect(html`${["<", raw("<br>"), 3, null, undefined, false]}`.value).toBe("&lt;<br>3");
   });
+
+  it("drops the characters XML forbids, keeping tabs, line breaks and surrogate pairs", () => {
+    expect(escape("Viaje a la \uFFFELuna\uFFFF")).toBe("Viaje a la Luna");
+    expect(escape("a\u0000b\u0007c\td\ne\r")).toBe("abc\td\ne\r");
+    expect(escape("lone \uD800 and \uDC00, a pair 🎬 & \uD83C")).toBe(
+      "lone  and , a pair 🎬 &amp; ",
+    );
+    expect(html`<p title="${"x\uFFFF"}">${"<\uFFFE>"}</p>`.value).toBe('<p title="x">&lt;&gt;</p>');
+  });
 });
 
 describe("biography", () => {

@@ -1,4 +1,5 @@
 import type { Command } from "../command.ts";
+import { checkFlags } from "../flags.ts";
 import { stageReporter } from "../progress.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 
@@ -27,6 +28,7 @@ Example:
     ...strictOption,
   },
   async run(values, _positionals, io) {
+    await checkFlags(values);
     if (values.strict)
       await refuseWarnings(
         values.content as string,

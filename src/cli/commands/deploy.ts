@@ -2,6 +2,7 @@ import path from "node:path";
 import type { Command } from "../command.ts";
 import { whenIdle } from "../idle.ts";
 import { stageReporter } from "../progress.ts";
+import { checkFlags } from "../flags.ts";
 import { formatWarning, refuseWarnings, strictHelp, strictOption } from "../warnings.ts";
 import {
   credentialsHelp,
@@ -50,6 +51,7 @@ Example (the nightly run):
     const out = values.out as string;
     // The target is checked before the build: a wrong --to costs nothing.
     const request = await publishRequest(values, out, io);
+    await checkFlags(values);
     if (values.strict)
       await refuseWarnings(
         values.content as string,

@@ -1,4 +1,5 @@
 import type { Command } from "../command.ts";
+import { checkFlags } from "../flags.ts";
 import { parsePort, stopOnSignal } from "./serve.ts";
 
 export const devCommand: Command = {
@@ -29,6 +30,7 @@ Example (each domain at http://DOMAIN.localhost:8080/, its links kept on the pre
   },
   async run(values, _positionals, io) {
     const port = parsePort(values.port as string);
+    await checkFlags(values);
     const say = (line: string) => io.stderr.write(`${line}\n`);
     // Imported on use: the whole pipeline.
     const { startDev } = await import("../../dev/dev.ts");

@@ -1,5 +1,9 @@
 import path from "node:path";
+import { dependencyManifest } from "../../program.ts";
 import type { Command } from "../command.ts";
+
+/** The package's name on npm (`catalogue`, its command, is another package's name there). */
+const PACKAGE_NAME = "audiovisual-catalogue";
 
 export const initCommand: Command = {
   usage: "catalogue init [DIR]",
@@ -9,7 +13,8 @@ export const initCommand: Command = {
                        stylesheet, a text, a header template to rename; kept if it exists)
                        and a .gitignore for dist, .dist.versions and .cache (or adds the lines
                        an existing one lacks), and exits 1 without changing anything if
-                       DIR/content exists
+                       DIR/content exists. Its next steps begin with the npm install that
+                       npx needs where the package is not installed in DIR or above
 
 Example:
   npx catalogue init my-catalogue`,
@@ -34,6 +39,15 @@ Example:
       project === "."
         ? ""
         : `cd ${/^[\w./-]+$/.test(project) ? project : JSON.stringify(project)}\n  `;
+    // Where npx would not find the package (no node_modules of the folder or above holds it), it
+    // would download the unrelated npm package named "catalogue": the install comes first. It is
+    // said rather than done or written into a package.json: the project's manifest (its name,
+    // where the package comes from: the registry, a tarball, a mirror) is the library's to make,
+    // and `npm install` writes one when there is none.
+    const install =
+      dependencyManifest(PACKAGE_NAME, path.resolve(project)) === null
+        ? `npm install ${PACKAGE_NAME}   first: npx finds the command only where the package is installed\n  `
+        : "";
     io.stderr.write(
       `wrote ${path.relative(".", content) || content}: 5 works, 4 directors, 2 domains` +
         (site !== null
@@ -42,7 +56,7 @@ Example:
         (ignored.length > 0
           ? `; ${path.join(project, ".gitignore")}: ${ignored.join(", ")}\n`
           : "\n") +
-        `next:\n  ${cd}npx catalogue dev      builds, serves on http://127.0.0.1:8080, rebuilds on every save\n` +
+        `next:\n  ${cd}${install}npx catalogue dev      builds, serves on http://127.0.0.1:8080, rebuilds on every save\n` +
         `  npx catalogue build    the build to publish, into dist/\n`,
     );
   },

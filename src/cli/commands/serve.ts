@@ -7,7 +7,12 @@ export const serveCommand: Command = {
   --port N             the port (default: 8080; 0 picks a free one, printed on start)
   --host ADDR          the address to listen on (default: 127.0.0.1)
 
-Example (then curl -H 'Host: library-south.example' http://127.0.0.1:8080/ for another domain):
+Each domain answers at http://DOMAIN.localhost:PORT/ (printed on start; browsers resolve
+.localhost to this machine), and to its own name in the Host header; an unknown host gets
+the first domain.
+
+Example (then http://library-south.example.localhost:8080/ in a browser, or
+curl -H 'Host: library-south.example' http://127.0.0.1:8080/):
   npx catalogue serve --dir dist --port 8080`,
   options: {
     dir: { type: "string", default: "dist" },
@@ -25,6 +30,10 @@ Example (then curl -H 'Host: library-south.example' http://127.0.0.1:8080/ for a
       log: (line) => io.stdout.write(`${line}\n`),
     });
     io.stdout.write(`serving ${dir} on ${server.url} (stop with Ctrl-C)\n`);
+    // Each domain at an address of its own, which a browser on this machine resolves to loopback.
+    const addresses = await server.addresses();
+    const width = Math.max(...addresses.map((a) => a.domain.length));
+    for (const { domain, url } of addresses) io.stdout.write(`  ${domain.padEnd(width)}  ${url}\n`);
     await stopOnSignal(() => server.close());
     io.stdout.write("stopped\n");
   },

@@ -1,5 +1,6 @@
 import { formatProblem, sortProblems } from "../../errors.ts";
 import type { Command } from "../command.ts";
+import { checkFlags } from "../flags.ts";
 import { formatWarning, strictHelp, strictOption } from "../warnings.ts";
 
 export const validateCommand: Command = {
@@ -16,6 +17,7 @@ Example:
     ...strictOption,
   },
   async run(values, _positionals, io) {
+    await checkFlags(values);
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
     // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
@@ -39,8 +41,11 @@ Example:
       return 1;
     }
     const c = check.catalogue;
+    // One stand-in per row that names a missing image.
     const drawn =
-      check.missing.length === 0 ? "" : `, ${check.missing.length} missing (the build draws them)`;
+      check.missing.length === 0
+        ? ""
+        : `, ${check.missing.length} stand-in(s) for missing images (the build draws them)`;
     io.stdout.write(
       `content is valid: ${c.domains.length} domains, ${c.directors.size} directors, ${c.works.length} audiovisuals, ${c.images.size} images${drawn}\n`,
     );

@@ -1,11 +1,14 @@
+import type { ImageSource } from "../../content/images.ts";
+import { processImages, type ProcessedImage } from "../../media/images.ts";
 import { html, type Html } from "../html.ts";
+import { SITE_IMAGE_WIDTHS, type Variants } from "../images.ts";
 import type { DomainSite } from "../model.ts";
 import type { PageContext } from "../templates/context.ts";
 import { ASSETS_DIR } from "../urls.ts";
 import { SITE_CSS } from "./look.ts";
 
 /**
- * A domain's brand in every page's head: the favicon (the logo's smallest variant, else the
+ * A domain's brand in every page's head: the favicon (a square made of the logo, else the
  * package's drawn one), the theme colour (`<meta name="theme-color">` and the accent of the
  * default stylesheet, set by a stylesheet of the site, not an inline style: the pages' content
  * security policy allows no inline style), and the library's own stylesheet after the default.
@@ -15,11 +18,35 @@ import { SITE_CSS } from "./look.ts";
 export const THEME_CSS = "theme.css";
 export const FAVICON = "favicon.svg";
 
+/** The pages' ground, `--paper` of the default stylesheet (assets/style.css), under a logo's JPEGs. */
+export const PAPER = "#fbfaf7";
+/** The favicon's side in pixels: sharp on high-density screens, which show 16 or 32 points. */
+export const FAVICON_SIZE = 64;
+
+/** A logo's images: WebP with its transparency, JPEG on the paper colour, and its favicon. */
+export type LogoVariants = Variants & { icon: ProcessedImage };
+
+/**
+ * Processes a logo. A logo is often a PNG with a transparent ground: the WebP variants keep it;
+ * the JPEG ones (the fallback in the header, the link previews' `og:image`) have none and are
+ * flattened onto the paper colour, where a plain conversion turned the ground black; the favicon
+ * is a PNG square with the logo centred on a transparent ground, since browsers squeeze a wide
+ * icon into a square.
+ */
+export async function logoImages(source: ImageSource, cacheDir: string): Promise<LogoVariants> {
+  const one = async (request: Parameters<typeof processImages>[1]) =>
+    (await processImages([source], request, cacheDir)).get(source.rel)!;
+  const webp = (await one({ widths: SITE_IMAGE_WIDTHS, formats: ["webp"] })).webp!;
+  const jpeg = (await one({ widths: SITE_IMAGE_WIDTHS, formats: ["jpeg"], flatten: PAPER })).jpeg!;
+  const icon = (await one({ widths: [FAVICON_SIZE], formats: ["png"], square: true })).png![0]!;
+  return { webp, jpeg, icon };
+}
+
 export function favicon(site: DomainSite, ctx: PageContext): Html {
   const logo = site.brand.logo === undefined ? undefined : site.images.get(site.brand.logo);
-  const small = logo?.jpeg[0];
-  if (small !== undefined)
-    return html`<link rel="icon" href="${ctx.media}${small.file}" type="image/jpeg">\n`;
+  const icon = (logo as Partial<LogoVariants> | undefined)?.icon;
+  if (icon !== undefined)
+    return html`<link rel="icon" href="${ctx.media}${icon.file}" type="image/png" sizes="${icon.width}x${icon.height}">\n`;
   return html`<link rel="icon" href="${ctx.root}${ASSETS_DIR}${FAVICON}" type="image/svg+xml">\n`;
 }
 

@@ -1,8 +1,10 @@
 import { createHash } from "node:crypto";
 import {
   existsSync,
+  lstatSync,
   readdirSync,
   readFileSync,
+  readlinkSync,
   renameSync,
   rmSync,
   statSync,
@@ -34,7 +36,14 @@ export async function inputFingerprint(
   const known = digests === null ? null : ContentDigests.read(digests);
   for (const file of listFiles(contentDir)) {
     const full = path.join(contentDir, file);
-    if (file.endsWith(".csv")) {
+    if (file.endsWith(".csv") && lstatSync(full).isSymbolicLink()) {
+      // Never read through a link: it may name a file outside the folder, or a device that never
+      // ends (/dev/zero), which the load refuses without reading; its target and stat stand in.
+      const info = statSync(full, { throwIfNoEntry: false });
+      hash.update(
+        `${file}\0->${readlinkSync(full)}\0${info?.size}\0${info?.mtimeMs}\0${info?.ino}\0`,
+      );
+    } else if (file.endsWith(".csv")) {
       hash.update(`${file}\0${known?.digest(full) ?? sha256(readFileSync(full))}\0`);
     } else {
       const info = statSync(full);

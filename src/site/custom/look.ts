@@ -2,12 +2,13 @@ import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError, UserError, type Problem } from "../../errors.ts";
-import { LANGUAGES, type Language } from "../../content/schema.ts";
-import { languageTexts, type Texts } from "../i18n.ts";
+import type { Language } from "../../content/schema.ts";
+import type { Texts } from "../i18n.ts";
 import { Engines, engineOf, type Render } from "./engines.ts";
 import { loadOwnPages, type OwnPage } from "./pages.ts";
 import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../policy.ts";
 import { blockedReferences, referencesIn, type PolicyDomain, type Reference } from "./blocked.ts";
+import { readTexts } from "./texts.ts";
 
 /**
  * A library's own look: the `site/` folder beside the content folder (`--site DIR`), an Eleventy
@@ -182,74 +183,4 @@ function listFiles(dir: string): string[] {
     .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
     .filter((rel) => !rel.split("/").some((part) => part.startsWith(".")))
     .sort();
-}
-
-/** One `site/i18n/<lang>.json`: its keys must be the package's, its values strings or plural forms. */
-function readTexts(
-  file: string,
-  name: string,
-  text: string,
-  texts: Map<Language, Texts>,
-  problems: Problem[],
-) {
-  const lang = name.replace(/\.json$/, "") as Language;
-  if (!name.endsWith(".json") || !LANGUAGES.includes(lang)) {
-    problems.push({
-      file,
-      message: `no interface language "${name}": name the file after one of ${LANGUAGES.map((l) => `${l}.json`).join(", ")}`,
-    });
-    return;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const at = /position (\d+)/.exec((error as Error).message);
-    const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
-    problems.push({
-      file,
-      ...(line !== undefined ? { line } : {}),
-      message: `not valid JSON: ${(error as Error).message}`,
-    });
-    return;
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    problems.push({ file, line: 1, message: 'expected an object of texts, like { "skip": "…" }' });
-    return;
-  }
-  const known = languageTexts("es");
-  const own: Texts = {};
-  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-    const line = lineOf(text, key);
-    if (!(key in known)) {
-      problems.push({
-        file,
-        line,
-        message: `unknown key "${key}": the keys are those of the package's i18n/${lang}.json`,
-      });
-      continue;
-    }
-    const plural =
-      value !== null &&
-      typeof value === "object" &&
-      !Array.isArray(value) &&
-      Object.values(value).every((v) => typeof v === "string") &&
-      "other" in value;
-    if (typeof value !== "string" && !plural) {
-      problems.push({
-        file,
-        line,
-        message: `"${key}": expected a string, or plural forms like { "one": "…", "other": "…" }`,
-      });
-      continue;
-    }
-    own[key] = value as Texts[string];
-  }
-  texts.set(lang, own);
-}
-
-/** The line of a key in a JSON text (its first appearance as a key). */
-function lineOf(text: string, key: string): number {
-  const at = text.indexOf(`${JSON.stringify(key)}`);
-  return at === -1 ? 1 : text.slice(0, at).split("\n").length;
 }

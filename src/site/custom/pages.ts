@@ -32,6 +32,16 @@ export interface OwnPage {
 const EXTENSIONS = [".md", ".liquid", ".njk", ".html"];
 
 /**
+ * gray-matter's engines other than YAML, each refusing: its own `javascript` engine is an `eval`,
+ * chosen by the word after the opening `---`. The first line is checked before (only `---`), so
+ * these never run; they are the second lock.
+ */
+const CODE = (): never => {
+  throw new Error("only YAML front matter is read");
+};
+const ENGINES = { javascript: CODE, js: CODE, coffee: CODE, coffeescript: CODE, cson: CODE };
+
+/**
  * Paths a page may not take: the product's own (the API, pages, assets, search index, media) and
  * the files at the site root. A language folder is reserved too (checked per domain: any
  * language of its versions).
@@ -102,9 +112,18 @@ export function loadOwnPages(
       continue;
     }
     const text = readFileSync(file, "utf8");
+    const fence = /^\uFEFF?---(?!-)([^\r\n]*)/.exec(text);
+    if (fence !== null && fence[1]!.trim() !== "") {
+      problems.push({
+        file,
+        line: 1,
+        message: `front matter: only YAML is read, between two lines of just "---"; "---${fence[1]!.trim()}" would be code, which site/ never runs`,
+      });
+      continue;
+    }
     let front: { data: Record<string, unknown>; content: string };
     try {
-      front = matter(text, {});
+      front = matter(text, { language: "yaml", engines: ENGINES });
     } catch (error) {
       const mark = (error as { mark?: { line?: number } }).mark;
       problems.push({

@@ -85,8 +85,8 @@ Pregunta en el mostrador de cualquier biblioteca de la red, o míralas en línea
 `,
   "_includes/header.liquid.example": `{% comment %}
   Rename this file to header.liquid to replace the header of every page (footer.liquid the
-  footer; home, listing, work, director, category, not-found a page kind's content). Liquid or
-  Nunjucks (.njk). Everything you print is escaped; {{ content | raw }} is the built-in part.
+  footer; home, listing, work, director, category, not-found a page kind's content), in Liquid.
+  Everything you print is escaped; {{ content | raw }} is the built-in part.
   The data (site, page, lang, texts, nav, downloads, feed) is listed in the catalogue's
   docs/site.md, "Your own look".
 {% endcomment %}<header class="site-header">

@@ -132,7 +132,7 @@ export function stringsFromTexts(code: Language, texts: Texts): Strings {
   const plurals = new Intl.PluralRules(lang);
   const numbers = new Intl.NumberFormat(lang);
   const format = (key: string, values: Record<string, string | number> = {}): string => {
-    const text = texts[key];
+    const text = Object.hasOwn(texts, key) ? texts[key] : undefined;
     if (text === undefined)
       throw new Error(`bug: no interface text "${key}" in ${code}.json nor in its fallbacks`);
     const count = values.n;
@@ -142,8 +142,10 @@ export function stringsFromTexts(code: Language, texts: Texts): Strings {
         : ((typeof count === "number" ? text[plurals.select(count)] : undefined) ?? text.other);
     if (chosen === undefined)
       throw new Error(`bug: the interface text "${key}" of ${code} has no "other" form`);
+    // Only the values given: a placeholder named like an object's property (`{constructor}`) is
+    // not one of them.
     return chosen.replace(/\{(\w+)\}/g, (whole, name: string) => {
-      const value = values[name];
+      const value = Object.hasOwn(values, name) ? values[name] : undefined;
       return value === undefined
         ? whole
         : typeof value === "number"

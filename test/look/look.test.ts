@@ -9,8 +9,8 @@ import { SCRIPT_ID, SCRIPT_TITLE } from "../site/fixture.ts";
 /**
  * A library's own look (src/site/custom/, docs/site.md "Your own look"): a generated catalogue of
  * two domains (the second in English under /cataleg, also offered in Spanish), each with its own
- * logo, and a site/ folder with a Liquid header, a Nunjucks footer, a Liquid work page, a
- * Markdown page in the navigation (with a Spanish version), a stylesheet and a text override.
+ * logo, and a site/ folder with a Liquid header, footer and work page, a Markdown page in the
+ * navigation (with a Spanish version, a link to it), a stylesheet and a text override.
  */
 
 let dir: string;
@@ -32,10 +32,10 @@ const HEADER_LIQUID = `<header class="own-header">
 <p class="kind">{{ page.kind }} {{ lang }}</p>
 </header>`;
 
-const FOOTER_NJK = `<footer class="own-footer">
+const FOOTER_LIQUID = `<footer class="own-footer">
 {% if site.home_url %}<a href="{{ site.home_url }}">{{ texts.homeLink }}</a>{% endif %}
 <ul>{% for d in downloads %}<li><a href="{{ d.url }}" download="{{ d.file }}">{{ d.label }}</a></li>{% endfor %}</ul>
-<p class="njk-name">{{ site.name }}</p>
+<p class="own-name">{{ site.name }}</p>
 </footer>`;
 
 const WORK_LIQUID = `<article class="own-work">
@@ -73,7 +73,7 @@ beforeAll(async () => {
     `${await readFile(path.join(content, "availability.csv"), "utf8")}${SCRIPT_ID},domain-1.example,2020-01-01,\n`,
   );
   await write("_includes/header.liquid", HEADER_LIQUID);
-  await write("_includes/footer.njk", FOOTER_NJK);
+  await write("_includes/footer.liquid", FOOTER_LIQUID);
   await write("_includes/work.liquid", WORK_LIQUID);
   await write("pages/about.md", "---\ntitle: About us\nnav: 1\n---\nOpen **Monday to Friday**.\n");
   await write(
@@ -123,12 +123,12 @@ describe("a library's own look", () => {
     expect(path.basename(logo1!)).not.toBe(path.basename(logo2!));
   });
 
-  it("replaces the footer with a Nunjucks template, escaping by default", async () => {
+  it("replaces the footer with a Liquid template, escaping by default", async () => {
     const home = await read(`${ONE}index.html`);
     expect(home).toContain('<footer class="own-footer">');
     expect(home).toContain('<a href="https://biblioteca-1.example">Web de la biblioteca</a>');
     expect(home).toMatch(/download="[^"]+\.xlsx"/);
-    expect(home).toContain('<p class="njk-name">Red de bibliotecas 1</p>');
+    expect(home).toContain('<p class="own-name">Red de bibliotecas 1</p>');
   });
 
   it("replaces a page kind, and escapes the CSV's text in the library's template", async () => {
@@ -223,19 +223,19 @@ describe("a library's own look", () => {
   }, 120_000);
 });
 
-describe("a Nunjucks header", () => {
-  it("gets the documented data and the built-in header as safe content", async () => {
+describe("a header wrapping the built-in one", () => {
+  it("gets the documented data and the built-in header as content written with | raw", async () => {
     await rm(path.join(site, "_includes/header.liquid"));
     await write(
-      "_includes/header.njk",
-      `<div class="njk-header">{{ content | safe }}<ul class="njk-languages">{% for l in nav.languages %}<li><a href="{{ l.url }}" hreflang="{{ l.lang }}">{{ l.label }}</a></li>{% endfor %}</ul><p class="njk-kind">{{ page.kind }} {{ texts.skip }}</p></div>`,
+      "_includes/header.liquid",
+      `<div class="own-wrap">{{ content | raw }}<ul class="own-languages">{% for l in nav.languages %}<li><a href="{{ l.url }}" hreflang="{{ l.lang }}">{{ l.label }}</a></li>{% endfor %}</ul><p class="own-kind">{{ page.kind }} {{ texts.skip }}</p></div>`,
     );
     await build();
     const [slug] = await readdir(path.join(out, TWO, "director"));
     const english = await read(`${TWO}director/${slug}/index.html`);
-    expect(english).toContain('<div class="njk-header"><header class="site-header">');
+    expect(english).toContain('<div class="own-wrap"><header class="site-header">');
     expect(english).toContain('<a href="../../es/director/');
-    expect(english).toContain('<p class="njk-kind">director Skip to content</p>');
+    expect(english).toContain('<p class="own-kind">director Skip to content</p>');
     // The built-in header keeps the logo, escaped text and all.
     expect(english).toMatch(/<a class="brand" href="\.\.\/\.\.\/"><picture class="logo">/);
   }, 120_000);
@@ -343,7 +343,8 @@ describe("a site folder's problems", () => {
     await put("pages/broken.md", "---\ntitle: [\n---\nx\n");
     await put("pages/director.md", "---\ntitle: D\n---\nx\n");
     await put("pages/en/only-english.md", "---\ntitle: E\n---\nx\n");
-    await put("_includes/footer.njk", "<footer>\n{% if x %}\n");
+    await put("_includes/footer.njk", "<footer>\n{{ site.name }}\n</footer>\n");
+    await put("_includes/header.liquid", "<header>\n{% if x %}\n");
     const found = problems(folder());
     expect(found).toContainEqual(
       'bad-site/i18n/fr.json:3: unknown key "skipp": the keys are those of the package\'s i18n/fr.json',
@@ -363,6 +364,11 @@ describe("a site folder's problems", () => {
     expect(
       found.some((p) => p.startsWith("bad-site/pages/en/only-english.md: no page only-english/")),
     ).toBe(true);
-    expect(found.some((p) => p.startsWith("bad-site/_includes/footer.njk"))).toBe(true);
+    expect(found).toContainEqual(
+      "bad-site/_includes/footer.njk: Nunjucks templates can run code on the machine that builds (Nunjucks has no sandbox): write it in Liquid (footer.liquid); docs/site.md#templates",
+    );
+    expect(found.some((p) => /^bad-site\/_includes\/header\.liquid:2: .*not closed/.test(p))).toBe(
+      true,
+    );
   });
 });

@@ -65,6 +65,7 @@ export const UNIT = [
   "test/i18n/texts.test.ts",
   "test/look/look.test.ts",
   "test/look/policy.test.ts",
+  "test/look/site-folder.test.ts",
   "test/site/eleventy.test.ts",
   "test/site/empty.test.ts",
   "test/site/page-meta.test.ts",

@@ -1,22 +1,26 @@
 import { createHash } from "node:crypto";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { InputError, UserError, type Problem } from "../../errors.ts";
-import { LANGUAGES, type Language } from "../../content/schema.ts";
-import { languageTexts, type Texts } from "../i18n.ts";
-import { Engines, engineOf, type Render } from "./engines.ts";
+import type { Language } from "../../content/schema.ts";
+import type { Texts } from "../i18n.ts";
+import { Engines, engineOf, isNunjucks, nunjucksRefused, type Render } from "./engines.ts";
 import { loadOwnPages, type OwnPage } from "./pages.ts";
 import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../policy.ts";
 import { blockedReferences, referencesIn, type PolicyDomain, type Reference } from "./blocked.ts";
+import { checkTemplates } from "./rules.ts";
+import { readTexts } from "./texts.ts";
 
 /**
  * A library's own look: the `site/` folder beside the content folder (`--site DIR`), an Eleventy
  * input folder read once per build. Absent, nothing is overridden and the site is what it was.
+ * Its files are markup, styles and Liquid templates, never code, read from inside the folder only
+ * (a link is read as the file it names when that file is in the folder, else refused).
  *
  *   site/assets/**          copied into every site's assets/ (site.css linked after style.css)
  *   site/i18n/<lang>.json   interface texts of that language, by the package's keys
- *   site/_includes/<part>.* header, footer, or a whole page kind's main content (Liquid, Nunjucks)
- *   site/pages/**           own pages (Markdown, Liquid, Nunjucks, HTML) with front matter
+ *   site/_includes/<part>.liquid header, footer, or a whole page kind's main content
+ *   site/pages/**           own pages (Markdown, Liquid, HTML) with front matter
  *   site/content-security.json  sources added to the pages' Content-Security-Policy (../policy.ts)
  */
 
@@ -56,19 +60,33 @@ export class Look {
     readonly references: readonly Reference[] = [],
     /** Sources the library adds to the pages' Content-Security-Policy (`content-security.json`). */
     readonly contentSecurity?: PolicySources,
+    /** The documented rules its templates break, and the values they read that the data lacks (rules.ts). */
+    readonly ruleWarnings: readonly Problem[] = [],
   ) {}
 
   static readonly NONE = new Look(null, [], new Map(), new Map(), [], "", "");
 
-  /** What the pages' policy would block of what the folder's files load, on these domains' pages: warnings. */
+  /**
+   * The folder's warnings on these domains' pages, found once per build: the overrides' rules
+   * and unknown values (rules.ts), and what the pages' policy would block of what its files load.
+   */
+  warningsOn(domains: readonly PolicyDomain[]): Problem[] {
+    if (this.dir === null) return [];
+    const blocked =
+      this.references.length === 0
+        ? []
+        : blockedReferences(
+            this.references,
+            domains,
+            this.contentSecurity ?? {},
+            path.join(this.dir, POLICY_FILE),
+          );
+    return [...this.ruleWarnings, ...blocked];
+  }
+
+  /** The name build.ts and the site folder's check call until they call warningsOn. */
   blockedOn(domains: readonly PolicyDomain[]): Problem[] {
-    if (this.dir === null || this.references.length === 0) return [];
-    return blockedReferences(
-      this.references,
-      domains,
-      this.contentSecurity ?? {},
-      path.join(this.dir, POLICY_FILE),
-    );
+    return this.warningsOn(domains);
   }
 
   get hasStylesheet(): boolean {
@@ -79,17 +97,17 @@ export class Look {
 export const SITE_CSS = "site.css";
 
 /** The files whose references the pages' policy governs: templates, own pages, stylesheets. */
-const LOADING =
-  /^(_includes\/.*\.(liquid|njk|html)|pages\/.*\.(md|liquid|njk|html)|assets\/.*\.css)$/;
+const LOADING = /^(_includes\/.*\.(liquid|html)|pages\/.*\.(md|liquid|html)|assets\/.*\.css)$/;
 
 /**
  * Reads and checks a site folder; every problem at once (InputError). A folder that does not
  * exist is Look.NONE, unless it was named (`--site DIR`): then it is an error.
  */
 export function loadLook(dir: string, named = false): Look {
-  let files: string[];
+  const problems: Problem[] = [];
+  let files: Listed[];
   try {
-    files = listFiles(dir);
+    files = listFiles(dir, problems);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" && !named) return Look.NONE;
@@ -99,7 +117,6 @@ export function loadLook(dir: string, named = false): Look {
       );
     throw error;
   }
-  const problems: Problem[] = [];
   const shown = (rel: string) => path.join(dir, rel);
   const engines = new Engines(
     path.resolve(dir, "_includes"),
@@ -108,14 +125,19 @@ export function loadLook(dir: string, named = false): Look {
   const assets: Look["assets"] = [];
   const texts = new Map<Language, Texts>();
   const parts = new Map<Part, Render>();
-  const pageFiles: string[] = [];
+  const pageFiles: { rel: string; text: string }[] = [];
   let contentSecurity: PolicySources | undefined;
   const references: Reference[] = [];
   const pagesHash = createHash("md5");
   const allHash = createHash("md5");
-  for (const rel of files) {
-    const bytes = readFileSync(path.join(dir, rel));
+  for (const { rel, real } of files) {
+    // Read once, through its real path: what is checked is what is used.
+    const bytes = readFileSync(real);
     allHash.update(`${rel}\0`).update(bytes).update("\0");
+    if (isNunjucks(rel) && !rel.startsWith("assets/")) {
+      problems.push({ file: shown(rel), message: nunjucksRefused(rel) });
+      continue;
+    }
     if (LOADING.test(rel)) references.push(...referencesIn(shown(rel), bytes.toString("utf8")));
     if (rel.startsWith("assets/")) {
       assets.push({ name: rel.slice("assets/".length), bytes });
@@ -130,16 +152,12 @@ export function loadLook(dir: string, named = false): Look {
     pagesHash.update(`${rel}\0`).update(bytes).update("\0");
     if (rel.startsWith("i18n/"))
       readTexts(shown(rel), rel.slice("i18n/".length), bytes.toString("utf8"), texts, problems);
-    else if (rel.startsWith("pages/")) pageFiles.push(rel);
+    else if (rel.startsWith("pages/")) pageFiles.push({ rel, text: bytes.toString("utf8") });
     else if (rel.startsWith("_includes/")) {
       const name = path.basename(rel).replace(/\.[^.]+$/, "");
-      const engine = engineOf(rel);
       if (!PARTS.includes(name as Part) || rel.indexOf("/", "_includes/".length) !== -1) continue; // a partial, included by name
-      if (engine === undefined) {
-        problems.push({
-          file: shown(rel),
-          message: `a ${name} template must be Liquid (.liquid) or Nunjucks (.njk)`,
-        });
+      if (engineOf(rel) === undefined) {
+        problems.push({ file: shown(rel), message: `a ${name} template must be Liquid (.liquid)` });
         continue;
       }
       if (parts.has(name as Part)) {
@@ -149,12 +167,13 @@ export function loadLook(dir: string, named = false): Look {
         });
         continue;
       }
-      const compiled = engines.compile(engine, path.resolve(dir, rel), bytes.toString("utf8"));
+      const compiled = engines.compile(path.resolve(dir, rel), bytes.toString("utf8"));
       if (typeof compiled === "function") parts.set(name as Part, compiled);
       else problems.push(compiled);
     }
   }
   const pages = loadOwnPages(dir, pageFiles, engines, problems);
+  const ruleWarnings = checkTemplates(engines, parts, pages, problems);
   if (problems.length > 0) throw new InputError(problems);
   const added =
     contentSecurity !== undefined && Object.keys(contentSecurity).length > 0
@@ -170,86 +189,60 @@ export function loadLook(dir: string, named = false): Look {
     allHash.digest("hex"),
     references,
     added,
+    ruleWarnings,
   );
 }
 
-/** Every file under the folder, relative and with "/", sorted (dot files left out: editors' and systems' own). */
-function listFiles(dir: string): string[] {
+/** A file of the folder: its path in it (with "/"), and the real path its bytes are read from. */
+interface Listed {
+  rel: string;
+  real: string;
+}
+
+/**
+ * Every file under the folder, sorted (dot files left out: editors' and systems' own). A link is
+ * listed as the file (or the folder's files) it names when that is inside the folder; a link
+ * out of it, or to nothing, is a problem and is not read.
+ */
+function listFiles(dir: string, problems: Problem[]): Listed[] {
   if (!statSync(dir).isDirectory())
     throw Object.assign(new Error(`not a folder: ${dir}`), { code: "ENOTDIR" });
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => path.relative(dir, path.join(e.parentPath, e.name)).split(path.sep).join("/"))
-    .filter((rel) => !rel.split("/").some((part) => part.startsWith(".")))
-    .sort();
-}
-
-/** One `site/i18n/<lang>.json`: its keys must be the package's, its values strings or plural forms. */
-function readTexts(
-  file: string,
-  name: string,
-  text: string,
-  texts: Map<Language, Texts>,
-  problems: Problem[],
-) {
-  const lang = name.replace(/\.json$/, "") as Language;
-  if (!name.endsWith(".json") || !LANGUAGES.includes(lang)) {
-    problems.push({
-      file,
-      message: `no interface language "${name}": name the file after one of ${LANGUAGES.map((l) => `${l}.json`).join(", ")}`,
-    });
-    return;
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    const at = /position (\d+)/.exec((error as Error).message);
-    const line = at ? text.slice(0, Number(at[1])).split("\n").length : undefined;
-    problems.push({
-      file,
-      ...(line !== undefined ? { line } : {}),
-      message: `not valid JSON: ${(error as Error).message}`,
-    });
-    return;
-  }
-  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    problems.push({ file, line: 1, message: 'expected an object of texts, like { "skip": "…" }' });
-    return;
-  }
-  const known = languageTexts("es");
-  const own: Texts = {};
-  for (const [key, value] of Object.entries(parsed as Record<string, unknown>)) {
-    const line = lineOf(text, key);
-    if (!(key in known)) {
-      problems.push({
-        file,
-        line,
-        message: `unknown key "${key}": the keys are those of the package's i18n/${lang}.json`,
-      });
-      continue;
+  const root = realpathSync(dir);
+  const files: Listed[] = [];
+  const walk = (real: string, rel: string, holding: ReadonlySet<string>) => {
+    for (const entry of readdirSync(real, { withFileTypes: true })) {
+      if (entry.name.startsWith(".")) continue;
+      const at = rel === "" ? entry.name : `${rel}/${entry.name}`;
+      const here = path.join(real, entry.name);
+      if (entry.isDirectory()) walk(here, at, new Set([...holding, here]));
+      else if (entry.isFile()) files.push({ rel: at, real: here });
+      else if (entry.isSymbolicLink()) {
+        const file = path.join(dir, at);
+        const named = readlinkSync(here);
+        let target: string;
+        try {
+          target = realpathSync(here);
+        } catch {
+          problems.push({ file, message: `a link to ${named}, which does not exist` });
+          continue;
+        }
+        if (target !== root && !target.startsWith(root + path.sep)) {
+          problems.push({
+            file,
+            message: `a link to ${named}, outside ${dir}/: copy the file into ${dir}/ instead`,
+          });
+          continue;
+        }
+        const info = statSync(target);
+        if (info.isFile()) files.push({ rel: at, real: target });
+        else if (info.isDirectory()) {
+          if (holding.has(target))
+            problems.push({ file, message: `a link to ${named}, a folder that holds it` });
+          else walk(target, at, new Set([...holding, target]));
+        }
+      }
     }
-    const plural =
-      value !== null &&
-      typeof value === "object" &&
-      !Array.isArray(value) &&
-      Object.values(value).every((v) => typeof v === "string") &&
-      "other" in value;
-    if (typeof value !== "string" && !plural) {
-      problems.push({
-        file,
-        line,
-        message: `"${key}": expected a string, or plural forms like { "one": "…", "other": "…" }`,
-      });
-      continue;
-    }
-    own[key] = value as Texts[string];
-  }
-  texts.set(lang, own);
-}
-
-/** The line of a key in a JSON text (its first appearance as a key). */
-function lineOf(text: string, key: string): number {
-  const at = text.indexOf(`${JSON.stringify(key)}`);
-  return at === -1 ? 1 : text.slice(0, at).split("\n").length;
+  };
+  walk(root, "", new Set([root]));
+  return files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 }

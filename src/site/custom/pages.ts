@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import path from "node:path";
 import matter from "gray-matter";
 import MarkdownIt from "markdown-it";
@@ -12,8 +11,8 @@ import { engineOf, type Engines, type Render } from "./engines.ts";
  * each built for every domain at `{base_url}/{path}/` (`pages/about.md` → `about/`,
  * `pages/help/index.md` → `help/`). `pages/<lang>/…` is that language's version of the same page.
  * Markdown goes through markdown-it (Eleventy's own, HTML allowed: the library writes these
- * files); Liquid and Nunjucks bodies are rendered per domain and language with the pages' data;
- * HTML is taken as it is.
+ * files); Liquid bodies are rendered per domain and language with the pages' data; HTML is taken
+ * as it is. Front matter is YAML only: gray-matter would run a JavaScript one (`---js`).
  */
 export interface OwnPage {
   /** The page's folder below the site root, ending in "/". */
@@ -29,7 +28,17 @@ export interface OwnPage {
   body: string | Render;
 }
 
-const EXTENSIONS = [".md", ".liquid", ".njk", ".html"];
+const EXTENSIONS = [".md", ".liquid", ".html"];
+
+/**
+ * gray-matter's engines other than YAML, each refusing: its own `javascript` engine is an `eval`,
+ * chosen by the word after the opening `---`. The first line is checked before (only `---`), so
+ * these never run; they are the second lock.
+ */
+const CODE = (): never => {
+  throw new Error("only YAML front matter is read");
+};
+const ENGINES = { javascript: CODE, js: CODE, coffee: CODE, coffeescript: CODE, cson: CODE };
 
 /**
  * Paths a page may not take: the product's own (the API, pages, assets, search index, media) and
@@ -58,18 +67,18 @@ let markdown: MarkdownIt | undefined;
 
 export function loadOwnPages(
   dir: string,
-  files: string[],
+  files: readonly { rel: string; text: string }[],
   engines: Engines,
   problems: Problem[],
 ): OwnPage[] {
   const pages: OwnPage[] = [];
-  for (const rel of files) {
+  for (const { rel, text } of files) {
     const file = path.join(dir, rel);
     const ext = path.extname(rel);
     if (!EXTENSIONS.includes(ext)) {
       problems.push({
         file,
-        message: `an own page is Markdown (.md), Liquid (.liquid), Nunjucks (.njk) or HTML (.html)`,
+        message: `an own page is Markdown (.md), Liquid (.liquid) or HTML (.html)`,
       });
       continue;
     }
@@ -101,10 +110,18 @@ export function loadOwnPages(
       });
       continue;
     }
-    const text = readFileSync(file, "utf8");
+    const fence = /^\uFEFF?---(?!-)([^\r\n]*)/.exec(text);
+    if (fence !== null && fence[1]!.trim() !== "") {
+      problems.push({
+        file,
+        line: 1,
+        message: `front matter: only YAML is read, between two lines of just "---"; "---${fence[1]!.trim()}" would be code, which site/ never runs`,
+      });
+      continue;
+    }
     let front: { data: Record<string, unknown>; content: string };
     try {
-      front = matter(text, {});
+      front = matter(text, { language: "yaml", engines: ENGINES });
     } catch (error) {
       const mark = (error as { mark?: { line?: number } }).mark;
       problems.push({
@@ -149,7 +166,7 @@ export function loadOwnPages(
     if (ext === ".md")
       body = (markdown ??= new MarkdownIt({ html: true, linkify: false })).render(front.content);
     else if (engine !== undefined) {
-      const compiled = engines.compile(engine, path.resolve(file), front.content, frontLines);
+      const compiled = engines.compile(path.resolve(file), front.content, frontLines);
       if (typeof compiled !== "function") {
         problems.push({ ...compiled, file });
         continue;

@@ -68,6 +68,8 @@ export async function newProject(
     async write(entries) {
       for (const [rel, bytes] of Object.entries(entries)) {
         await mkdir(path.dirname(path.join(dir, rel)), { recursive: true });
+        // A link a previous case left (project.link) is replaced, not written through.
+        await rm(path.join(dir, rel), { force: true });
         await writeFile(path.join(dir, rel), bytes);
       }
     },

@@ -342,6 +342,9 @@ describe("a site folder's problems", () => {
     await put("pages/no-title.md", "---\nnav: 2\n---\nx\n");
     await put("pages/broken.md", "---\ntitle: [\n---\nx\n");
     await put("pages/director.md", "---\ntitle: D\n---\nx\n");
+    // Kept for browsing's pages (util/product-paths.ts), a folder of them too.
+    await put("pages/decade.md", "---\ntitle: D\n---\nx\n");
+    await put("pages/leaving/soon.md", "---\ntitle: S\n---\nx\n");
     await put("pages/en/only-english.md", "---\ntitle: E\n---\nx\n");
     await put("_includes/footer.njk", "<footer>\n{{ site.name }}\n</footer>\n");
     await put("_includes/header.liquid", "<header>\n{% if x %}\n");
@@ -361,6 +364,13 @@ describe("a site folder's problems", () => {
     expect(found).toContainEqual(
       "bad-site/pages/director.md: /director/ is the catalogue's own: choose another path for this page",
     );
+    for (const [file, name] of [
+      ["decade.md", "decade"],
+      ["leaving/soon.md", "leaving"],
+    ])
+      expect(found).toContainEqual(
+        `bad-site/pages/${file}: /${name}/ is the catalogue's own: choose another path for this page`,
+      );
     expect(
       found.some((p) => p.startsWith("bad-site/pages/en/only-english.md: no page only-english/")),
     ).toBe(true);

@@ -132,6 +132,15 @@ describe("what is never run", () => {
     ) as Render;
     expect(render({ site: { name: "Uno" } })).toBe("[][][][][Uno]");
   });
+
+  it("escapes what a template writes, and drops the characters XML forbids", () => {
+    const engines = new Engines(path.join(dir, "_includes"), (f) => path.relative(dir, f));
+    const render = engines.compile(path.join(dir, "t.liquid"), "{{ t }}|{{ l }}|{{ t | raw }}");
+    const text = "<b>\u0001A\uFFFE&\uD800B</b> \u{1F3AC}";
+    expect((render as Render)({ t: text, l: ["x\u0002", "<y>"] })).toBe(
+      `&lt;b&gt;A&amp;B&lt;/b&gt; \u{1F3AC}|x&lt;y&gt;|${text}`,
+    );
+  });
 });
 
 describe("limits", () => {

@@ -1,6 +1,7 @@
 import path from "node:path";
-import { Liquid, LiquidError, toValueSync, type Tag, type Template } from "liquidjs";
+import { filters, Liquid, LiquidError, toValueSync, type Tag, type Template } from "liquidjs";
 import { formatProblem, UserError, type Problem } from "../../errors.ts";
+import { XML_FORBIDDEN } from "../../util/xml-chars.ts";
 
 /**
  * The template language of a library's `site/` folder: Liquid (liquidjs, the engine Eleventy
@@ -101,7 +102,7 @@ export class Engines {
       partials: [this.includes],
       layouts: [this.includes],
       extname: ".liquid",
-      outputEscape: "escape",
+      outputEscape: escapeOutput,
       ownPropertyOnly: true,
       cache: true,
       strictFilters: true,
@@ -296,6 +297,15 @@ function safely<T>(compute: () => T): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Liquid's own escape (which counts the text against the render's memory limit), then the
+ * characters XML forbids dropped, as site/html.ts's escape does for every text the program writes.
+ */
+const liquidEscape = filters["escape"] as (this: unknown, value: unknown) => string;
+function escapeOutput(this: unknown, value: unknown): string {
+  return liquidEscape.call(this, value).replace(XML_FORBIDDEN, "");
 }
 
 /** Markup the program made (already escaped), as templates get it: Liquid writes it with `| raw`. */

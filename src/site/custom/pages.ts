@@ -4,6 +4,7 @@ import MarkdownIt from "markdown-it";
 import type { Problem } from "../../errors.ts";
 import { LANGUAGES, type Language } from "../../content/schema.ts";
 import { engineOf, type Engines, type Render } from "./engines.ts";
+import { isProductPath } from "../../util/product-paths.ts";
 
 /**
  * A library's own pages: `site/pages/**` with front matter (`title` required; `nav`, a number,
@@ -39,29 +40,6 @@ const CODE = (): never => {
   throw new Error("only YAML front matter is read");
 };
 const ENGINES = { javascript: CODE, js: CODE, coffee: CODE, coffeescript: CODE, cson: CODE };
-
-/**
- * Paths a page may not take: the product's own (the API, pages, assets, search index, media) and
- * the files at the site root. A language folder is reserved too (checked per domain: any
- * language of its versions).
- */
-export const RESERVED = new Set([
-  "api",
-  "_api",
-  "audiovisual-detail",
-  "director",
-  "category",
-  "page",
-  "ordering",
-  "assets",
-  "pagefind",
-  "media",
-  "sitemap.xml",
-  "robots.txt",
-  "feed.atom",
-  "404.html",
-  "_catalogue",
-]);
 
 let markdown: MarkdownIt | undefined;
 
@@ -103,7 +81,9 @@ export function loadOwnPages(
       });
       continue;
     }
-    if (RESERVED.has(parts[0]!) || LANGUAGES.includes(parts[0] as Language)) {
+    // The product's paths (util/product-paths.ts) and every language folder; a domain's media
+    // folder, which depends on its media_url, is checked per domain by ownPageProblems.
+    if (isProductPath(parts[0]!) || LANGUAGES.includes(parts[0] as Language)) {
       problems.push({
         file,
         message: `/${parts[0]}/ is the catalogue's own: choose another path for this page`,

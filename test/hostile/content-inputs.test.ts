@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { MINIMAL } from "../helpers/content.ts";
 import { requireTool } from "../support/requires.ts";
-import { builtProject, expectNoCrash, expectRefused } from "./project.ts";
+import { BUILD, builtProject, expectNoCrash, expectRefused } from "./project.ts";
 
 /**
  * Content and text files as people and programs leave them: encodings a spreadsheet can save,
@@ -170,6 +170,16 @@ describe("a content CSV that is a link out of the content folder (item 4)", () =
     const checked = await project.validate();
     expect(checked.stderr).not.toContain(secret);
     expectRefused(checked, "content/directors.csv", null);
+  });
+
+  it("directors.csv linked to /dev/zero is refused at once, by validate and build", async () => {
+    await restore();
+    await project.link("content/directors.csv", "/dev/zero");
+    for (const args of [["validate", "--content", "content"], BUILD]) {
+      const ran = await project.runTimed(args, 30_000);
+      expect(ran.killed, `${args[0]} still reading after 30 s`).toBe(false);
+      expectRefused(ran, "content/directors.csv", null);
+    }
   });
 });
 

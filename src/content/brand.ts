@@ -14,9 +14,16 @@ export const cssColor = () =>
   z
     .string({ error: "a value is required" })
     .transform((text) => text.trim().toLowerCase())
-    .refine((text) => /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(text) || /^(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.%+\-\s,/]*\)$/.test(text) || /^[a-z]{3,20}$/.test(text), {
-      error: (iss) => `expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got ${JSON.stringify(iss.input)}`,
-    });
+    .refine(
+      (text) =>
+        /^#([0-9a-f]{3,4}|[0-9a-f]{6}|[0-9a-f]{8})$/.test(text) ||
+        /^(rgba?|hsla?|hwb|lab|lch|oklab|oklch)\([0-9a-z.%+\-\s,/]*\)$/.test(text) ||
+        /^[a-z]{3,20}$/.test(text),
+      {
+        error: (iss) =>
+          `expected a CSS colour like "#7a1f3d", "rgb(122 31 61)" or "darkred", got ${JSON.stringify(iss.input)}`,
+      },
+    );
 
 /**
  * A library's brand (src/site/custom/brand.ts): absent from a domain without these columns, so
@@ -31,6 +38,14 @@ export interface DomainBrand {
   theme_color?: string;
 }
 
-export function brandOf(row: { logo: string | null; home_url: string | null; theme_color: string | null }): DomainBrand {
-  return Object.fromEntries(Object.entries({ logo: row.logo, home_url: row.home_url, theme_color: row.theme_color }).filter(([, v]) => v !== null));
+export function brandOf(row: {
+  logo: string | null;
+  home_url: string | null;
+  theme_color: string | null;
+}): DomainBrand {
+  return Object.fromEntries(
+    Object.entries({ logo: row.logo, home_url: row.home_url, theme_color: row.theme_color }).filter(
+      ([, v]) => v !== null,
+    ),
+  );
 }

@@ -3,7 +3,16 @@ import path from "node:path";
 import { parse } from "csv-parse/sync";
 import type { Problem } from "../errors.ts";
 import { decodeText } from "./encoding.ts";
+import {
+  DELIMITER_NAMES,
+  delimiterOf,
+  guessNote,
+  headerCounts,
+  type Delimiter,
+} from "./separator.ts";
 import { closest } from "./suggest.ts";
+
+export { detectDelimiter, type Delimiter } from "./separator.ts";
 
 /** A data row: trimmed cells by column name (null = empty, "absent") and the line it starts on. */
 export interface CsvRow {
@@ -32,12 +41,26 @@ export interface CsvColumns {
  * what the library keeps and reviews in that folder, and a message would echo the first line
  * of whatever file the link names).
  */
-export async function readCsv(root: string, name: string, file: string, columns: CsvColumns): Promise<CsvTable> {
+export async function readCsv(
+  root: string,
+  name: string,
+  file: string,
+  columns: CsvColumns,
+): Promise<CsvTable> {
   let bytes: Buffer;
   try {
     const real = await realpath(path.join(root, name));
     if (!real.startsWith(root + path.sep)) {
-      return { rows: [], problems: [{ file, message: `a link to ${real}, outside the content folder: copy the file into the content folder instead` }], warnings: [] };
+      return {
+        rows: [],
+        problems: [
+          {
+            file,
+            message: `a link to ${real}, outside the content folder: copy the file into the content folder instead`,
+          },
+        ],
+        warnings: [],
+      };
     }
     bytes = await readFile(real);
   } catch (error) {
@@ -67,61 +90,15 @@ export function parseCsv(source: string, file: string, columns: CsvColumns): Csv
   if (!splitRecords(text, table.add, delimiter)) {
     table = new TableReader(file, columns, delimiter, note);
     const problem = splitRecordsWithCsvParse(text, file, table.add, delimiter);
-    if (problem !== undefined) return { rows: [], problems: [{ ...problem, message: problem.message + note }], warnings: [] };
+    if (problem !== undefined)
+      return {
+        rows: [],
+        problems: [{ ...problem, message: problem.message + note }],
+        warnings: [],
+      };
   }
   return table.finish();
 }
-
-/**
- * What a problem that may come of the separator guess adds, when the header held commas too
- * and yet another separator won: why the file was read so (the problem is then perhaps the
- * guess, not the cells).
- */
-function guessNote(delimiter: Delimiter, counts: SeparatorCounts): string {
-  if (delimiter === "," || counts[","] === 0) return "";
-  return delimiter === ";"
-    ? ` (read as ;-separated because its header has more ; than , outside quotes: ${counts[";"]} against ${counts[","]})`
-    : ` (read as tab-separated because its header has more tabs than , and ; outside quotes)`;
-}
-
-/** The separators a spreadsheet writes: "," (English locales), ";" (where "," is the decimal mark), tab (Excel's "Unicode text"). */
-export type Delimiter = "," | ";" | "\t";
-
-/**
- * The separator of a file, read off its header line: the one that occurs there most outside
- * quotes is it (a comma on a tie), since a known column name holds none. Excel in the Spanish,
- * Catalan, Galician, Basque and French locales saves "CSV" with semicolons.
- */
-export function detectDelimiter(text: string): Delimiter {
-  return delimiterOf(headerCounts(text));
-}
-
-type SeparatorCounts = Record<Delimiter, number>;
-
-/** How many of each separator the header line holds outside quotes (a quoted name may hold any, and line breaks). */
-function headerCounts(text: string): SeparatorCounts {
-  const counts: SeparatorCounts = { ",": 0, ";": 0, "\t": 0 };
-  const start = text.search(/[^\n]/);
-  if (start === -1) return counts;
-  let quoted = false;
-  for (let at = start; at < text.length; at++) {
-    const c = text[at]!;
-    if (c === '"') quoted = !quoted;
-    else if (quoted) continue;
-    else if (c === "\n") break;
-    else if (c === "," || c === ";" || c === "\t") counts[c]++;
-  }
-  return counts;
-}
-
-function delimiterOf(counts: SeparatorCounts): Delimiter {
-  const [commas, semicolons, tabs] = [counts[","], counts[";"], counts["\t"]];
-  if (semicolons > commas && semicolons >= tabs) return ";";
-  if (tabs > commas && tabs > semicolons) return "\t";
-  return ",";
-}
-
-const DELIMITER_NAMES: Record<Delimiter, string> = { ",": "commas", ";": "semicolons", "\t": "tabs" };
 
 /** Receives each record and the line it starts on; `fields` is reused for the next record. */
 export type RecordVisitor = (fields: readonly string[], line: number) => void;
@@ -149,7 +126,11 @@ class TableReader {
     const { file, names } = this;
     if (names === undefined) return this.header(fields);
     if (fields.length > names.length) {
-      this.problems.push({ file, line, message: `${fields.length} fields but the header has ${names.length}: quote cells that contain ${DELIMITER_NAMES[this.delimiter]}${this.note}` });
+      this.problems.push({
+        file,
+        line,
+        message: `${fields.length} fields but the header has ${names.length}: quote cells that contain ${DELIMITER_NAMES[this.delimiter]}${this.note}`,
+      });
     }
     // Optional columns left out of the header read as empty cells.
     const cells = { ...this.empty };
@@ -166,7 +147,13 @@ class TableReader {
     const known = [...new Set([...columns.required, ...columns.optional])];
     const seen = new Set<string>();
     names.forEach((name) => {
-      if (seen.has(name)) problems.push({ file, line: 1, column: shownColumn(name), message: "column appears twice in the header" });
+      if (seen.has(name))
+        problems.push({
+          file,
+          line: 1,
+          column: shownColumn(name),
+          message: "column appears twice in the header",
+        });
       seen.add(name);
     });
     // A typo of a required column is one error, its own, naming the column meant (not also "missing").
@@ -178,14 +165,30 @@ class TableReader {
       // A column of another file: where it goes, rather than a near name of this one.
       const home = columns.elsewhere?.get(name);
       if (home !== undefined) {
-        warnings.push({ ...at, message: `this column belongs in ${home.join(" or ")}, not in this file`, otherwise: "ignored here" });
+        warnings.push({
+          ...at,
+          message: `this column belongs in ${home.join(" or ")}, not in this file`,
+          otherwise: "ignored here",
+        });
         continue;
       }
       const meant = closest(name, missing) ?? closest(name, absent);
-      if (meant !== undefined && missing.delete(meant)) problems.push({ ...at, message: `unknown column; did you mean ${JSON.stringify(meant)}?` });
-      else warnings.push({ ...at, message: `unknown column${meant === undefined ? "" : ` (did you mean ${JSON.stringify(meant)}?)`}`, otherwise: "ignored" });
+      if (meant !== undefined && missing.delete(meant))
+        problems.push({ ...at, message: `unknown column; did you mean ${JSON.stringify(meant)}?` });
+      else
+        warnings.push({
+          ...at,
+          message: `unknown column${meant === undefined ? "" : ` (did you mean ${JSON.stringify(meant)}?)`}`,
+          otherwise: "ignored",
+        });
     }
-    for (const name of missing) problems.push({ file, line: 1, column: name, message: "required column is missing from the header" });
+    for (const name of missing)
+      problems.push({
+        file,
+        line: 1,
+        column: name,
+        message: "required column is missing from the header",
+      });
     for (const name of known) this.empty[name] = null;
     this.slots = names.flatMap((name, index) => (known.includes(name) ? [{ name, index }] : []));
     this.names = names;
@@ -194,7 +197,17 @@ class TableReader {
   finish(): CsvTable {
     const { file, columns, rows, problems, warnings } = this;
     if (this.names === undefined) {
-      return { rows: [], problems: [{ file, line: 1, message: `the file is empty: add the header row "${columns.required.join(",")}"` }], warnings };
+      return {
+        rows: [],
+        problems: [
+          {
+            file,
+            line: 1,
+            message: `the file is empty: add the header row "${columns.required.join(",")}"`,
+          },
+        ],
+        warnings,
+      };
     }
     return { rows, problems, warnings };
   }
@@ -209,7 +222,11 @@ class TableReader {
  * what csv-parse would: fields split at the delimiter (a comma unless told), `""` inside quotes for one quote, empty lines
  * skipped (a line holding `""` is a record).
  */
-export function splitRecords(text: string, visit: RecordVisitor, delimiter: Delimiter = ","): boolean {
+export function splitRecords(
+  text: string,
+  visit: RecordVisitor,
+  delimiter: Delimiter = ",",
+): boolean {
   const SEP = delimiter.charCodeAt(0);
   const fields: string[] = [];
   const end = text.length;
@@ -286,7 +303,12 @@ const NL = 0x0a;
 const QUOTE = 0x22;
 
 /** The same split through csv-parse, whose errors name what is wrong; the problem when it fails. */
-export function splitRecordsWithCsvParse(text: string, file: string, visit: RecordVisitor, delimiter: Delimiter = ","): Problem | undefined {
+export function splitRecordsWithCsvParse(
+  text: string,
+  file: string,
+  visit: RecordVisitor,
+  delimiter: Delimiter = ",",
+): Problem | undefined {
   let lastLine = 0;
   try {
     parse(text, {
@@ -305,7 +327,11 @@ export function splitRecordsWithCsvParse(text: string, file: string, visit: Reco
     const code = (error as { code?: string }).code;
     const line = (error as { lines?: number }).lines;
     if (code === "CSV_QUOTE_NOT_CLOSED") {
-      return { file, line: firstNonEmptyLineAfter(text, lastLine), message: "a quoted field is never closed: add the closing double quote" };
+      return {
+        file,
+        line: firstNonEmptyLineAfter(text, lastLine),
+        message: "a quoted field is never closed: add the closing double quote",
+      };
     }
     const reason = (error as Error).message.replace(/ at line \d+.*$/s, "");
     return { file, line, message: `malformed CSV: ${reason}` };

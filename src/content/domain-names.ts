@@ -9,13 +9,18 @@ import { readCsv } from "./csv.ts";
  * the content. Only the `domain` column is read, without the schemas (a build with nothing to do
  * stays light); a file that cannot be read is left to the full check, which says why.
  */
-export async function checkDomainFlag(contentDir: string, names: readonly string[] | undefined): Promise<void> {
+export async function checkDomainFlag(
+  contentDir: string,
+  names: readonly string[] | undefined,
+): Promise<void> {
   if (names === undefined || names.length === 0) return;
   const known = await domainNames(contentDir);
   if (known === null) return;
   const unknown = names.filter((name) => !known.includes(name));
   if (unknown.length > 0) {
-    throw new UserError(`--domain: unknown domain ${unknown.join(", ")}; the domains are: ${known.join(", ")}`);
+    throw new UserError(
+      `--domain: unknown domain ${unknown.join(", ")}; the domains are: ${known.join(", ")}`,
+    );
   }
 }
 
@@ -25,7 +30,10 @@ async function domainNames(contentDir: string): Promise<string[] | null> {
   if (root === null) return null;
   // The file's name as src/content/files.ts has it (which would load the schemas).
   const name = "domains.csv";
-  const table = await readCsv(root, name, path.join(contentDir, name), { required: ["domain"], optional: [] });
+  const table = await readCsv(root, name, path.join(contentDir, name), {
+    required: ["domain"],
+    optional: [],
+  });
   if (table.problems.length > 0) return null;
   return table.rows.flatMap((row) => row.cells.domain ?? []);
 }

@@ -15,22 +15,39 @@ export const SAVE_AS_UTF8 =
  */
 export function decodeText(bytes: Buffer, file: string): string | Problem {
   // A workbook saved with a .csv name: xlsx and ods are zip files, xls an OLE2 compound file.
-  if (bytes.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1")) || bytes.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))) {
-    return { file, message: `this is a spreadsheet workbook, not a CSV file: ${SAVE_AS_UTF8.replace("save it as UTF-8", "save it as CSV")}` };
+  if (
+    bytes.subarray(0, 4).equals(Buffer.from("PK\x03\x04", "latin1")) ||
+    bytes.subarray(0, 4).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0]))
+  ) {
+    return {
+      file,
+      message: `this is a spreadsheet workbook, not a CSV file: ${SAVE_AS_UTF8.replace("save it as UTF-8", "save it as CSV")}`,
+    };
   }
   // UTF-32 first: its little-endian byte order mark starts with UTF-16LE's.
   const utf32 = utf32Order(bytes);
-  if (utf32 !== null) return { file, line: 1, message: `UTF-32 (${utf32}), which the catalogue does not read: ${SAVE_AS_UTF8}` };
-  const utf16 = bytes[0] === 0xff && bytes[1] === 0xfe ? "utf-16le" : bytes[0] === 0xfe && bytes[1] === 0xff ? "utf-16be" : null;
+  if (utf32 !== null)
+    return {
+      file,
+      line: 1,
+      message: `UTF-32 (${utf32}), which the catalogue does not read: ${SAVE_AS_UTF8}`,
+    };
+  const utf16 =
+    bytes[0] === 0xff && bytes[1] === 0xfe
+      ? "utf-16le"
+      : bytes[0] === 0xfe && bytes[1] === 0xff
+        ? "utf-16be"
+        : null;
   try {
     // The decoders drop the byte order mark (parseCsv removes one too, for text from elsewhere).
     return new TextDecoder(utf16 ?? "utf-8", { fatal: true }).decode(bytes);
   } catch {
-    if (utf16 !== null) return { file, line: 1, message: `invalid ${utf16.toUpperCase()}: ${SAVE_AS_UTF8}` };
+    if (utf16 !== null)
+      return { file, line: 1, message: `invalid ${utf16.toUpperCase()}: ${SAVE_AS_UTF8}` };
     const { line, text } = firstInvalidLine(bytes);
     // What the line says read as Windows-1252 (what Excel's plain "CSV" writes in these locales): the word to look for.
     const latin = new TextDecoder("windows-1252").decode(text);
-  // eslint-disable-next-line no-control-regex -- the first word with a character beyond ASCII
+    // eslint-disable-next-line no-control-regex -- the first word with a character beyond ASCII
     const word = /[^\s,;]*[^\x00-\x7f][^\s,;]*/.exec(latin)?.[0].slice(0, 40);
     const hint = word === undefined ? "" : ` (${JSON.stringify(word)} if read as Windows-1252)`;
     return { file, line, message: `not UTF-8${hint}: ${SAVE_AS_UTF8}` };
@@ -44,8 +61,16 @@ export function decodeText(bytes: Buffer, file: string): string | Problem {
 function utf32Order(bytes: Buffer): "LE" | "BE" | null {
   if (bytes.length < 4) return null;
   const [a, b, c, d] = [bytes[0], bytes[1], bytes[2], bytes[3]];
-  if ((a === 0xff && b === 0xfe && c === 0 && d === 0) || (a !== 0 && b === 0 && c === 0 && d === 0)) return "LE";
-  if ((a === 0 && b === 0 && c === 0xfe && d === 0xff) || (a === 0 && b === 0 && c === 0 && d !== 0)) return "BE";
+  if (
+    (a === 0xff && b === 0xfe && c === 0 && d === 0) ||
+    (a !== 0 && b === 0 && c === 0 && d === 0)
+  )
+    return "LE";
+  if (
+    (a === 0 && b === 0 && c === 0xfe && d === 0xff) ||
+    (a === 0 && b === 0 && c === 0 && d !== 0)
+  )
+    return "BE";
   return null;
 }
 

@@ -24,17 +24,29 @@ type Check<T> = (cell: string) => T | undefined; // undefined: not valid
 const POSITIVE_INT = /^[1-9][0-9]{0,9}$/;
 const INTEGER = /^-?[0-9]{1,10}$/;
 const LINE_BREAK = /[\n\r\u2028\u2029]/;
-const fastPositiveInt: Check<number> = (cell) => (POSITIVE_INT.test(cell) ? Number(cell) : undefined);
-const fastIntBetween = (min: number, max: number): Check<number> => (cell) => {
-  const n = INTEGER.test(cell) ? Number(cell) : NaN;
-  return n >= min && n <= max ? n : undefined;
-};
-const fastMax = (max: number): Check<string> => (cell) => (cell.length <= max ? cell : undefined);
-const fastOneLine: Check<string> = (cell) => (cell.length <= 1000 && !LINE_BREAK.test(cell) ? cell : undefined);
-const fastSlug: Check<string> = (cell) => (cell.length <= 200 && SLUG_PATTERN.test(cell) ? cell : undefined);
-const fastOneOf = <T extends string>(values: readonly T[]): Check<T> => (cell) => ((values as readonly string[]).includes(cell) ? (cell as T) : undefined);
+const fastPositiveInt: Check<number> = (cell) =>
+  POSITIVE_INT.test(cell) ? Number(cell) : undefined;
+const fastIntBetween =
+  (min: number, max: number): Check<number> =>
+  (cell) => {
+    const n = INTEGER.test(cell) ? Number(cell) : NaN;
+    return n >= min && n <= max ? n : undefined;
+  };
+const fastMax =
+  (max: number): Check<string> =>
+  (cell) =>
+    cell.length <= max ? cell : undefined;
+const fastOneLine: Check<string> = (cell) =>
+  cell.length <= 1000 && !LINE_BREAK.test(cell) ? cell : undefined;
+const fastSlug: Check<string> = (cell) =>
+  cell.length <= 200 && SLUG_PATTERN.test(cell) ? cell : undefined;
+const fastOneOf =
+  <T extends string>(values: readonly T[]): Check<T> =>
+  (cell) =>
+    (values as readonly string[]).includes(cell) ? (cell as T) : undefined;
 const fastDate: Check<string> = (cell) => (isRealDate(cell) ? cell : parseDate(cell));
-const fastBoolean: Check<boolean> = (cell) => (cell === "true" ? true : cell === "false" ? false : parseBoolean(cell));
+const fastBoolean: Check<boolean> = (cell) =>
+  cell === "true" ? true : cell === "false" ? false : parseBoolean(cell);
 const fastYear = fastIntBetween(1870, 2100);
 const fastDuration = fastIntBetween(1, 100_000);
 const fastStatus = fastIntBetween(0, 1_000_000);
@@ -43,9 +55,14 @@ const fastImagePath = fastMax(500);
 const fastLongText = fastMax(100_000);
 
 /** A required cell: absent is not valid. */
-const must = <T>(cell: string | null | undefined, check: Check<T>) => (cell == null ? undefined : check(cell));
+const must = <T>(cell: string | null | undefined, check: Check<T>) =>
+  cell == null ? undefined : check(cell);
 /** An optional cell: absent reads as `empty`. */
-const may = <T, E = null>(cell: string | null | undefined, check: Check<T>, empty: E = null as E) => (cell == null ? empty : check(cell));
+const may = <T, E = null>(
+  cell: string | null | undefined,
+  check: Check<T>,
+  empty: E = null as E,
+) => (cell == null ? empty : check(cell));
 
 export function fastAudiovisual(c: Cells): Audiovisual | undefined {
   const row = {

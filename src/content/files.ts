@@ -4,8 +4,18 @@ import { audiovisualRow, availabilityRow, directorRow, domainRow } from "./schem
 /** The columns of each file, derived from the schemas so the two never disagree. */
 export const FILES = {
   domains: { file: "domains.csv", schema: domainRow, required: ["domain", "name"] },
-  directors: { file: "directors.csv", schema: directorRow, required: ["id", "name", "slug"], fast: fastDirector },
-  audiovisuals: { file: "audiovisuals.csv", schema: audiovisualRow, required: ["id", "name", "slug", "cover"], fast: fastAudiovisual },
+  directors: {
+    file: "directors.csv",
+    schema: directorRow,
+    required: ["id", "name", "slug"],
+    fast: fastDirector,
+  },
+  audiovisuals: {
+    file: "audiovisuals.csv",
+    schema: audiovisualRow,
+    required: ["id", "name", "slug", "cover"],
+    fast: fastAudiovisual,
+  },
   availability: {
     file: "availability.csv",
     schema: availabilityRow,

@@ -30,7 +30,8 @@ export type ImageHeader = Pick<sharp.Metadata, "format" | "width" | "height">;
  */
 export type KnownHeaders = FileStates<ImageHeader>;
 
-export const openKnownHeaders = (cacheDir: string): Promise<KnownHeaders> => FileStates.open<ImageHeader>(path.join(cacheDir, "images", "headers.json"));
+export const openKnownHeaders = (cacheDir: string): Promise<KnownHeaders> =>
+  FileStates.open<ImageHeader>(path.join(cacheDir, "images", "headers.json"));
 
 /**
  * The images' headers read in this process, by path and file state: `catalogue dev` checks every
@@ -38,18 +39,30 @@ export const openKnownHeaders = (cacheDir: string): Promise<KnownHeaders> => Fil
  */
 const headers = new Map<string, { state: string; header: Promise<ImageHeader> }>();
 
-function readHeader(abs: string, state: string, known: KnownHeaders | undefined): Promise<ImageHeader> {
+function readHeader(
+  abs: string,
+  state: string,
+  known: KnownHeaders | undefined,
+): Promise<ImageHeader> {
   const warm = headers.get(abs);
   if (warm?.state === state) return warm.header;
   const recorded = known?.get(abs, state);
   // An entry of another shape (a damaged index) is read again rather than refuse a good image.
-  if (recorded !== undefined && typeof recorded.format === "string" && Number.isInteger(recorded.width) && Number.isInteger(recorded.height)) return Promise.resolve(recorded);
+  if (
+    recorded !== undefined &&
+    typeof recorded.format === "string" &&
+    Number.isInteger(recorded.width) &&
+    Number.isInteger(recorded.height)
+  )
+    return Promise.resolve(recorded);
   // sharp (a tenth of a second to load) only when a header must be read.
   const header = import("sharp")
     .then(({ default: sharp }) => sharp(abs, { limitInputPixels: false }).metadata())
     .then(({ format, width, height }) => ({ format, width, height }));
   if (keepWarm()) headers.set(abs, { state, header });
-  header.then((read) => known?.set(abs, state, read)).catch(() => headers.get(abs)?.header === header && headers.delete(abs));
+  header
+    .then((read) => known?.set(abs, state, read))
+    .catch(() => headers.get(abs)?.header === header && headers.delete(abs));
   return header;
 }
 
@@ -104,7 +117,10 @@ export async function checkImage(
       info = statSync(abs);
     } else abs = path.join(realFolder(path.dirname(joined), folders), path.basename(joined));
   } catch {
-    return { missing: `image file not found: ${JSON.stringify(rel)}`, otherCase: inAnotherCase(contentRoot, normal) };
+    return {
+      missing: `image file not found: ${JSON.stringify(rel)}`,
+      otherCase: inAnotherCase(contentRoot, normal),
+    };
   }
   // A symlink may point anywhere; only what it resolves to counts.
   if (!abs.startsWith(contentRoot + path.sep)) {
@@ -113,9 +129,16 @@ export async function checkImage(
   try {
     if (!info.isFile()) return { missing: `not a file: ${JSON.stringify(rel)}`, otherCase: null };
     if (info.size > MAX_BYTES) return `image file is larger than 50 MB: ${JSON.stringify(rel)}`;
-    const meta = await readHeader(abs, `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`, known);
+    const meta = await readHeader(
+      abs,
+      `${info.size}:${info.mtimeMs}:${info.ctimeMs}:${info.ino}`,
+      known,
+    );
     if (!meta.format || !FORMATS.has(meta.format) || !meta.width || !meta.height) {
-      return { missing: `not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF): ${JSON.stringify(rel)}`, otherCase: null };
+      return {
+        missing: `not a supported image (JPEG, PNG, WebP, GIF, AVIF or TIFF): ${JSON.stringify(rel)}`,
+        otherCase: null,
+      };
     }
     if (meta.width * meta.height > MAX_PIXELS) {
       return `image is ${meta.width}x${meta.height} pixels, more than the ${MAX_PIXELS / 1e6} megapixels allowed: ${JSON.stringify(rel)}`;
@@ -138,7 +161,9 @@ function inAnotherCase(contentRoot: string, rel: string): string | null {
       return null;
     }
     const wanted = segment.toLowerCase();
-    const name = names.includes(segment) ? segment : names.sort().find((n) => n.toLowerCase() === wanted);
+    const name = names.includes(segment)
+      ? segment
+      : names.sort().find((n) => n.toLowerCase() === wanted);
     if (name === undefined) return null;
     found.push(name);
     dir = path.join(dir, name);

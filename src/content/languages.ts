@@ -80,25 +80,41 @@ export const sitePaths = (domain: Domain, line?: number): SitePaths => ({
  * languages have one. A language listed twice, or that is the locale's, or that cannot name a
  * folder, is an error.
  */
-export function checkLanguages(domains: readonly { line: number; value: Domain }[], file: string, problems: Problem[], warnings: Problem[]): void {
+export function checkLanguages(
+  domains: readonly { line: number; value: Domain }[],
+  file: string,
+  problems: Problem[],
+  warnings: Problem[],
+): void {
   for (const { line, value } of domains) {
-    if (interfaceLanguage(value.locale) === null) warnings.push({ file, line, column: "locale", message: noInterface(value.locale) });
-    const seen = new Map<string, string>([[siteLanguage(value.locale), `the locale ${JSON.stringify(value.locale)}`]]);
+    if (interfaceLanguage(value.locale) === null)
+      warnings.push({ file, line, column: "locale", message: noInterface(value.locale) });
+    const seen = new Map<string, string>([
+      [siteLanguage(value.locale), `the locale ${JSON.stringify(value.locale)}`],
+    ]);
     for (const tag of value.languages ?? []) {
       const language = siteLanguage(tag);
       const earlier = seen.get(language);
       if (earlier !== undefined) {
-        problems.push({ file, line, column: "languages", message: `${JSON.stringify(tag)} is the same language as ${earlier}: list each other language once, without the locale's` });
+        problems.push({
+          file,
+          line,
+          column: "languages",
+          message: `${JSON.stringify(tag)} is the same language as ${earlier}: list each other language once, without the locale's`,
+        });
         continue;
       }
       seen.set(language, JSON.stringify(tag));
       const problem = folderProblem(tag);
       if (problem !== null) problems.push({ file, line, column: "languages", message: problem });
-      else if (interfaceLanguage(tag) === null) warnings.push({ file, line, column: "languages", message: noInterface(tag) });
+      else if (interfaceLanguage(tag) === null)
+        warnings.push({ file, line, column: "languages", message: noInterface(tag) });
     }
   }
   // A domain written twice is an error of its own (content/load.ts): its first row stands for it.
   const named = new Set<string>();
   const once = domains.filter(({ value }) => !named.has(value.domain) && named.add(value.domain));
-  problems.push(...new OwnerTable(once.map(({ line, value }) => sitePaths(value, line))).problems(file));
+  problems.push(
+    ...new OwnerTable(once.map(({ line, value }) => sitePaths(value, line))).problems(file),
+  );
 }

@@ -44,18 +44,28 @@ interface Located<T> {
  * Loads and checks the content folder; never throws for bad content, returns every problem.
  * `headers`: image headers read by earlier builds (see KnownHeaders), learning the new ones.
  */
-export async function checkContent(contentDir: string, headers?: KnownHeaders): Promise<ContentCheck> {
+export async function checkContent(
+  contentDir: string,
+  headers?: KnownHeaders,
+): Promise<ContentCheck> {
   let root: string;
   try {
     root = await realpath(contentDir);
   } catch {
-    throw new UserError(`content folder not found: ${contentDir} (pass --content DIR, the folder that holds domains.csv)`);
+    throw new UserError(
+      `content folder not found: ${contentDir} (pass --content DIR, the folder that holds domains.csv)`,
+    );
   }
   const problems: Problem[] = [];
   const warnings: Problem[] = [];
   const name = (file: string) => path.join(contentDir, file);
 
-  async function load<S extends z.ZodType>(spec: { file: string; schema: S; required: readonly string[]; fast?: FastCheck<z.output<S>> }) {
+  async function load<S extends z.ZodType>(spec: {
+    file: string;
+    schema: S;
+    required: readonly string[];
+    fast?: FastCheck<z.output<S>>;
+  }) {
     const file = name(spec.file);
     const table = await readCsv(root, spec.file, file, {
       required: spec.required,
@@ -68,7 +78,8 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     // A file that could not be read at all (encoding, an unclosed quote) also has no rows; then
     // references into it are not checked, or each would be reported again as dangling.
     const unreadable = table.rows.length === 0 && table.problems.length > 0;
-    if (table.problems.some((p) => p.line === 1 && p.column !== undefined)) return { rows: [], raw: [], unreadable: true };
+    if (table.problems.some((p) => p.line === 1 && p.column !== undefined))
+      return { rows: [], raw: [], unreadable: true };
     return { rows: validateRows(table.rows, spec, file, problems), raw: table.rows, unreadable };
   }
 
@@ -78,15 +89,26 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     load(FILES.audiovisuals),
     load(FILES.availability),
   ]);
-  const [domains, directors, works, availability] = [domainsTable.rows, directorsTable.rows, worksTable.rows, availabilityTable.rows];
+  const [domains, directors, works, availability] = [
+    domainsTable.rows,
+    directorsTable.rows,
+    worksTable.rows,
+    availabilityTable.rows,
+  ];
   // References are checked against every key written in a file, valid row or not, so that one bad
   // cell is reported once and not again as a dangling reference in another file.
   // The valid rows' keys are looked up first (numbers, no string made per lookup); the keys as
   // written are gathered only when a reference is not among them.
-  const keysOf = <T>(table: { rows: Located<T>[]; raw: CsvRow[] }, column: string, key: (row: T) => number | string) => {
+  const keysOf = <T>(
+    table: { rows: Located<T>[]; raw: CsvRow[] },
+    column: string,
+    key: (row: T) => number | string,
+  ) => {
     const valid = new Set(table.rows.map((row) => key(row.value)));
     let written: Set<string | null | undefined> | null = null;
-    return (wanted: number | string) => valid.has(wanted) || (written ??= new Set(table.raw.map((row) => row.cells[column]))).has(String(wanted));
+    return (wanted: number | string) =>
+      valid.has(wanted) ||
+      (written ??= new Set(table.raw.map((row) => row.cells[column]))).has(String(wanted));
   };
 
   const domainsFile = name(FILES.domains.file);
@@ -103,24 +125,45 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
 
   const hasDirector = keysOf(directorsTable, "id", (d) => d.id);
   for (const { line, value } of works) {
-    if (value.director_id !== null && !directorsTable.unreadable && !hasDirector(value.director_id)) {
-      problems.push({ file: worksFile, line, column: "director_id", message: `no director with id ${value.director_id} in ${directorsFile}` });
+    if (
+      value.director_id !== null &&
+      !directorsTable.unreadable &&
+      !hasDirector(value.director_id)
+    ) {
+      problems.push({
+        file: worksFile,
+        line,
+        column: "director_id",
+        message: `no director with id ${value.director_id} in ${directorsFile}`,
+      });
     }
   }
 
   const hasWork = keysOf(worksTable, "id", (w) => w.id);
   const hasDomain = keysOf(domainsTable, "domain", (d) => d.domain);
-  const windows = new Map<string, Map<number, Window>>(domains.map((d) => [d.value.domain, new Map()]));
+  const windows = new Map<string, Map<number, Window>>(
+    domains.map((d) => [d.value.domain, new Map()]),
+  );
   // Per domain, per work: the line of its first row.
   const firstRow = new Map<string, Map<number, number>>();
   for (const { line, value } of availability) {
     let ok = true;
     if (!worksTable.unreadable && !hasWork(value.audiovisual_id)) {
-      problems.push({ file: availabilityFile, line, column: "audiovisual_id", message: `no audiovisual with id ${value.audiovisual_id} in ${worksFile}` });
+      problems.push({
+        file: availabilityFile,
+        line,
+        column: "audiovisual_id",
+        message: `no audiovisual with id ${value.audiovisual_id} in ${worksFile}`,
+      });
       ok = false;
     }
     if (!domainsTable.unreadable && !hasDomain(value.domain)) {
-      problems.push({ file: availabilityFile, line, column: "domain", message: `no domain ${JSON.stringify(value.domain)} in ${domainsFile}` });
+      problems.push({
+        file: availabilityFile,
+        line,
+        column: "domain",
+        message: `no domain ${JSON.stringify(value.domain)} in ${domainsFile}`,
+      });
       ok = false;
     }
     if (value.available_until !== null && value.available_until < value.available_from) {
@@ -146,26 +189,57 @@ export async function checkContent(contentDir: string, headers?: KnownHeaders): 
     } else {
       seen.set(value.audiovisual_id, line);
     }
-    if (ok) windows.get(value.domain)?.set(value.audiovisual_id, { from: value.available_from, until: value.available_until });
+    if (ok)
+      windows
+        .get(value.domain)
+        ?.set(value.audiovisual_id, { from: value.available_from, until: value.available_until });
   }
 
   const missing: ToDraw[] = [];
   // A stand-in is drawn from the row that names the image: a work's title and its director's name.
   let names: Map<number, string> | undefined;
-  const directorName = (id: number | null) => (id === null ? "" : ((names ??= new Map(directors.map((d) => [d.value.id, d.value.name]))).get(id) ?? ""));
+  const directorName = (id: number | null) =>
+    id === null
+      ? ""
+      : ((names ??= new Map(directors.map((d) => [d.value.id, d.value.name]))).get(id) ?? "");
   const toDraw = (use: ImageUse, rel: string): ToDraw =>
     use.kind === "cover"
-      ? { rel, kind: "cover", work: use.row as Audiovisual, director: directorName((use.row as Audiovisual).director_id) }
+      ? {
+          rel,
+          kind: "cover",
+          work: use.row as Audiovisual,
+          director: directorName((use.row as Audiovisual).director_id),
+        }
       : { rel, kind: "photo", director: use.row as Director };
-  const uses: ImageUse[] = works.map((w) => ({ file: worksFile, line: w.line, column: "cover", rel: w.value.cover, kind: "cover", row: w.value }));
+  const uses: ImageUse[] = works.map((w) => ({
+    file: worksFile,
+    line: w.line,
+    column: "cover",
+    rel: w.value.cover,
+    kind: "cover",
+    row: w.value,
+  }));
   for (const d of directors) {
-    if (d.value.photo !== null) uses.push({ file: directorsFile, line: d.line, column: "photo", rel: d.value.photo, kind: "photo", row: d.value });
+    if (d.value.photo !== null)
+      uses.push({
+        file: directorsFile,
+        line: d.line,
+        column: "photo",
+        rel: d.value.photo,
+        kind: "photo",
+        row: d.value,
+      });
   }
-  const images = await checkImages(contentDir, root, headers, uses, toDraw, { problems, warnings, missing });
+  const images = await checkImages(contentDir, root, headers, uses, toDraw, {
+    problems,
+    warnings,
+    missing,
+  });
   await checkLogos(contentDir, root, headers, domains, domainsFile, images, { problems, warnings });
 
   if (problems.length > 0 || domains.length === 0) {
-    if (problems.length === 0) problems.push({ file: domainsFile, line: 1, message: "no domain: add at least one row" });
+    if (problems.length === 0)
+      problems.push({ file: domainsFile, line: 1, message: "no domain: add at least one row" });
     return { catalogue: null, problems, warnings, missing };
   }
   return {
@@ -195,7 +269,8 @@ export async function loadCatalogue(
   const check = await checkContent(contentDir, headers);
   check.warnings.forEach(onWarning);
   if (check.catalogue === null) throw new InputError(check.problems);
-  for (const image of await drawMissing(check.missing, cacheDir)) check.catalogue.images.set(image.rel, image);
+  for (const image of await drawMissing(check.missing, cacheDir))
+    check.catalogue.images.set(image.rel, image);
   return check.catalogue;
 }
 
@@ -205,14 +280,18 @@ function columnHomes(): Map<string, string[]> {
   if (homes !== undefined) return homes;
   homes = new Map();
   for (const spec of Object.values(FILES)) {
-    for (const column of columnsOf(spec.schema)) homes.set(column, [...(homes.get(column) ?? []), spec.file]);
+    for (const column of columnsOf(spec.schema))
+      homes.set(column, [...(homes.get(column) ?? []), spec.file]);
   }
   return homes;
 }
 
 function columnsOf(schema: z.ZodType): string[] {
   // A schema is either an object or an object piped into a transform (domains, for the defaults).
-  const def = schema as unknown as { shape?: Record<string, unknown>; in?: { shape: Record<string, unknown> } };
+  const def = schema as unknown as {
+    shape?: Record<string, unknown>;
+    in?: { shape: Record<string, unknown> };
+  };
   return Object.keys(def.shape ?? def.in?.shape ?? {});
 }
 
@@ -237,19 +316,36 @@ function validateRows<S extends z.ZodType>(
       valid.push({ line: row.line, value: result.data });
     } else {
       for (const issue of result.error.issues) {
-        problems.push({ file, line: row.line, column: String(issue.path[0] ?? "row"), message: issue.message });
+        problems.push({
+          file,
+          line: row.line,
+          column: String(issue.path[0] ?? "row"),
+          message: issue.message,
+        });
       }
     }
   }
   return valid;
 }
 
-function unique<T>(rows: Located<T>[], key: (row: T) => string | number, file: string, column: string, problems: Problem[]) {
+function unique<T>(
+  rows: Located<T>[],
+  key: (row: T) => string | number,
+  file: string,
+  column: string,
+  problems: Problem[],
+) {
   const first = new Map<string | number, number>();
   for (const { line, value } of rows) {
     const k = key(value);
     const earlier = first.get(k);
     if (earlier === undefined) first.set(k, line);
-    else problems.push({ file, line, column, message: `${JSON.stringify(k)} is already used at line ${earlier}` });
+    else
+      problems.push({
+        file,
+        line,
+        column,
+        message: `${JSON.stringify(k)} is already used at line ${earlier}`,
+      });
   }
 }

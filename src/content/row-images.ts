@@ -72,7 +72,10 @@ export async function checkImages(
     const failure = failures.get(first.rel) as ImageMissing;
     // Where the path leads from the content folder as the user named it, and a near miss in case.
     const where = path.join(contentDir, first.rel);
-    const otherCase = failure.otherCase === null ? "" : `; ${JSON.stringify(failure.otherCase)} exists, in another case`;
+    const otherCase =
+      failure.otherCase === null
+        ? ""
+        : `; ${JSON.stringify(failure.otherCase)} exists, in another case`;
     const others = rows.length === 1 ? "" : `, named on lines ${lineList(rows.map((u) => u.line))}`;
     const stand = first.kind === "cover" ? "cover" : "photo";
     found.warnings.push({
@@ -80,7 +83,10 @@ export async function checkImages(
       line: first.line,
       column: first.column,
       message: `${failure.missing} (${where}${otherCase})${others}`,
-      otherwise: rows.length === 1 ? `a ${stand} drawn from the row stands in` : `a ${stand} drawn from each row stands in`,
+      otherwise:
+        rows.length === 1
+          ? `a ${stand} drawn from the row stands in`
+          : `a ${stand} drawn from each row stands in`,
     });
   }
   return images;
@@ -89,13 +95,15 @@ export async function checkImages(
 /** Lines as ranges, `2-18, 20, 31-32`, the first 20 ranges and a count of the rest. */
 export function lineList(lines: readonly number[]): string {
   const ranges: string[] = [];
-  for (let i = 0; i < lines.length; ) {
+  for (let i = 0; i < lines.length;) {
     let j = i;
     while (j + 1 < lines.length && lines[j + 1] === lines[j]! + 1) j++;
     ranges.push(j === i ? String(lines[i]) : `${lines[i]}-${lines[j]}`);
     i = j + 1;
   }
-  return ranges.length <= 20 ? ranges.join(", ") : `${ranges.slice(0, 20).join(", ")} and ${ranges.length - 20} more`;
+  return ranges.length <= 20
+    ? ranges.join(", ")
+    : `${ranges.slice(0, 20).join(", ")} and ${ranges.length - 20} more`;
 }
 
 /**
@@ -119,7 +127,8 @@ export async function checkLogos(
     const rel = value.logo;
     if (rel === undefined) continue;
     const result = images.get(rel) ?? (await checkImage(root, rel, known, folders));
-    if (typeof result === "string") found.problems.push({ file, line, column: "logo", message: result });
+    if (typeof result === "string")
+      found.problems.push({ file, line, column: "logo", message: result });
     else if ("missing" in result) {
       const seen = lacking.get(rel);
       if (seen === undefined) lacking.set(rel, { missing: result.missing, lines: [line] });
@@ -129,6 +138,12 @@ export async function checkLogos(
   }
   for (const [rel, { missing, lines }] of lacking) {
     const others = lines.length === 1 ? "" : `, named on lines ${lineList(lines)}`;
-    found.warnings.push({ file, line: lines[0]!, column: "logo", message: `${missing} (${path.join(contentDir, rel)})${others}`, otherwise: "the library's name is shown instead" });
+    found.warnings.push({
+      file,
+      line: lines[0]!,
+      column: "logo",
+      message: `${missing} (${path.join(contentDir, rel)})${others}`,
+      otherwise: "the library's name is shown instead",
+    });
   }
 }

@@ -18,7 +18,10 @@ export function parseDate(cell: string): string | undefined {
   const dayFirst = DAY_FIRST.exec(cell);
   const yearFirst = dayFirst === null ? YEAR_FIRST.exec(cell) : null;
   if (dayFirst === null && yearFirst === null) return undefined;
-  const [year, month, day] = dayFirst !== null ? [dayFirst[3]!, dayFirst[2]!, dayFirst[1]!] : [yearFirst![1]!, yearFirst![2]!, yearFirst![3]!];
+  const [year, month, day] =
+    dayFirst !== null
+      ? [dayFirst[3]!, dayFirst[2]!, dayFirst[1]!]
+      : [yearFirst![1]!, yearFirst![2]!, yearFirst![3]!];
   const iso = `${year}-${month.padStart(2, "0")}-${day.padStart(2, "0")}`;
   return isRealDate(iso) ? iso : undefined;
 }
@@ -42,15 +45,19 @@ export function dateProblem(input: unknown): string {
  * any case.
  */
 const BOOLEANS: Record<string, boolean> = {
-  true: true, false: false,
-  verdadero: true, falso: false,
-  cert: true, fals: false,
+  true: true,
+  false: false,
+  verdadero: true,
+  falso: false,
+  cert: true,
+  fals: false,
   verdadeiro: true,
-  egia: true, gezurra: false,
-  vrai: true, faux: false,
+  egia: true,
+  gezurra: false,
+  vrai: true,
+  faux: false,
 };
 export function parseBoolean(cell: string): boolean | undefined {
   const key = cell.toLowerCase();
   return Object.hasOwn(BOOLEANS, key) ? BOOLEANS[key] : undefined;
 }
-

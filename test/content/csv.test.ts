@@ -1,6 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { detectDelimiter, parseCsv, splitRecords, splitRecordsWithCsvParse } from "../../src/content/csv.ts";
+import {
+  detectDelimiter,
+  parseCsv,
+  splitRecords,
+  splitRecordsWithCsvParse,
+} from "../../src/content/csv.ts";
 import { formatProblem } from "../../src/errors.ts";
 
 const columns = { required: ["id", "name"], optional: ["note"] };
@@ -16,7 +21,8 @@ function read(text: string) {
 
 describe("CSV records and the line they start on", () => {
   it("counts the lines of quoted fields that span lines, CRLF and CR line ends, blank lines and a BOM", () => {
-    const text = '\uFEFFid,name,note\r\n\r\n1,"a\r\nb\r\n",x\r\n\r\n  \r\n2,b,"""q""\rr"\r3,c\n\n\n4,"",\n';
+    const text =
+      '\uFEFFid,name,note\r\n\r\n1,"a\r\nb\r\n",x\r\n\r\n  \r\n2,b,"""q""\rr"\r3,c\n\n\n4,"",\n';
     expect(read(text)).toEqual({
       rows: [
         '3: {"id":"1","name":"a\\nb","note":"x"}',
@@ -46,31 +52,45 @@ describe("CSV records and the line they start on", () => {
   it("reads through csv-parse what the fast path leaves to it, at the same lines", () => {
     // A NUL right after a closing quote: csv-parse accepts it as part of the cell.
     expect(read('id,name\n\n1,"a\nb"\0\n2,d\n')).toEqual({
-      rows: ['3: {"id":"1","name":"a\\nb\\u0000","note":null}', '5: {"id":"2","name":"d","note":null}'],
+      rows: [
+        '3: {"id":"1","name":"a\\nb\\u0000","note":null}',
+        '5: {"id":"2","name":"d","note":null}',
+      ],
       problems: [],
     });
   });
 
   it("reports csv-parse's problems at their lines", () => {
     expect(read('id,name\n1,a"b\n').problems).toEqual([
-      'f.csv:2: malformed CSV: Invalid Opening Quote: a quote is found on field 1',
+      "f.csv:2: malformed CSV: Invalid Opening Quote: a quote is found on field 1",
     ]);
     expect(read('id,name\n1,"a"b\n').problems).toEqual([
       'f.csv:2: malformed CSV: Invalid Closing Quote: got "b"',
     ]);
-    expect(read('id,name\n1,"a\nb\n\n').problems).toEqual(["f.csv:2: a quoted field is never closed: add the closing double quote"]);
-    expect(read('id,name\n\n\n1,"a""').problems).toEqual(["f.csv:4: a quoted field is never closed: add the closing double quote"]);
+    expect(read('id,name\n1,"a\nb\n\n').problems).toEqual([
+      "f.csv:2: a quoted field is never closed: add the closing double quote",
+    ]);
+    expect(read('id,name\n\n\n1,"a""').problems).toEqual([
+      "f.csv:4: a quoted field is never closed: add the closing double quote",
+    ]);
   });
 
   it("splits every text it accepts exactly as csv-parse does", () => {
-    const text = fc.string({ unit: fc.constantFrom('"', '""', ",", "\n", " ", "a", "é", "😀", "\0", "\u2028"), maxLength: 40 });
+    const text = fc.string({
+      unit: fc.constantFrom('"', '""', ",", "\n", " ", "a", "é", "😀", "\0", "\u2028"),
+      maxLength: 40,
+    });
     fc.assert(
       fc.property(text, (source) => {
         // false sends the text to csv-parse itself, so only accepted texts need comparing.
         const fast: unknown[] = [];
         const reference: unknown[] = [];
         if (splitRecords(source, (fields, line) => fast.push([line, ...fields]))) {
-          expect(splitRecordsWithCsvParse(source, "f.csv", (fields, line) => reference.push([line, ...fields]))).toBeUndefined();
+          expect(
+            splitRecordsWithCsvParse(source, "f.csv", (fields, line) =>
+              reference.push([line, ...fields]),
+            ),
+          ).toBeUndefined();
           expect(fast).toEqual(reference);
         }
       }),
@@ -80,13 +100,23 @@ describe("CSV records and the line they start on", () => {
 
   it("splits every text it accepts exactly as csv-parse does, with semicolons and tabs as separators", () => {
     for (const delimiter of [";", "\t"] as const) {
-      const text = fc.string({ unit: fc.constantFrom('"', '""', delimiter, ",", "\n", " ", "a", "é"), maxLength: 40 });
+      const text = fc.string({
+        unit: fc.constantFrom('"', '""', delimiter, ",", "\n", " ", "a", "é"),
+        maxLength: 40,
+      });
       fc.assert(
         fc.property(text, (source) => {
           const fast: unknown[] = [];
           const reference: unknown[] = [];
           if (splitRecords(source, (fields, line) => fast.push([line, ...fields]), delimiter)) {
-            expect(splitRecordsWithCsvParse(source, "f.csv", (fields, line) => reference.push([line, ...fields]), delimiter)).toBeUndefined();
+            expect(
+              splitRecordsWithCsvParse(
+                source,
+                "f.csv",
+                (fields, line) => reference.push([line, ...fields]),
+                delimiter,
+              ),
+            ).toBeUndefined();
             expect(fast).toEqual(reference);
           }
         }),
@@ -103,10 +133,16 @@ describe("the separator", () => {
     expect(detectDelimiter("id,name;x\n")).toBe(",");
     expect(detectDelimiter("")).toBe(",");
     expect(read('\uFEFFid;name;note\r\n1;"a; b, ""c""";\r\n2;"x\r\ny";z\r\n3;a;b;c\r\n')).toEqual({
-      rows: ['2: {"id":"1","name":"a; b, \\"c\\"","note":null}', '3: {"id":"2","name":"x\\ny","note":"z"}', '5: {"id":"3","name":"a","note":"b"}'],
+      rows: [
+        '2: {"id":"1","name":"a; b, \\"c\\"","note":null}',
+        '3: {"id":"2","name":"x\\ny","note":"z"}',
+        '5: {"id":"3","name":"a","note":"b"}',
+      ],
       problems: ["f.csv:5: 4 fields but the header has 3: quote cells that contain semicolons"],
     });
-    expect(read("id\tname\n1\tUno, dos\n").rows).toEqual(['2: {"id":"1","name":"Uno, dos","note":null}']);
+    expect(read("id\tname\n1\tUno, dos\n").rows).toEqual([
+      '2: {"id":"1","name":"Uno, dos","note":null}',
+    ]);
   });
 
   it("counts only separators outside quotes, and says why a file was read with another than the comma when that goes wrong", () => {

@@ -16,7 +16,9 @@ async function problemsOf(files: Parameters<typeof writeContent>[1], images?: st
   const content = await writeContent(path.join(dir, "content"), files, images);
   const check = await checkContent(content);
   return {
-    problems: sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content")),
+    problems: sortProblems(check.problems).map((p) =>
+      formatProblem(p).replaceAll(content, "content"),
+    ),
     warnings: check.warnings.map((p) => formatWarning(p).replaceAll(content, "content")),
     catalogue: check.catalogue,
   };
@@ -44,7 +46,8 @@ describe("content validation", () => {
   });
 
   it("accepts a BOM, CRLF line ends and quoted fields with commas, quotes and line breaks", async () => {
-    const directors = '\uFEFFid,name,slug,description_es\r\n1,"Méliès, Georges",georges-melies,"Dijo ""hola"".\r\nSegunda línea."\r\n2,Alice Guy,alice-guy,\r\n';
+    const directors =
+      '\uFEFFid,name,slug,description_es\r\n1,"Méliès, Georges",georges-melies,"Dijo ""hola"".\r\nSegunda línea."\r\n2,Alice Guy,alice-guy,\r\n';
     const { problems, catalogue } = await problemsOf({ directors });
     expect(problems).toEqual([]);
     expect(catalogue!.directors.get(1)!.name).toBe("Méliès, Georges");
@@ -52,7 +55,9 @@ describe("content validation", () => {
   });
 
   it("reports unknown columns as warnings, not errors", async () => {
-    const { problems, warnings } = await problemsOf({ domains: "domain,name,colour\nuno.example,Uno,red\ndos.example,Dos,\n" });
+    const { problems, warnings } = await problemsOf({
+      domains: "domain,name,colour\nuno.example,Uno,red\ndos.example,Dos,\n",
+    });
     expect(problems).toEqual([]);
     expect(warnings).toEqual(["content/domains.csv:1: warning: colour: unknown column; ignored"]);
   });
@@ -86,13 +91,15 @@ describe("content validation", () => {
 
   it("reports every cell problem of every file at once, at the line where the record starts", async () => {
     const { problems } = await problemsOf({
-      directors: 'id,name,slug,show_img\n1,"Georges\nMéliès",georges-melies,yes\nx,Alice,Alice Guy,\n',
+      directors:
+        'id,name,slug,show_img\n1,"Georges\nMéliès",georges-melies,yes\nx,Alice,Alice Guy,\n',
       audiovisuals:
         "id,name,slug,audiovisual_type,director_id,year,duration,cover,status_global\n" +
         "10,Viaje,../x,comedia,1,19x9,-3,covers/a.png,1\n" +
         "11,Otra,otra,peliculas,,1869,,covers/a.png,uno\n" +
         "12,,elan,,,2101,,,\n",
-      availability: "audiovisual_id,domain,available_from,available_until\n10,uno.example,2023-02-30,2023-13-01\n",
+      availability:
+        "audiovisual_id,domain,available_from,available_until\n10,uno.example,2023-02-30,2023-13-01\n",
     });
     expect(problems).toEqual([
       'content/audiovisuals.csv:2: audiovisual_type: expected one of peliculas, documentales, cortometrajes, artes-escenicas or empty, got "comedia"',
@@ -124,7 +131,7 @@ describe("content validation", () => {
     });
     expect(problems).toEqual([
       "content/audiovisuals.csv:3: director_id: no director with id 9 in content/directors.csv",
-      'content/audiovisuals.csv:3: id: 10 is already used at line 2',
+      "content/audiovisuals.csv:3: id: 10 is already used at line 2",
       'content/audiovisuals.csv:3: slug: "uno" is already used at line 2',
       "content/availability.csv:3: audiovisual_id: audiovisual 10 already has a row for uno.example at line 2: keep one row per work and domain",
       "content/availability.csv:4: audiovisual_id: no audiovisual with id 99 in content/audiovisuals.csv",
@@ -142,7 +149,9 @@ describe("content validation", () => {
     const { rm } = await import("node:fs/promises");
     await rm(path.join(content, "availability.csv"));
     const check = await checkContent(content);
-    expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
+    expect(
+      sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content")),
+    ).toEqual([
       "content/audiovisuals.csv:1: cover: required column is missing from the header",
       'content/availability.csv: file is missing: create it with the header row "audiovisual_id,domain,available_from"',
       'content/directors.csv:1: the file is empty: add the header row "id,name,slug"',
@@ -151,13 +160,26 @@ describe("content validation", () => {
 
   it("reports invalid UTF-8 and an unclosed quote with their lines", async () => {
     const content = await writeContent(path.join(dir, "content"));
-    await writeFile(path.join(content, "directors.csv"), Buffer.concat([Buffer.from("id,name,slug\n1,Ok,ok\n"), Buffer.from("2,Méliès,m\n", "latin1")]));
-    await writeFile(path.join(content, "domains.csv"), 'domain,name\nuno.example,Uno\ndos.example,"Dos\n');
+    await writeFile(
+      path.join(content, "directors.csv"),
+      Buffer.concat([
+        Buffer.from("id,name,slug\n1,Ok,ok\n"),
+        Buffer.from("2,Méliès,m\n", "latin1"),
+      ]),
+    );
+    await writeFile(
+      path.join(content, "domains.csv"),
+      'domain,name\nuno.example,Uno\ndos.example,"Dos\n',
+    );
     const check = await checkContent(content);
-    expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toContain(
+    expect(
+      sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content")),
+    ).toContain(
       'content/directors.csv:3: not UTF-8 ("Méliès" if read as Windows-1252): save it as UTF-8: in Excel, Save As "CSV UTF-8 (Comma delimited)"; in LibreOffice, Save As "Text CSV" with "Edit filter settings" and Character set "Unicode (UTF-8)"',
     );
-    expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toContain(
+    expect(
+      sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content")),
+    ).toContain(
       "content/domains.csv:3: a quoted field is never closed: add the closing double quote",
     );
   });
@@ -200,7 +222,9 @@ describe("content validation", () => {
     await symlink(path.join(content, "inner"), path.join(content, "covers/inner"));
     const check = await checkContent(content);
     // Missing or unreadable: a warning, and a drawn cover; a path that leaves the folder: an error.
-    expect(sortProblems(check.warnings).map((p) => formatWarning(p).replaceAll(content, "content"))).toEqual([
+    expect(
+      sortProblems(check.warnings).map((p) => formatWarning(p).replaceAll(content, "content")),
+    ).toEqual([
       'content/audiovisuals.csv:2: warning: cover: image file not found: "covers/missing.png" (content/covers/missing.png); a cover drawn from the row stands in',
       'content/audiovisuals.csv:4: warning: cover: not a readable image: "covers/text.png" (content/covers/text.png); a cover drawn from the row stands in',
     ]);
@@ -209,7 +233,9 @@ describe("content validation", () => {
       'content/audiovisuals.csv:2: cover: image file not found: "covers/missing.png" (content/covers/missing.png)',
     );
     expect(check.missing.map((m) => m.rel)).toEqual(["/drawn/cover-10", "/drawn/cover-12"]);
-    expect(sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content"))).toEqual([
+    expect(
+      sortProblems(check.problems).map((p) => formatProblem(p).replaceAll(content, "content")),
+    ).toEqual([
       'content/audiovisuals.csv:3: cover: the image must be inside the content folder, got "../outside.png"',
       'content/audiovisuals.csv:5: cover: the image resolves outside the content folder (a symlink?): "covers/link.png"',
       'content/audiovisuals.csv:6: cover: expected a path relative to the content folder (like "covers/title.jpg"), got "/etc/passwd"',
@@ -219,23 +245,46 @@ describe("content validation", () => {
   });
 
   it("warns once of a missing image that rows share, naming their lines, and draws a stand-in from each row", async () => {
-    const rows = [10, 11, 12, 13, 15, 16].map((id) => `${id},Obra ${id},obra-${id},1,covers/none.png`);
+    const rows = [10, 11, 12, 13, 15, 16].map(
+      (id) => `${id},Obra ${id},obra-${id},1,covers/none.png`,
+    );
     const content = await writeContent(path.join(dir, "content"), {
-      audiovisuals: ["id,name,slug,director_id,cover", ...rows.slice(0, 4), "14,Other,other,1,covers/a.png", ...rows.slice(4)].join("\n") + "\n",
+      audiovisuals:
+        [
+          "id,name,slug,director_id,cover",
+          ...rows.slice(0, 4),
+          "14,Other,other,1,covers/a.png",
+          ...rows.slice(4),
+        ].join("\n") + "\n",
       directors: "id,name,slug,photo\n1,Uno,uno,photos/none.png\n2,Dos,dos,photos/none.png\n",
       availability: "audiovisual_id,domain,available_from\n",
     });
     const check = await checkContent(content);
     expect(check.problems).toEqual([]);
-    expect(sortProblems(check.warnings).map((p) => formatWarning(p).replaceAll(content, "content"))).toEqual([
+    expect(
+      sortProblems(check.warnings).map((p) => formatWarning(p).replaceAll(content, "content")),
+    ).toEqual([
       'content/audiovisuals.csv:2: warning: cover: image file not found: "covers/none.png" (content/covers/none.png), named on lines 2-5, 7-8; a cover drawn from each row stands in',
       'content/directors.csv:2: warning: photo: image file not found: "photos/none.png" (content/photos/none.png), named on lines 2-3; a photo drawn from each row stands in',
     ]);
     // Each row names a stand-in of its own, drawn from that row.
     const works = check.catalogue!.works;
-    expect(works.map((w) => w.cover)).toEqual(["/drawn/cover-10", "/drawn/cover-11", "/drawn/cover-12", "/drawn/cover-13", "covers/a.png", "/drawn/cover-15", "/drawn/cover-16"]);
-    expect([...check.catalogue!.directors.values()].map((d) => d.photo)).toEqual(["/drawn/photo-1", "/drawn/photo-2"]);
-    expect(check.missing.map((m) => [m.rel, m.kind === "cover" ? m.work.name : m.director.name])).toEqual([
+    expect(works.map((w) => w.cover)).toEqual([
+      "/drawn/cover-10",
+      "/drawn/cover-11",
+      "/drawn/cover-12",
+      "/drawn/cover-13",
+      "covers/a.png",
+      "/drawn/cover-15",
+      "/drawn/cover-16",
+    ]);
+    expect([...check.catalogue!.directors.values()].map((d) => d.photo)).toEqual([
+      "/drawn/photo-1",
+      "/drawn/photo-2",
+    ]);
+    expect(
+      check.missing.map((m) => [m.rel, m.kind === "cover" ? m.work.name : m.director.name]),
+    ).toEqual([
       ["/drawn/cover-10", "Obra 10"],
       ["/drawn/cover-11", "Obra 11"],
       ["/drawn/cover-12", "Obra 12"],
@@ -271,7 +320,9 @@ describe("content validation", () => {
     expect(problems).toEqual([
       "DIR/content/directors.csv: a link to DIR/secret.txt, outside the content folder: copy the file into the content folder instead",
     ]);
-    expect([...check.problems, ...check.warnings].map(formatProblem).join("\n")).not.toContain("SECRET");
+    expect([...check.problems, ...check.warnings].map(formatProblem).join("\n")).not.toContain(
+      "SECRET",
+    );
   });
 
   it("rejects decompression bombs by their pixel count", async () => {
@@ -283,7 +334,9 @@ describe("content validation", () => {
     // 10000 x 6000 = 60 megapixels of one colour compresses to a few kilobytes.
     await writeFile(
       path.join(content, "covers/huge.png"),
-      await sharp({ create: { width: 10000, height: 6000, channels: 3, background: "#000" } }).png({ compressionLevel: 9 }).toBuffer(),
+      await sharp({ create: { width: 10000, height: 6000, channels: 3, background: "#000" } })
+        .png({ compressionLevel: 9 })
+        .toBuffer(),
     );
     const check = await checkContent(content);
     expect(check.problems.map(formatProblem).map((m) => m.replaceAll(content, "content"))).toEqual([

@@ -1,6 +1,6 @@
 import type { EleventyConfig } from "@11ty/eleventy";
 import { pagePath, type SiteData, type SitePage } from "./src/site/model.ts";
-import { renderPage } from "./src/site/templates/index.ts";
+import { renderPage } from "./src/site/templates/page.ts";
 
 /**
  * Eleventy configuration of the HTML catalogue (src/site/eleventy.ts passes it as configPath).

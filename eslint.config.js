@@ -2,7 +2,7 @@
 // typescript-eslint's recommended rules with type information: floating and misused promises,
 // unused code, unnecessary assertions and the `no-unsafe-*` family, which these asynchronous
 // modules most need. A rule of the base is switched off only in SWITCHED_OFF, with its reason;
-// test/lint.test.ts fails on any other rule found off.
+// test/lint.unit.test.ts fails on any other rule found off.
 import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import globals from "globals";

@@ -1,5 +1,4 @@
 import { defineConfig } from "vitest/config";
-import { E2E, UNIT } from "./test/setup/projects.ts";
 
 export default defineConfig({
   test: {
@@ -7,14 +6,15 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: end-to-end files start servers and browsers, so keep the parallelism modest.
     maxWorkers: 2,
-    // `vitest run` runs both; `--project unit` the fast ones alone (test/setup/projects.ts says which).
+    // `vitest run` runs both; `--project unit` the fast ones alone. A test file says its kind in its
+    // name (`*.unit.test.ts`, `*.e2e.test.ts`); test/projects.unit.test.ts fails on one that does not.
     projects: [
-      { extends: true, test: { name: "unit", include: UNIT } },
+      { extends: true, test: { name: "unit", include: ["test/**/*.unit.test.ts"] } },
       {
         extends: true,
         test: {
           name: "e2e",
-          include: E2E,
+          include: ["test/**/*.e2e.test.ts"],
           // The command the end-to-end tests start runs the compiled program (lib/).
           globalSetup: ["test/setup/compile.ts"],
         },

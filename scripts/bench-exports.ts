@@ -26,9 +26,9 @@ import {
 } from "../src/content/schema.ts";
 import { writeExports } from "../src/exports/write.ts";
 import { dateOfDay, dayNumber } from "../src/util/dates.ts";
-import { domainView, type ListedWork } from "../src/model/listing.ts";
-import { domainInfo } from "../src/build/domain-files.ts";
-import { domainInputsKey } from "../src/build/domain-inputs.ts";
+import { domainView, type ListedWork } from "../src/model/domain-view.ts";
+import { domainInfo } from "../src/pipeline/domain-files.ts";
+import { domainInputsKey } from "../src/pipeline/domain-inputs.ts";
 import { OutputTree } from "../src/output/tree.ts";
 import { reportRows } from "./bench/rows.ts";
 import { random } from "./generate.ts";

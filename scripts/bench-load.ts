@@ -20,7 +20,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "../src/build/build.ts";
+import { build } from "../src/pipeline/pipeline.ts";
 import { readBuildInfo } from "../src/output/build-info.ts";
 import { nginxConfig } from "../src/serve/nginx.ts";
 import { reportRows } from "./bench/rows.ts";

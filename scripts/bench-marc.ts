@@ -11,7 +11,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { writeMarcFiles } from "../src/marc/files.ts";
+import { writeMarcFiles } from "../src/marc/record-files.ts";
 import { iso2709Chunks } from "../src/marc/iso2709.ts";
 import { marcMapper, marcRecords } from "../src/marc/map.ts";
 import { marcxmlChunks } from "../src/marc/marcxml.ts";

@@ -29,7 +29,7 @@ import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { build } from "../src/build/build.ts";
+import { build } from "../src/pipeline/pipeline.ts";
 import { readManifest } from "../src/output/tree.ts";
 import { reportRows } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";

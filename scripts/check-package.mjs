@@ -3,7 +3,7 @@
  * The package as a user gets it (.ci/run runs this after the tests): `npm pack`, an install of the
  * tarball into an empty temporary folder (dependencies from the registry), then there `catalogue
  * init`, `catalogue build`, a request against `catalogue serve`, and the browser test of `catalogue
- * dev` (test/dev/dev.test.ts) run against the installed command. Fails when the install holds
+ * dev` (test/dev/dev.e2e.test.ts) run against the installed command. Fails when the install holds
  * TypeScript or tsx, when anything is written inside the installed package, when the tarball lacks
  * the LICENSE or a doc the README links to, when npm warns about the package's scripts at install,
  * or when init prints commands that do not run in the project or writes no .gitignore.
@@ -296,7 +296,7 @@ try {
   }
 
   // The browser test of dev, on the installed command.
-  execFileSync(path.join(ROOT, "node_modules/.bin/vitest"), ["run", "test/dev/dev.test.ts"], {
+  execFileSync(path.join(ROOT, "node_modules/.bin/vitest"), ["run", "test/dev/dev.e2e.test.ts"], {
     cwd: ROOT,
     stdio: "inherit",
     env: { ...process.env, CATALOGUE_BIN: path.join(installed, "bin/catalogue.js") },

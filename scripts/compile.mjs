@@ -5,7 +5,7 @@
  *
  *   node scripts/compile.mjs [--clean]
  *
- * 1. tsc (tsconfig.build.json) writes every module of src/ and the template entry .eleventy.ts as
+ * 1. tsc (tsconfig.compile.json) writes every module of src/ and the template entry .eleventy.ts as
  *    JavaScript, in the same tree (lib/src/…, lib/.eleventy.js), with `.ts` imports rewritten to
  *    `.js`: modules find their neighbours and files relative to themselves as in the sources.
  *    Incremental (lib/.tsbuildinfo) unless --clean, which starts from an empty lib/.
@@ -46,7 +46,7 @@ const HELP_FILE = "help.txt"; // bin/catalogue.js reads it
 rmSync(path.join(LIB, CODE_DIGEST_FILE), { force: true });
 rmSync(path.join(LIB, HELP_FILE), { force: true });
 const tsc = createRequire(import.meta.url).resolve("typescript/bin/tsc");
-execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.build.json")], {
+execFileSync(process.execPath, [tsc, "-p", path.join(ROOT, "tsconfig.compile.json")], {
   stdio: "inherit",
 });
 for (const folder of ASSETS) {

@@ -8,12 +8,12 @@
 // build and fonts). Re-run after editing content/*.csv:
 //
 //   npx tsx scripts/make-covers.ts
-// (The drawing is src/draw/drawn.ts, which `catalogue init` uses too.)
+// (The drawing is src/draw/draw.ts, which `catalogue init` uses too.)
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
-import { coverSvg, photoSvg, renderJpeg } from "../src/draw/drawn.ts";
+import { coverSvg, photoSvg, renderJpeg } from "../src/draw/draw.ts";
 
 const CONTENT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "content");
 type Row = Record<string, string>;

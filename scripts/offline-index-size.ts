@@ -1,5 +1,5 @@
 /**
- * The size of the file:// search index of offline archives (src/publish/offline-search.ts) for a
+ * The size of the file:// search index of offline archives (src/publish/offline/search-script.ts) for a
  * generated catalogue, per 1,000 works and in all, and how long a browser takes to load it and
  * answer the first search and the next ones (Chromium, from file://).
  *
@@ -17,8 +17,8 @@ import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { loadCatalogue } from "../src/content/load.ts";
-import { domainView } from "../src/model/listing.ts";
-import { searchIndexScript, type SearchEntry } from "../src/publish/offline-search.ts";
+import { domainView } from "../src/model/domain-view.ts";
+import { searchIndexScript, type SearchEntry } from "../src/publish/offline/search-script.ts";
 import { generateCatalogue } from "./generate.ts";
 
 const { values } = parseArgs({

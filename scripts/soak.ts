@@ -6,7 +6,7 @@
  *   npx tsx scripts/soak.ts [--seconds 60] [--connections 100] [--works 2000] [--dir DIR]
  *
  * Prints the figures and exits 1 on any error, timeout or 5xx, or when memory grew by more than
- * the margin. test/reliability/hostile-requests.test.ts runs the same code for 10 seconds.
+ * the margin. test/reliability/hostile-requests.e2e.test.ts runs the same code for 10 seconds.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm } from "node:fs/promises";
@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { build } from "../src/build/build.ts";
+import { build } from "../src/pipeline/pipeline.ts";
 import { readBuildInfo } from "../src/output/build-info.ts";
 import { generateCatalogue } from "./generate.ts";
 

@@ -68,11 +68,11 @@ let program: Promise<string> | undefined;
  * anything the program runs makes every key new.
  */
 export function programDigest(): Promise<string> {
-  // Read synchronously, as the content's fingerprint is (src/build/fingerprint.ts): a few small files.
+  // Read synchronously, as the content's fingerprint is (src/pipeline/fingerprint.ts): a few small files.
   program ??= (async () => {
     const hash = createHash("sha256");
     hash.update(recordedCodeDigest() ?? codeDigest());
-    // The interface texts are read at run time (src/site/i18n.ts): a corrected one is a new program.
+    // The interface texts are read at run time (src/web/i18n.ts): a corrected one is a new program.
     for (const name of readdirSync(path.join(PACKAGE_ROOT, "i18n")).sort())
       hash.update(`i18n/${name}\0`).update(readFileSync(path.join(PACKAGE_ROOT, "i18n", name)));
     const { dependencies } = JSON.parse(

@@ -7,10 +7,12 @@
  * `npm run compile`) builds, as the installed command does.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import type { build as Build } from "../../src/build/build.ts";
+import type { build as Build } from "../../src/pipeline/pipeline.ts";
 
 const { build } = (await import(
-  process.env.BENCH_COMPILED === "1" ? "../../lib/src/build/build.js" : "../../src/build/build.ts"
+  process.env.BENCH_COMPILED === "1"
+    ? "../../lib/src/build/build.js"
+    : "../../src/pipeline/pipeline.ts"
 )) as { build: typeof Build };
 
 const [content, out, date, ...rest] = process.argv.slice(2);

@@ -11,7 +11,7 @@ import path from "node:path";
 import Eleventy from "@11ty/eleventy";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { directorObject } from "../../src/api/serialize.ts";
-import { domainView, type ListedWork } from "../../src/model/listing.ts";
+import { domainView, type ListedWork } from "../../src/model/domain-view.ts";
 
 const [content, out, date] = process.argv.slice(2) as [string, string, string];
 const started = performance.now();

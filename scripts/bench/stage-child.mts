@@ -4,7 +4,7 @@
  * timestamps use the same clock), and the stage. For finding where a rebuild's time goes:
  *   tsx scripts/bench/stage-child.mts CONTENT OUT DATE [--site]
  */
-import { build } from "../../src/build/build.ts";
+import { build } from "../../src/pipeline/pipeline.ts";
 const [content, out, date, ...rest] = process.argv.slice(2);
 const t0 = performance.now();
 const s = await build({

@@ -1,8 +1,8 @@
 import { SharedBytes, type FileData } from "../output/sink.ts";
 import { md5 } from "../util/hash.ts";
-import { inputsDigest } from "../model/digests.ts";
+import { inputsDigest } from "../model/work-digests.ts";
 import type { Domain } from "../content/schema.ts";
-import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import { PageLinks } from "./links.ts";
 import {
   detailPath,
@@ -27,7 +27,7 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 export type OutputFile =
   { path: string; data: FileData } | { path: string; key: string; produce(): FileData };
 
-/** Also here for the modules that import it from here (src/build/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
+/** Also here for the modules that import it from here (src/pipeline/domain-files.ts): it is the layout's, so that the site counts pages without loading the API's serializers. */
 export { pageCount } from "./layout.ts";
 
 /**
@@ -79,7 +79,7 @@ const NULL = Buffer.from("null");
 /**
  * Every API response of one domain, in three runs (retrieve documents, listing pages, error
  * bodies). Files are keyed by the works' inputs digests (`workDigests`,
- * from src/build/domain-inputs.ts: the work, its director, window, novelty and images as this domain
+ * from src/pipeline/domain-inputs.ts: the work, its director, window, novelty and images as this domain
  * shows them), so keying a file serialises nothing: a rebuild makes the elements of the few
  * files whose key changed, and no others. A director's JSON (biographies in seven languages:
  * most of an element's bytes) is serialised and encoded once per domain; each element is encoded

@@ -1,6 +1,6 @@
 import type { Director, Domain, Language } from "../content/schema.ts";
 import { LANGUAGES } from "../content/schema.ts";
-import type { ListedWork } from "../model/listing.ts";
+import type { ListedWork } from "../model/domain-view.ts";
 
 /**
  * JSON of a text: JSON.stringify's bytes, without its call when nothing needs escaping (quotes,
@@ -87,7 +87,7 @@ export function directorObject(director: Director, domain: Domain, imageUrl: Ima
  * serialised once), then the rest without the closing brace, so that the retrieve document can
  * append its own keys to the same pieces. Written out key by key (the values through jsonText
  * and JSON.stringify) rather than JSON.stringify of objects and sliced: the same bytes
- * (`test/api/serialize.test.ts` compares them) for a third less of the main thread's time.
+ * (`test/api/serialize.unit.test.ts` compares them) for a third less of the main thread's time.
  */
 export function elementPieces(
   listed: ListedWork,

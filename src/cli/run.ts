@@ -1,7 +1,7 @@
 import { inspect, parseArgs } from "node:util";
 import { InputError, UserError } from "../errors.ts";
 import type { CliIO, Command } from "./command.ts";
-import { commands } from "./commands/index.ts";
+import { commands } from "./command-list.ts";
 import { packageVersion } from "../program.ts";
 
 function mainHelp(): string {

@@ -20,7 +20,7 @@ export async function refuseWarnings(
   const check = await checkContent(contentDir);
   if (site) {
     // What the pages' policy would block of the library's own files.
-    const { siteFolder, checkSiteFolder } = await import("../build/site-folder.ts");
+    const { siteFolder, checkSiteFolder } = await import("../pipeline/site-folder.ts");
     const own = await checkSiteFolder(
       siteFolder(contentDir, siteDir),
       siteDir !== undefined,

@@ -28,7 +28,7 @@ export async function checkDomainFlag(
 async function domainNames(contentDir: string): Promise<string[] | null> {
   const root = await realpath(contentDir).catch(() => null);
   if (root === null) return null;
-  // The file's name as src/content/files.ts has it (which would load the schemas).
+  // The file's name as src/content/csv-files.ts has it (which would load the schemas).
   const name = "domains.csv";
   const table = await readCsv(root, name, path.join(contentDir, name), {
     required: ["domain"],

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { HOST_PATTERN, PATH_SEGMENT } from "../util/server-values.ts";
-import { brandOf, cssColor } from "./brand.ts";
+import { brandOf, cssColor } from "./brand-columns.ts";
 import {
   LANGUAGES,
   ORDERINGS,

@@ -15,7 +15,7 @@ import {
  * The same checks written out for the files with a row per work, per director or per window (tens
  * of thousands of rows, where zod's per-cell bookkeeping dominated loading). Each returns exactly
  * what its schema returns for a valid row, and undefined for any other row, which then goes through
- * the schema: zod stays the reference and words every problem. test/content/schema.test.ts holds
+ * the schema: zod stays the reference and words every problem. test/content/schema.unit.test.ts holds
  * the two equal.
  */
 type Cells = Record<string, string | null>;

@@ -3,10 +3,10 @@ import path from "node:path";
 import type { z } from "zod";
 import { InputError, type Problem, UserError } from "../errors.ts";
 import { readCsv, type CsvRow } from "./csv.ts";
-import { drawMissing, type ToDraw } from "./drawn.ts";
-import type { ImageSource, KnownHeaders } from "./images.ts";
+import { drawMissing, type ToDraw } from "./missing-images.ts";
+import type { ImageSource, KnownHeaders } from "./source-images.ts";
 import { checkImages, checkLogos, type ImageUse } from "./row-images.ts";
-import { FILES } from "./files.ts";
+import { FILES } from "./csv-files.ts";
 import type { Audiovisual, Director, Domain } from "./schema.ts";
 import { checkLanguages } from "./languages.ts";
 

@@ -1,8 +1,13 @@
 import path from "node:path";
 import type { Problem } from "../errors.ts";
 import { mapLimit } from "../util/concurrency.ts";
-import type { ToDraw } from "./drawn.ts";
-import { checkImage, type ImageMissing, type ImageSource, type KnownHeaders } from "./images.ts";
+import type { ToDraw } from "./missing-images.ts";
+import {
+  checkImage,
+  type ImageMissing,
+  type ImageSource,
+  type KnownHeaders,
+} from "./source-images.ts";
 import type { Audiovisual, Director, Domain } from "./schema.ts";
 
 /**

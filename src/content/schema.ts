@@ -16,7 +16,7 @@ import {
   type Language,
 } from "./cells.ts";
 
-export type { DomainBrand } from "./brand.ts";
+export type { DomainBrand } from "./brand-columns.ts";
 export {
   AUDIOVISUAL_TYPES,
   LANGUAGES,
@@ -117,7 +117,7 @@ export const audiovisualRow = z
 
 /**
  * A work with its synopses gathered in `synopses`, absent when it has none: the site shows them,
- * the API does not (src/model/digests.ts keeps them out of the digests the API is keyed by).
+ * the API does not (src/model/work-digests.ts keeps them out of the digests the API is keyed by).
  */
 function withSynopses<T extends object>(
   work: T,

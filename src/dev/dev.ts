@@ -1,13 +1,13 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { build, type BuildOptions, type BuildSummary } from "../build/build.ts";
+import { build, type BuildOptions, type BuildSummary } from "../pipeline/pipeline.ts";
 import { formatWarning } from "../errors.ts";
 import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
 import { startPreviewProxy, type PreviewProxy } from "./preview.ts";
 import { ReloadChannel } from "./reload.ts";
 import { watchFolder } from "./watch.ts";
-import { siteFolder } from "../build/site-folder.ts";
+import { siteFolder } from "../pipeline/site-folder.ts";
 import { setKeepWarm } from "../util/warm.ts";
 
 export interface DevOptions {

@@ -5,7 +5,7 @@ import {
   REFERRER_POLICY,
   servable,
   sharedContentSecurityPolicy,
-} from "../serve/headers.ts";
+} from "../serve/security-headers.ts";
 import {
   ALLOW,
   API_HEADERS,

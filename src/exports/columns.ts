@@ -1,6 +1,6 @@
 import type { AudiovisualType, Domain } from "../content/schema.ts";
-import type { ListedWork } from "../model/listing.ts";
-import { workDir } from "../site/urls.ts";
+import type { ListedWork } from "../model/domain-view.ts";
+import { workDir } from "../web/urls.ts";
 
 /**
  * The columns of every spreadsheet, in order. docs/interface.md#exports fixes the first eight (the API's field

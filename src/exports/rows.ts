@@ -1,4 +1,4 @@
-import type { CellValue } from "../exports/columns.ts";
+import type { CellValue } from "./columns.ts";
 
 /**
  * A spreadsheet's rows as they cross to a writer thread: each cell's kind in one byte array, the

@@ -1,7 +1,7 @@
 /**
  * The theme part of the workbook (xl/theme/theme1.xml): Office's default theme, as exceljs 4.4.0
  * writes it (lib/xlsx/xml/theme1.js), copied here so that the writer depends on no other
- * package's internal files. test/exports/xlsx.test.ts checks it is still exceljs' part, byte for byte.
+ * package's internal files. test/exports/xlsx.unit.test.ts checks it is still exceljs' part, byte for byte.
  *
  * exceljs' licence, which covers this text:
  *

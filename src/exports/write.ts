@@ -3,15 +3,15 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { EXPORT_KINDS, exportPath, type ExportKind } from "../api/layout.ts";
 import { dateOfDay, dayNumber } from "../util/dates.ts";
-import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import type { Domain } from "../content/schema.ts";
-import { inputsDigest } from "../model/digests.ts";
+import { inputsDigest } from "../model/work-digests.ts";
 import { md5 } from "../util/hash.ts";
 import { UserError } from "../errors.ts";
 import type { FileSink } from "../output/sink.ts";
-import { stringsFor } from "../site/i18n.ts";
+import { stringsFor } from "../web/i18n.ts";
 import { COLUMNS, ColumnWidths, type ColumnContext } from "./columns.ts";
-import { exportTexts, type ExportFacts } from "./labels.ts";
+import { exportTexts, type ExportFacts } from "./sheet-labels.ts";
 import { sheetKey, writeSheet, type SheetKeyHead, type SheetSpec } from "./xlsx.ts";
 import { KIND_CODES, PackedSheetRows, RowPacker } from "./rows.ts";
 
@@ -124,7 +124,7 @@ export function rowsKey(
   return md5(`${domain.base_url}\n${works.length}\n${digests}`);
 }
 
-/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/build/build.ts, sheetJob). */
+/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/pipeline/pipeline.ts, sheetJob). */
 export type SheetWriter = (file: string, spec: SheetSpec) => Promise<unknown>;
 
 /** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */

@@ -1,6 +1,6 @@
 /**
  * The parts of a one-sheet workbook, as exceljs' streaming writer (4.4) writes them for our
- * sheets: `test/exports/xlsx.test.ts` writes the same sheets with exceljs and checks that every
+ * sheets: `test/exports/xlsx.unit.test.ts` writes the same sheets with exceljs and checks that every
  * part is byte-identical, on tricky and on random texts. The escaping, the dates' serial numbers
  * and the column letters are exceljs' rules, written here (its modules that do it are internal
  * files, which no release promises to keep); the theme is its text (theme.ts).

@@ -19,14 +19,14 @@ import {
   WORKBOOK_RELS,
   xmlEncode,
 } from "./xlsx-parts.ts";
-import { ZipWriter } from "./zip.ts";
+import { ZipWriter } from "../util/zip.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 const { number: NUMBER, date: DATE } = KIND_CODES;
 
 /**
  * A spreadsheet of one sheet, written as exceljs' streaming writer writes it (byte for byte in
- * every part: `test/exports/xlsx.test.ts` writes the same sheets with exceljs and compares), but
+ * every part: `test/exports/xlsx.unit.test.ts` writes the same sheets with exceljs and compares), but
  * without it: exceljs' row model makes objects per cell, and its streams and zip (a JavaScript
  * CRC-32, a stream callback per 16 KB) made the spreadsheets a large part of an API build's CPU
  * even with the rows rendered here (docs/performance.md#the-work-that-is-done-cheaper).

@@ -3,7 +3,7 @@ import { existsSync } from "node:fs";
 import { appendFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { coverSvg, photoSvg, renderJpeg } from "../draw/drawn.ts";
+import { coverSvg, photoSvg, renderJpeg } from "../draw/draw.ts";
 import { STARTER } from "./starter.ts";
 
 type Row = Record<string, string>;

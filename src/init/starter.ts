@@ -2,7 +2,7 @@
  * The catalogue `catalogue init` writes: five real public-domain works by four directors, in two
  * library domains whose licence windows differ (the Catalan network has every work with no end
  * date; the English one has a shorter list, one window that ended and one that is still to come,
- * and other novelty and export windows). Covers and the photos are drawn (src/draw/drawn.ts).
+ * and other novelty and export windows). Covers and the photos are drawn (src/draw/draw.ts).
  * It shows the optional columns at work: the Catalan network's site is also in Spanish
  * (`languages`, `name_es`) and links each work to its lending platform (`watch_url`); the
  * directors have biographies and two works synopses in the three languages of the sites.

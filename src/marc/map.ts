@@ -10,7 +10,7 @@ import {
   text,
 } from "./fields.ts";
 import { cutSynopsis, fitField, fitRecord } from "./fit.ts";
-import { DEFAULT_LABELS, fill, labelsLanguage, type MarcLabels } from "./labels.ts";
+import { DEFAULT_LABELS, fill, labelsLanguage, type MarcLabels } from "./record-labels.ts";
 import { MAX_FIELD_BYTES, type ControlField, type DataField, type MarcRecord } from "./record.ts";
 
 /**

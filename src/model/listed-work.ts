@@ -1,7 +1,7 @@
 import type { Window } from "../content/load.ts";
 import type { Audiovisual, Director } from "../content/schema.ts";
 
-/** A work as one domain offers it at the build date (listing.ts lists them, order.ts orders them). */
+/** A work as one domain offers it at the build date (domain-view.ts lists them, order.ts orders them). */
 export interface ListedWork {
   work: Audiovisual;
   director: Director | null;

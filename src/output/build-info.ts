@@ -10,7 +10,7 @@ import { UserError } from "../errors.ts";
  * content and the build date.
  */
 
-import { BUILD_INFO_PATH } from "./records.ts";
+import { BUILD_INFO_PATH } from "./catalogue-paths.ts";
 
 export { BUILD_INFO_PATH };
 
@@ -33,9 +33,9 @@ export const domainInfo = z.object({
   exports: z.record(z.string(), z.string()),
   /** Whether the HTML catalogue was built for this domain. */
   site: z.boolean(),
-  /** The folders of its site's other language versions (`es`, `va`, …: src/site/versions.ts); absent for one language. */
+  /** The folders of its site's other language versions (`es`, `va`, …: src/site/language-versions.ts); absent for one language. */
   languages: z.array(z.string()).optional(),
-  /** Sources the library adds to its pages' Content-Security-Policy (`site/content-security.json`, src/site/policy.ts); absent when none. */
+  /** Sources the library adds to its pages' Content-Security-Policy (`site/content-security.json`, src/web/policy.ts); absent when none. */
   content_security: z.record(z.string(), z.array(z.string())).optional(),
 });
 export type DomainInfo = z.infer<typeof domainInfo>;

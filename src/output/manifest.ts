@@ -1,7 +1,7 @@
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { flat, ManifestEntries, packFields, unpackFields, type FileEntries } from "./entries.ts";
-import { MANIFEST_PATH } from "./records.ts";
+import { MANIFEST_PATH } from "./catalogue-paths.ts";
 import type { FileEntry } from "./sink.ts";
 
 /**

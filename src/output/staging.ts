@@ -3,7 +3,7 @@ import path from "node:path";
 import { BATCH_BYTES, Batches } from "./batches.ts";
 import type { ThreadJob } from "./writer-pool.ts";
 import { FileEntries, fieldsHaveKey, hasFields, packFields } from "./entries.ts";
-import { MANIFEST_PATH } from "./records.ts";
+import { MANIFEST_PATH } from "./catalogue-paths.ts";
 import { RecycledVersion } from "./recycled.ts";
 import { differs, makeParentDir, removeStale } from "./batch.ts";
 import type { BatchResult, Identity, StagedEntry } from "./packed-batch.ts";

@@ -1,12 +1,12 @@
 import * as fs from "node:fs/promises";
 import path from "node:path";
 import { availableParallelism } from "node:os";
-import { MANIFEST_PATH } from "./records.ts";
+import { MANIFEST_PATH } from "./catalogue-paths.ts";
 import type { FileData, FileEntry, FileSink, Produced } from "./sink.ts";
 import { StagingWriter, type StagingOptions } from "./staging.ts";
 import type { ThreadJob } from "./writer-pool.ts";
 import { writeFailure } from "./write-failure.ts";
-import { isAlive, versionsFolder } from "./versions.ts";
+import { isAlive, versionsFolder } from "./versions-folder.ts";
 import {
   currentVersion,
   holdVersion,

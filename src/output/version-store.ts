@@ -3,9 +3,9 @@ import path from "node:path";
 import { UserError } from "../errors.ts";
 import { ManifestEntries } from "./entries.ts";
 import { readManifest, readManifestAgainst } from "./manifest.ts";
-import { MANIFEST_PATH } from "./records.ts";
+import { MANIFEST_PATH } from "./catalogue-paths.ts";
 import type { FileEntry } from "./sink.ts";
-import { CONTENT_DIGESTS, isAlive, NAME_ORDERS } from "./versions.ts";
+import { CONTENT_DIGESTS, isAlive, NAME_ORDERS } from "./versions-folder.ts";
 
 /**
  * The versions folder's housekeeping for the output tree (tree.ts): which version OUT shows,

@@ -1,7 +1,7 @@
 import type { FileEntries } from "../output/entries.ts";
 import type { FileEntry } from "../output/tree.ts";
-import type { LeaseOptions } from "./lease.ts";
-import type { Store, Target } from "./target.ts";
+import type { LeaseOptions } from "./records/lease.ts";
+import type { Store, Target } from "./targets/target.ts";
 
 /** What a publish is asked to do (publish.ts); the modules of its steps read it too. */
 

@@ -1,21 +1,21 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { INPUTS_PATH } from "../output/records.ts";
+import { INPUTS_PATH } from "../output/catalogue-paths.ts";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
 import { holdVersion } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
 import { mapLimit } from "../util/concurrency.ts";
-import { completeDigests } from "./digests.ts";
-import { acquireLease, type Lease } from "./lease.ts";
-import { checkDeletes, phaseIndex, type Plan } from "./plan.ts";
-import { entryOf, recordPath, RECORDS_FOLDER } from "./records.ts";
-import { planFromChanges, type BuildChanges } from "./changes.ts";
-import { recordCache } from "./record-cache.ts";
-import { decide, type Decision } from "./compare.ts";
+import { completeDigests } from "./records/md5s.ts";
+import { acquireLease, type Lease } from "./records/lease.ts";
+import { checkDeletes, phaseIndex, type Plan } from "./records/plan.ts";
+import { entryOf, recordPath, RECORDS_FOLDER } from "./records/records.ts";
+import { planFromChanges, type BuildChanges } from "./records/changes.ts";
+import { recordCache } from "./records/record-cache.ts";
+import { decide, type Decision } from "./records/compare.ts";
 import { domainsOnly, madeFile, readDomainKeys, readSource, type Source } from "./source.ts";
-import { archiveHasNoMedia, pruneMedia } from "./prune.ts";
-import { remerge } from "./scope.ts";
-import { unchangedOnTarget } from "./unchanged.ts";
+import { archiveHasNoMedia, pruneMedia } from "./records/prune.ts";
+import { remerge } from "./records/scope.ts";
+import { unchangedOnTarget } from "./records/unchanged.ts";
 import type { PublishOptions } from "./options.ts";
 import {
   LEGACY_PUBLISHED_PATH,
@@ -23,7 +23,7 @@ import {
   type PublishedEntry,
   type Store,
   type Target,
-} from "./target.ts";
+} from "./targets/target.ts";
 
 export type { PublishOptions };
 

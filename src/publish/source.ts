@@ -7,11 +7,11 @@ import {
   readBuildInfo,
   type BuildInfo,
 } from "../output/build-info.ts";
-import { INPUTS_PATH } from "../output/records.ts";
+import { INPUTS_PATH } from "../output/catalogue-paths.ts";
 import { holdVersion, MANIFEST_PATH, readManifest, type FileEntry } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
-import { headersFor, isMedia } from "./headers.ts";
-import type { UndigestedFile } from "./digests.ts";
+import { headersFor, isMedia } from "./targets/file-headers.ts";
+import type { UndigestedFile } from "./records/md5s.ts";
 
 /**
  * The build to publish, read from its `_catalogue/files.tsv` (size, and key or MD5 of every
@@ -29,7 +29,7 @@ export interface Source {
   /** The resolved build version. */
   dir: string;
   info: BuildInfo;
-  /** Each domain's inputs key (`_catalogue/inputs.json`), written into its record (records.ts). */
+  /** Each domain's inputs key (`_catalogue/inputs.json`), written into its record (records/records.ts). */
   inputs: Record<string, string>;
   /** Every published file, sorted by path (the build's own bookkeeping, but build.json, is not published). */
   files: BuildFile[];

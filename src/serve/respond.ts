@@ -20,7 +20,7 @@ import {
   type Encoding,
 } from "./compress.ts";
 import { rangeOf, type RangeOutcome } from "./range.ts";
-import type { ServedFile, Site } from "./site.ts";
+import type { ServedFile, Site } from "./served-build.ts";
 
 /**
  * A resolved request answered on node:http: files from memory or streamed, compressed or not,

@@ -6,8 +6,8 @@ import {
   type ExportKind,
 } from "../api/layout.ts";
 import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
-import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../site/urls.ts";
-import { domainHeaders, mediaHostHeaders, NOSNIFF } from "./headers.ts";
+import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../web/urls.ts";
+import { domainHeaders, mediaHostHeaders, NOSNIFF } from "./security-headers.ts";
 import { mimeType } from "./mime.ts";
 import { assertServable } from "../util/server-values.ts";
 
@@ -276,7 +276,7 @@ export interface HostRoutes {
   domain: DomainRoutes | null;
   /** URL path prefixes (ending in `/`) holding processed images: long-lived cache. */
   media: string[];
-  /** Headers of every answer of this host (headers.ts): nosniff, and a domain's policies. */
+  /** Headers of every answer of this host (security-headers.ts): nosniff, and a domain's policies. */
   headers: Record<string, string>;
 }
 

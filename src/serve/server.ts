@@ -6,7 +6,7 @@ import { UserError } from "../errors.ts";
 import { resolve } from "./resolve.ts";
 import { selectHost, type HostRoutes } from "./routes.ts";
 import { answerWith, sendPlain, type DevHooks } from "./respond.ts";
-import { loadSite, type Site } from "./site.ts";
+import { loadSite, type Site } from "./served-build.ts";
 
 /**
  * `catalogue serve`: the routing table (routes.ts, applied by resolve.ts) on node:http. The

@@ -1,5 +1,5 @@
 import { LANGUAGES, type Audiovisual, type Director, type Language } from "../content/schema.ts";
-import { fallbackOrder, interfaceLanguage } from "./i18n.ts";
+import { fallbackOrder, interfaceLanguage } from "../web/i18n.ts";
 
 /** A text of the content shown on a page: a director's biography, a work's synopsis. */
 export interface Biography {

@@ -1,8 +1,8 @@
-import type { DomainView } from "../model/listing.ts";
+import type { DomainView } from "../model/domain-view.ts";
 import { atomFeed } from "./feed.ts";
 import type { DomainSite, SitePage } from "./model.ts";
 import { robotsTxt, sitemapFiles, sitemapUrls } from "./sitemap.ts";
-import { FEED_FILE, ROBOTS_FILE } from "./urls.ts";
+import { FEED_FILE, ROBOTS_FILE } from "../web/urls.ts";
 
 /**
  * The files by which a domain's site is found and followed: its sitemap (one file or an index

@@ -1,9 +1,9 @@
 import { API_PATH } from "../api/layout.ts";
-import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import { plannedWorkPage, type DomainSite } from "./model.ts";
 import { pageDescription } from "./page-meta.ts";
-import { absoluteUrl, FEED_FILE, workDir } from "./urls.ts";
-import { escape } from "./xml.ts";
+import { absoluteUrl, FEED_FILE, workDir } from "../web/urls.ts";
+import { escape } from "../web/xml.ts";
 
 /**
  * The Atom feed (RFC 4287) of a domain's new works (`is_new`), newest `available_from` first

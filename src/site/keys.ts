@@ -1,10 +1,10 @@
 import type { Director } from "../content/schema.ts";
-import type { ListedWork } from "../model/listing.ts";
-import { directorDigest, inputsDigest } from "../model/digests.ts";
+import type { ListedWork } from "../model/domain-view.ts";
+import { directorDigest, inputsDigest } from "../model/work-digests.ts";
 import { md5 } from "../util/hash.ts";
 import { dependencyVersion } from "../program.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
-import type { Variants } from "./images.ts";
+import type { Variants } from "./image-variants.ts";
 import { pagePath, type DomainSite, type SitePage } from "./model.ts";
 
 /**
@@ -22,8 +22,8 @@ import { pagePath, type DomainSite, type SitePage } from "./model.ts";
  * numbers with its ICU data).
  */
 export const SITE_CODE: CodeConcern = {
-  // The library's own pages are made outside the template (src/site/custom/site.ts renders their bodies).
-  entries: [".eleventy.ts", "src/site/eleventy.ts", "src/site/custom/site.ts"],
+  // The library's own pages are made outside the template (src/site/folder/own-site-pages.ts renders their bodies).
+  entries: [".eleventy.ts", "src/site/eleventy.ts", "src/site/folder/own-site-pages.ts"],
   assets: ["src/site/assets"],
   engines: () => [
     `eleventy ${dependencyVersion("@11ty/eleventy")}`,

@@ -8,17 +8,17 @@ import {
   type Domain,
   type Ordering,
 } from "../content/schema.ts";
-import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { synopsis, type Biography } from "./biography.ts";
-import { stringsFor, type Strings } from "./i18n.ts";
-import { Look } from "./custom/look.ts";
-import { lookStrings } from "./custom/texts.ts";
-import { navLinks, type NavLink } from "./custom/pages.ts";
+import { stringsFor, type Strings } from "../web/i18n.ts";
+import { Look } from "./folder/folder.ts";
+import { lookStrings } from "./folder/texts.ts";
+import { navLinks, type NavLink } from "./folder/own-pages.ts";
 import type { DomainBrand } from "../content/schema.ts";
-import type { Variants } from "./images.ts";
-import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "./urls.ts";
-import { siteVersions, type SiteVersion } from "./versions.ts";
+import type { Variants } from "./image-variants.ts";
+import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "../web/urls.ts";
+import { siteVersions, type SiteVersion } from "./language-versions.ts";
 
 /**
  * What every page of one domain shares. Everything here goes into every page's key (src/site/keys.ts)
@@ -32,7 +32,7 @@ export interface DomainSite {
   info: Omit<DomainInfo, "count" | "total_pages" | "content_security">;
   defaultOrdering: Ordering;
   strings: Strings;
-  /** The digest of `strings` (src/site/i18n.ts): the pages' keys take the texts through it. */
+  /** The digest of `strings` (src/web/i18n.ts): the pages' keys take the texts through it. */
   texts: string;
   /** The site root in the output: `<domain><base_path>/`. */
   folder: string;
@@ -49,7 +49,7 @@ export interface DomainSite {
   /** The locale's version: its site root holds the API the pages link to, for every version. */
   main: { base_url: string; base_path: string };
   /**
-   * The library's own look (src/site/custom/): out of the keys as an object, in them through
+   * The library's own look (src/site/folder/): out of the keys as an object, in them through
    * `lookKey`, the digest of what pages show of it ("" without a site folder).
    */
   look: Look;

@@ -1,9 +1,9 @@
 import type { Director } from "../content/schema.ts";
 import { biography, type Biography } from "./biography.ts";
-import { languageTag } from "./i18n.ts";
-import type { Variants } from "./images.ts";
+import { languageTag } from "../web/i18n.ts";
+import type { Variants } from "./image-variants.ts";
 import type { DomainSite, SitePage } from "./model.ts";
-import { categoryDir, directorDir, workDir } from "./urls.ts";
+import { categoryDir, directorDir, workDir } from "../web/urls.ts";
 
 /**
  * What search engines and link previews read of a page, written from the page's data: its meta

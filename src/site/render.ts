@@ -1,13 +1,13 @@
 import { readFile } from "node:fs/promises";
 import type { Reporter } from "../util/reporter.ts";
 import type { Catalogue } from "../content/load.ts";
-import type { DomainView, ListedWork } from "../model/listing.ts";
+import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import type { DomainInfo } from "../output/build-info.ts";
-import { copyProcessedImage, type ProcessedImage } from "../media/images.ts";
+import { copyProcessedImage, type ProcessedImage } from "../media/processed-images.ts";
 import { type OutputTree } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
 import { renderPages, versionEntries } from "./eleventy.ts";
-import { copyVariants, siteImages, type Variants } from "./images.ts";
+import { copyVariants, siteImages, type Variants } from "./image-variants.ts";
 import { pageKeys, siteVersion } from "./keys.ts";
 import { domainSites, pagePath, sitePages, type DomainSite, type SitePage } from "./model.ts";
 import {
@@ -27,18 +27,12 @@ import {
 } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
-import { ASSETS_DIR } from "./urls.ts";
-import {
-  FAVICON,
-  logoImages,
-  THEME_CSS,
-  themeStylesheet,
-  type LogoVariants,
-} from "./custom/brand.ts";
-import type { Look } from "./custom/look.ts";
-import { ownSitePages } from "./custom/site.ts";
+import { ASSETS_DIR } from "../web/urls.ts";
+import { FAVICON, logoImages, THEME_CSS, themeStylesheet, type LogoVariants } from "./brand.ts";
+import type { Look } from "./folder/folder.ts";
+import { ownSitePages } from "./folder/own-site-pages.ts";
 
-export { loadLook } from "./custom/look.ts";
+export { loadLook } from "./folder/folder.ts";
 
 export interface SiteInput {
   catalogue: Catalogue;
@@ -96,7 +90,7 @@ export class SiteRenderer {
   private searchFailure: unknown = null;
   /**
    * Settles once the domain being rendered has handed its changed index parts to Pagefind (or
-   * has failed before): the build starts the domain's API files only then (see build.ts).
+   * has failed before): the build starts the domain's API files only then (see pipeline/pipeline.ts).
    */
   indexingStarted: Promise<void> = Promise.resolve();
 
@@ -129,7 +123,7 @@ export class SiteRenderer {
       );
       for (const [rel, variants] of processed) this.images.set(rel, variants);
     }
-    // The logo is processed as a logo (src/site/custom/brand.ts), also where a cover is the same file.
+    // The logo is processed as a logo (src/site/brand.ts), also where a cover is the same file.
     const { logo } = view.domain;
     let icon: ProcessedImage | undefined;
     if (logo !== undefined) {
@@ -170,7 +164,7 @@ export class SiteRenderer {
   }
 
   /**
-   * The language versions of the domain's site (src/site/versions.ts): the images, the model and
+   * The language versions of the domain's site (src/site/language-versions.ts): the images, the model and
    * the API are shared; pages, search index and feed are each version's own. Each version is
    * planned and keyed, and its search index started, in turn; then the pages that changed are
    * rendered, every version of a page in the same Eleventy page (src/site/eleventy.ts).

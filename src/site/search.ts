@@ -11,7 +11,7 @@ import { keepWarm } from "../util/warm.ts";
 import { UNUSED, type IndexFile, type IndexOptions, type SearchDocument } from "./search-index.ts";
 import type { SearchRequest } from "./search-worker.ts";
 import type { DomainSite } from "./model.ts";
-import { SEARCH_DIR } from "./urls.ts";
+import { SEARCH_DIR } from "../web/urls.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { DomainSite, SitePage } from "./model.ts";
-import { absoluteUrl, sitemapPartFile, SITEMAP_FILE } from "./urls.ts";
-import { escape } from "./xml.ts";
+import { absoluteUrl, sitemapPartFile, SITEMAP_FILE } from "../web/urls.ts";
+import { escape } from "../web/xml.ts";
 
 /**
  * The sitemap of a domain's site (sitemaps.org protocol 0.9): the home page and every page of

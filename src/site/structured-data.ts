@@ -1,9 +1,9 @@
 import { PAGE_SIZE } from "../api/layout.ts";
 import type { Ordering } from "../content/schema.ts";
-import type { ListedWork } from "../model/listing.ts";
+import type { ListedWork } from "../model/domain-view.ts";
 import type { SitePage } from "./model.ts";
 import { biographySentence, pageImage, pageTrail, synopsisLead } from "./page-meta.ts";
-import { absoluteUrl, directorDir, workDir } from "./urls.ts";
+import { absoluteUrl, directorDir, workDir } from "../web/urls.ts";
 
 /**
  * schema.org JSON-LD of a page: a work is a `Movie`, a director a `Person`, a listing or

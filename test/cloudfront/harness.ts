@@ -10,7 +10,7 @@ import vm from "node:vm";
 import { gzipSync } from "node:zlib";
 import { writeCloudFrontFiles } from "../../src/edge/cloudfront-files.ts";
 import { readBuildInfo } from "../../src/output/build-info.ts";
-import { headersFor } from "../../src/publish/headers.ts";
+import { headersFor } from "../../src/publish/targets/file-headers.ts";
 import { CLI, ROOT } from "../helpers/catalogue.ts";
 import { s3Client, startS3rver, type S3rver } from "../publish/s3rver.ts";
 import { DISCOVERY } from "../serve/fixture.ts";

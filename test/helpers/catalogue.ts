@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { build, type BuildOptions, type BuildSummary } from "../../src/build/build.ts";
+import { build, type BuildOptions, type BuildSummary } from "../../src/pipeline/pipeline.ts";
 import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import { hashFile } from "../../src/util/hash.ts";
 import { generateCatalogue, type GenerateOptions } from "../../scripts/generate.ts";

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { writeMarcFiles } from "../../src/marc/files.ts";
+import { writeMarcFiles } from "../../src/marc/record-files.ts";
 import type { MarcRecord } from "../../src/marc/record.ts";
 
 /**

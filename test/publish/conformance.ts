@@ -3,10 +3,10 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
-import type { FileHeaders } from "../../src/publish/headers.ts";
+import type { FileHeaders } from "../../src/publish/targets/file-headers.ts";
 import { publish, type PublishSummary } from "../../src/publish/publish.ts";
 import { readSource } from "../../src/publish/source.ts";
-import type { Store, Target } from "../../src/publish/target.ts";
+import type { Store, Target } from "../../src/publish/targets/target.ts";
 import { readFiles, type Editions } from "./fixtures.ts";
 
 /**

@@ -2,7 +2,7 @@ import { createHash, createHmac } from "node:crypto";
 
 /**
  * Signature Version 4 as AWS documents it, checked independently of the SDK's signer: what the
- * tests hold the SDK's requests and the direct uploads (src/publish/s3-put.ts) to.
+ * tests hold the SDK's requests and the direct uploads (src/publish/targets/s3-put.ts) to.
  */
 
 export interface SignedRequest {

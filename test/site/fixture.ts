@@ -1,7 +1,7 @@
 import { appendFile, readFile, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import path from "node:path";
-import type { BuildSummary } from "../../src/build/build.ts";
+import type { BuildSummary } from "../../src/pipeline/pipeline.ts";
 import { buildFixture, generatedContent } from "../helpers/catalogue.ts";
 import { asyncHandler } from "../support/async-handler.ts";
 

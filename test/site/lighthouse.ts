@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
-import type { DomainView } from "../../src/model/listing.ts";
+import type { DomainView } from "../../src/model/domain-view.ts";
 import { generatedContent } from "../helpers/catalogue.ts";
 import { directorPhotos } from "./fixture.ts";
 

@@ -49,13 +49,13 @@ Example:
     // Imported on use: `catalogue --help` should not load the pipeline, and a build with nothing
     // to do loads only the check that says so (and hands its answer to build()).
     const started = performance.now();
-    const { checkUpToDate } = await import("../../build/up-to-date.ts");
+    const { checkUpToDate } = await import("../../pipeline/up-to-date.ts");
     const checked = await checkUpToDate(options);
     const { date, current } = checked;
     const summary =
       current !== null
         ? { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true }
-        : await (await import("../../build/build.ts")).build({ ...options, checked });
+        : await (await import("../../pipeline/pipeline.ts")).build({ ...options, checked });
     reporter.done();
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${options.outDir}: ` +

@@ -65,8 +65,8 @@ Example (the nightly run):
       "prepare" in target && target.prepare !== undefined
         ? whenIdle(() => target.prepare!())
         : () => {};
-    const { build } = await import("../../build/build.ts");
-    // build.ts's default, which the publish keeps its copies of the target's records under too.
+    const { build } = await import("../../pipeline/pipeline.ts");
+    // pipeline.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = (values.cache as string | undefined) ?? path.resolve(".cache", "catalogue");
     // A failed build throws here: nothing is published.
     const built = await build({

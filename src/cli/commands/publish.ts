@@ -1,5 +1,9 @@
 import { UserError } from "../../errors.ts";
-import { checkDeletes, ROUTINE_DELETE_SHARE, UNRECORDED_DELETES } from "../../publish/plan.ts";
+import {
+  checkDeletes,
+  ROUTINE_DELETE_SHARE,
+  UNRECORDED_DELETES,
+} from "../../publish/records/plan.ts";
 import type { PublishOptions, PublishSummary } from "../../publish/publish.ts";
 import type { CliIO, Command, OptionValues } from "../command.ts";
 
@@ -28,7 +32,7 @@ export const guardHelp = `  --max-deletes N      allow at most N deletes. Withou
                        (what --domain publishes leave in folders shared with other domains): reads
                        every domain's record first, never removes media written after it started`;
 
-/** What an s3:// target reads from the environment (src/publish/s3.ts, and the AWS SDK's default chain). */
+/** What an s3:// target reads from the environment (src/publish/targets/s3.ts, and the AWS SDK's default chain). */
 export const credentialsHelp = `
 S3 credentials, from the environment: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (with
 AWS_SESSION_TOKEN for temporary ones); without them, the AWS SDK's default chain: AWS_PROFILE
@@ -70,7 +74,7 @@ export async function publishRequest(
   if (to === undefined)
     throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   refuseUnwrittenArchive(to);
-  const { openTarget } = await import("../../publish/targets.ts");
+  const { openTarget } = await import("../../publish/open-target.ts");
   const target = await openTarget(to, {
     dir,
     endpoint: values.endpoint as string | undefined,
@@ -79,7 +83,7 @@ export async function publishRequest(
   });
   // Before a deploy's build: an archive has nothing to prune.
   if (values["prune-media"] && (target as { kind?: string }).kind !== "store")
-    throw (await import("../../publish/prune.ts")).archiveHasNoMedia(target.name);
+    throw (await import("../../publish/records/prune.ts")).archiveHasNoMedia(target.name);
   return {
     target,
     domains: values.domain as string[] | undefined,

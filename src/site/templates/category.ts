@@ -1,9 +1,9 @@
 import { PAGE_SIZE } from "../../api/layout.ts";
-import { html } from "../html.ts";
+import { html } from "../../web/html.ts";
 import type { SitePage } from "../model.ts";
-import { categoryDir } from "../urls.ts";
+import { categoryDir } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
-import { layout } from "./layout.ts";
+import { layout } from "./frame.ts";
 import { cards, pager, pagerHead } from "./parts.ts";
 
 type Category = Extract<SitePage, { kind: "category" }>;

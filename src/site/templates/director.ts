@@ -1,9 +1,9 @@
-import { html } from "../html.ts";
+import { html } from "../../web/html.ts";
 import { biography } from "../biography.ts";
-import { picture } from "../images.ts";
+import { picture } from "../image-variants.ts";
 import type { SitePage } from "../model.ts";
 import type { PageContext } from "./context.ts";
-import { layout } from "./layout.ts";
+import { layout } from "./frame.ts";
 import { cards, paragraphs } from "./parts.ts";
 
 type DirectorPage = Extract<SitePage, { kind: "director" }>;

@@ -1,10 +1,10 @@
-import { html, raw, type Html } from "../html.ts";
+import { html, raw, type Html } from "../../web/html.ts";
 import type { SitePage } from "../model.ts";
 import { pageDescription, pageImage } from "../page-meta.ts";
 import { scriptJson, structuredData } from "../structured-data.ts";
-import { absoluteUrl, FEED_FILE } from "../urls.ts";
+import { absoluteUrl, FEED_FILE } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
-import { alternateLinks } from "./languages.ts";
+import { alternateLinks } from "./alternates.ts";
 
 /**
  * The part of every page's head that search engines and link previews read: the meta

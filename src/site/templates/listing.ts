@@ -1,10 +1,10 @@
 import { PAGE_SIZE } from "../../api/layout.ts";
 import { ORDERINGS } from "../../content/schema.ts";
-import { html } from "../html.ts";
+import { html } from "../../web/html.ts";
 import type { SitePage } from "../model.ts";
-import { link, listingDir } from "../urls.ts";
+import { link, listingDir } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
-import { layout } from "./layout.ts";
+import { layout } from "./frame.ts";
 import { cards, pager, pagerHead } from "./parts.ts";
 
 type Listing = Extract<SitePage, { kind: "listing" }>;

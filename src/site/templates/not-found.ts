@@ -1,8 +1,8 @@
-import { html } from "../html.ts";
+import { html } from "../../web/html.ts";
 import type { SitePage } from "../model.ts";
-import { link } from "../urls.ts";
+import { link } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
-import { layout } from "./layout.ts";
+import { layout } from "./frame.ts";
 
 /** The page servers answer with status 404 for any unknown URL of the site. */
 export function notFoundPage(page: SitePage, ctx: PageContext): string {

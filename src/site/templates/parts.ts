@@ -1,10 +1,10 @@
 import type { Language } from "../../content/schema.ts";
-import type { ListedWork } from "../../model/listing.ts";
-import { languageTag } from "../i18n.ts";
-import { html, type Html } from "../html.ts";
-import { picture } from "../images.ts";
+import type { ListedWork } from "../../model/domain-view.ts";
+import { languageTag } from "../../web/i18n.ts";
+import { html, type Html } from "../../web/html.ts";
+import { picture } from "../image-variants.ts";
 import type { SitePage } from "../model.ts";
-import { link, workDir } from "../urls.ts";
+import { link, workDir } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
 
 // Cards in the first row or two load at once; the rest lazily (below the fold on most screens).

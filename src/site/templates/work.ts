@@ -1,11 +1,11 @@
-import { html, type Html } from "../html.ts";
+import { html, type Html } from "../../web/html.ts";
 import { biography } from "../biography.ts";
-import { formatDay } from "../i18n.ts";
-import { picture } from "../images.ts";
+import { formatDay } from "../../web/i18n.ts";
+import { picture } from "../image-variants.ts";
 import type { SitePage } from "../model.ts";
-import { apiDetailDir, categoryDir, directorDir, link } from "../urls.ts";
+import { apiDetailDir, categoryDir, directorDir, link } from "../../web/urls.ts";
 import { pageContext, type PageContext } from "./context.ts";
-import { layout } from "./layout.ts";
+import { layout } from "./frame.ts";
 import { paragraphs } from "./parts.ts";
 
 export type Work = Extract<SitePage, { kind: "work" }>;

@@ -1,0 +1,50 @@
+import type { Audiovisual, Director } from "../content/schema.ts";
+import { md5 } from "../util/hash.ts";
+import type { ListedWork } from "./listed-work.ts";
+
+/**
+ * The digests a work's files are keyed by. The build records each work's inputs digest (the work
+ * as one domain shows it) before the stages run; the API, the spreadsheets and the HTML pages read
+ * them here, below the build that made them.
+ */
+
+/**
+ * A work's inputs digest as domainInputsKey (src/pipeline/domain-inputs.ts) recorded it in
+ * `workDigests`. A function of the module, not a closure per domain: optimised code calls one
+ * known function, and a new closure for each domain sent it back to be compiled again.
+ */
+export function inputsDigest(
+  workDigests: ReadonlyMap<ListedWork, string>,
+  listed: ListedWork,
+): string {
+  const digest = workDigests.get(listed);
+  if (digest === undefined) throw new Error(`bug: no inputs digest for work ${listed.work.id}`);
+  return digest;
+}
+
+/**
+ * A work's own digest, once per work for all domains (the domain's part, its window and covers, is
+ * small). Without its synopses, which only its work pages show: they are keyed by them there
+ * (src/site/model.ts), so a new synopsis leaves the API, the spreadsheets and the other pages be.
+ */
+const workDigests = new WeakMap<Audiovisual, string>();
+export function workDigest(work: Audiovisual): string {
+  let found = workDigests.get(work);
+  if (found === undefined) {
+    const { synopses: _shownOnItsPages, ...rest } = work;
+    workDigests.set(work, (found = md5(JSON.stringify(work.synopses === undefined ? work : rest))));
+  }
+  return found;
+}
+
+/** A digest of a work's synopses ("" without any), for the inputs key of the domains that list it. */
+export const synopsesDigest = (work: Audiovisual): string =>
+  work.synopses === undefined ? "" : md5(JSON.stringify(work.synopses));
+
+/** A director's digest, once per director for all domains (their biographies are most of the bytes). */
+const directorDigests = new WeakMap<Director, string>();
+export function directorDigest(director: Director): string {
+  let found = directorDigests.get(director);
+  if (found === undefined) directorDigests.set(director, (found = md5(JSON.stringify(director))));
+  return found;
+}

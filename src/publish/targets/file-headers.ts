@@ -1,0 +1,79 @@
+import type { BuildInfo } from "../../output/build-info.ts";
+import { mimeType } from "../../serve/mime.ts";
+import { CACHE, safeFileName } from "../../serve/routes.ts";
+
+/**
+ * The HTTP headers of every published file, by path: the one place that decides `Content-Type`
+ * and `Cache-Control` for the S3 objects, the published manifest and the edge rules.
+ */
+
+export interface FileHeaders {
+  contentType: string;
+  cacheControl: string;
+  /** Only the spreadsheets: they download under their dated name (docs/interface.md#exports). */
+  contentDisposition?: string;
+}
+
+/** Content-hashed names: a changed image gets a new name, so a copy never goes stale. */
+export const CACHE_IMMUTABLE = CACHE.immutable;
+/** Pages, HTML and exports change with every rebuild under the same name. */
+export const CACHE_SHORT = CACHE.short;
+/** Pagefind's index must change together with the HTML it indexes: keep it shorter still. */
+export const CACHE_SEARCH = "public, max-age=60";
+
+/**
+ * `Content-Type` by extension: the serving module's table, so S3 and `catalogue serve` agree;
+ * Pagefind's `.pf_*` chunks and anything unknown are application/octet-stream.
+ */
+export const contentType = (rel: string) => mimeType(rel);
+
+/** Whether `rel` lies in a domain's media folder (processed, content-hashed images). */
+export function isMedia(rel: string, info: BuildInfo): boolean {
+  return mediaFolders(info).some((folder) => rel.startsWith(folder));
+}
+
+// Asked for every file of a build (70,000 and more): the folders are made once per build description.
+const mediaPrefixes = new WeakMap<BuildInfo, string[]>();
+function mediaFolders(info: BuildInfo): string[] {
+  let folders = mediaPrefixes.get(info);
+  if (folders === undefined)
+    mediaPrefixes.set(
+      info,
+      (folders = info.domains
+        .filter((d) => d.media_folder !== d.domain)
+        .map((d) => `${d.media_folder}/`)),
+    );
+  return folders;
+}
+
+/** Pagefind writes its index into a `pagefind/` folder of the site. */
+export const isSearchIndex = (rel: string) =>
+  rel.startsWith("pagefind/") || rel.includes("/pagefind/");
+
+export function cacheControl(rel: string, info: BuildInfo): string {
+  if (isMedia(rel, info)) return CACHE_IMMUTABLE;
+  if (isSearchIndex(rel)) return CACHE_SEARCH;
+  return CACHE_SHORT;
+}
+
+const EXPORT_FILE = /^([^/]+)\/_api\/export\/([a-z_]+)\.xlsx$/;
+
+export function headersFor(rel: string, info: BuildInfo): FileHeaders {
+  const headers: FileHeaders = {
+    contentType: contentType(rel),
+    cacheControl: cacheControl(rel, info),
+  };
+  const exported = EXPORT_FILE.exec(rel);
+  if (exported !== null) {
+    const name = info.domains.find((d) => d.domain === exported[1])?.exports[exported[2]!];
+    // The same value as the servers send (routes.ts).
+    if (name !== undefined)
+      headers.contentDisposition = `attachment; filename="${safeFileName(name)}"`;
+  }
+  return headers;
+}
+
+export const sameHeaders = (a: FileHeaders, b: FileHeaders) =>
+  a.contentType === b.contentType &&
+  a.cacheControl === b.cacheControl &&
+  (a.contentDisposition ?? null) === (b.contentDisposition ?? null);

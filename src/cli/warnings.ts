@@ -20,7 +20,8 @@ export async function refuseWarnings(
   const check = await checkContent(contentDir);
   if (site) {
     // What the pages' policy would block of the library's own files.
-    const { siteFolder, checkSiteFolder } = await import("../pipeline/site-folder.ts");
+    const { siteFolderPath: siteFolder, checkSiteFolder } =
+      await import("../pipeline/site-folder.ts");
     const own = await checkSiteFolder(
       siteFolder(contentDir, siteDir),
       siteDir !== undefined,

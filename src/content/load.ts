@@ -4,7 +4,7 @@ import type { z } from "zod";
 import { InputError, type Problem, UserError } from "../errors.ts";
 import { readCsv, type CsvRow } from "./csv.ts";
 import { drawMissing, type ToDraw } from "./missing-images.ts";
-import type { ImageSource, KnownHeaders } from "./source-images.ts";
+import type { ImageSource, ImageHeaderCache } from "./source-images.ts";
 import { checkImages, checkLogos, type ImageUse } from "./row-images.ts";
 import { FILES } from "./csv-files.ts";
 import type { Audiovisual, Director, Domain } from "./schema.ts";
@@ -42,11 +42,11 @@ interface Located<T> {
 
 /**
  * Loads and checks the content folder; never throws for bad content, returns every problem.
- * `headers`: image headers read by earlier builds (see KnownHeaders), learning the new ones.
+ * `headers`: image headers read by earlier builds (see ImageHeaderCache), learning the new ones.
  */
 export async function checkContent(
   contentDir: string,
-  headers?: KnownHeaders,
+  headers?: ImageHeaderCache,
 ): Promise<ContentCheck> {
   let root: string;
   try {
@@ -263,7 +263,7 @@ export async function checkContent(
 export async function loadCatalogue(
   contentDir: string,
   onWarning: (warning: Problem) => void = () => {},
-  headers?: KnownHeaders,
+  headers?: ImageHeaderCache,
   cacheDir = path.resolve(".cache", "catalogue"),
 ): Promise<Catalogue> {
   const check = await checkContent(contentDir, headers);

@@ -6,7 +6,7 @@ import {
   checkImage,
   type ImageMissing,
   type ImageSource,
-  type KnownHeaders,
+  type ImageHeaderCache,
 } from "./source-images.ts";
 import type { Audiovisual, Director, Domain } from "./schema.ts";
 
@@ -37,7 +37,7 @@ const standIn = (use: ImageUse) => `/drawn/${use.kind}-${use.row.id}`;
 export async function checkImages(
   contentDir: string,
   root: string,
-  known: KnownHeaders | undefined,
+  known: ImageHeaderCache | undefined,
   uses: ImageUse[],
   toDraw: (use: ImageUse, rel: string) => ToDraw,
   found: { problems: Problem[]; warnings: Problem[]; missing: ToDraw[] },
@@ -119,7 +119,7 @@ export function lineList(lines: readonly number[]): string {
 export async function checkLogos(
   contentDir: string,
   root: string,
-  known: KnownHeaders | undefined,
+  known: ImageHeaderCache | undefined,
   domains: { line: number; value: Domain }[],
   file: string,
   images: Map<string, ImageSource>,

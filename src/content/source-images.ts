@@ -28,9 +28,9 @@ export type ImageHeader = Pick<sharp.Metadata, "format" | "width" | "height">;
  * (`headers.json`): reading every cover's header (and loading sharp) again would make a
  * one-title rebuild pay for the whole catalogue's images (docs/performance.md#work-not-done).
  */
-export type KnownHeaders = FileStates<ImageHeader>;
+export type ImageHeaderCache = FileStates<ImageHeader>;
 
-export const openKnownHeaders = (cacheDir: string): Promise<KnownHeaders> =>
+export const openImageHeaderCache = (cacheDir: string): Promise<ImageHeaderCache> =>
   FileStates.open<ImageHeader>(path.join(cacheDir, "images", "headers.json"));
 
 /**
@@ -42,7 +42,7 @@ const headers = new Map<string, { state: string; header: Promise<ImageHeader> }>
 function readHeader(
   abs: string,
   state: string,
-  known: KnownHeaders | undefined,
+  known: ImageHeaderCache | undefined,
 ): Promise<ImageHeader> {
   const warm = headers.get(abs);
   if (warm?.state === state) return warm.header;
@@ -93,7 +93,7 @@ export interface ImageMissing {
 export async function checkImage(
   contentRoot: string,
   rel: string,
-  known?: KnownHeaders,
+  known?: ImageHeaderCache,
   folders = new Map<string, string>(),
 ): Promise<ImageSource | ImageMissing | string> {
   if (path.isAbsolute(rel) || rel.includes("\\") || rel.includes("\0")) {

@@ -7,7 +7,7 @@ import { startServer, type RunningServer } from "../serve/server.ts";
 import { startPreviewProxy, type PreviewProxy } from "./preview.ts";
 import { ReloadChannel } from "./reload.ts";
 import { watchFolder } from "./watch.ts";
-import { siteFolder } from "../pipeline/site-folder.ts";
+import { siteFolderPath } from "../pipeline/site-folder.ts";
 import { setKeepWarm } from "../util/warm.ts";
 
 export interface DevOptions {
@@ -115,7 +115,7 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     channel.update({ build: buildId(), problems });
   };
   // The content folder and the library's site folder (where there is one): a save in either rebuilds.
-  const siteDir = siteFolder(options.build.contentDir, options.build.siteDir);
+  const siteDir = siteFolderPath(options.build.contentDir, options.build.siteDir);
   const folders = [
     options.build.contentDir,
     ...(options.build.site !== false && existsSync(siteDir) ? [siteDir] : []),

@@ -180,10 +180,12 @@ export const sheetClosing = (columnCount: number, rowCount: number) =>
 
 /**
  * A text cell as an inline rich-text string (`t="inlineStr"`), `xml:space="preserve"` when the
- * text starts or ends with white space or holds a line break.
+ * text written (the characters XML forbids dropped: a vertical tab is white space to `\s`) starts
+ * or ends with white space or holds a line break.
  */
 export function textCell(ref: string, text: string, style = ""): string {
-  const preserve = PRESERVE.test(text) ? ' xml:space="preserve"' : "";
-  return `<c r="${ref}"${style} t="inlineStr"><is><r><t${preserve}>${xmlEncode(text)}</t></r></is></c>`;
+  const xml = xmlEncode(text);
+  const preserve = PRESERVE.test(xml) ? ' xml:space="preserve"' : "";
+  return `<c r="${ref}"${style} t="inlineStr"><is><r><t${preserve}>${xml}</t></r></is></c>`;
 }
 const PRESERVE = /^\s|\n|\s$/;

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { urlFolder } from "../api/layout.ts";
 import { loadCatalogue, type Catalogue } from "../content/load.ts";
-import { openKnownHeaders } from "../content/source-images.ts";
+import { openImageHeaderCache } from "../content/source-images.ts";
 import type { Domain } from "../content/schema.ts";
 import { InputError, UserError } from "../errors.ts";
 import type { Reporter } from "../util/reporter.ts";
@@ -34,7 +34,7 @@ import { writeExports, type SheetWriter } from "../exports/write.ts";
 import { sheetJob } from "../exports/sheet-job.ts";
 import { writeSheet } from "../exports/xlsx.ts";
 import { heapGrowingPercent, limitHeapGrowth } from "../util/memory.ts";
-import { ownPageProblems, policySettingOf, siteFolder } from "./site-folder.ts";
+import { ownPageProblems, policySettingOf, siteFolderPath } from "./site-folder.ts";
 
 export interface BuildOptions extends BuildInputs {
   /** Where processed images are cached between builds. */
@@ -92,7 +92,7 @@ async function buildChanged(
   const site = options.site ?? true;
   reporter.stage("reading content");
   const cacheDir = options.cacheDir ?? path.resolve(".cache", "catalogue");
-  const headers = await openKnownHeaders(cacheDir);
+  const headers = await openImageHeaderCache(cacheDir);
   const catalogue = await loadCatalogue(
     options.contentDir,
     (w) => reporter.warning(w),
@@ -113,11 +113,11 @@ async function buildChanged(
   const siteModule = site ? import("../site/render.ts") : null;
   siteModule?.catch(() => {}); // awaited below; never an unhandled rejection meanwhile
   // The library's site folder is checked before anything is written: its problems stop the build.
-  const siteDir = siteFolder(options.contentDir, options.siteDir);
+  const siteDir = siteFolderPath(options.contentDir, options.siteDir);
   const look =
     siteModule === null
       ? null
-      : (await siteModule).loadLook(siteDir, options.siteDir !== undefined);
+      : (await siteModule).readSiteFolder(siteDir, options.siteDir !== undefined);
   // Own pages on a path a domain's language version, media or the catalogue owns.
   const pageProblems = look === null ? [] : ownPageProblems(look.pages, catalogue.domains);
   if (pageProblems.length > 0) throw new InputError(pageProblems);

@@ -11,7 +11,7 @@ import { parsePolicySetting, POLICY_FILE, type PolicySources } from "../web/poli
  * `site` beside the content folder. Kept light (no engine, no template): the no-change check
  * reads only its files' signatures.
  */
-export const siteFolder = (contentDir: string, siteDir?: string): string =>
+export const siteFolderPath = (contentDir: string, siteDir?: string): string =>
   siteDir ?? path.join(path.dirname(contentDir), "site");
 
 /**
@@ -25,9 +25,9 @@ export async function checkSiteFolder(
   named: boolean,
   domains: readonly Domain[],
 ): Promise<{ problems: Problem[]; warnings: Problem[] }> {
-  const { loadLook } = await import("../site/folder/folder.ts");
+  const { readSiteFolder: readSiteFolder } = await import("../site/folder/folder.ts");
   try {
-    const look = loadLook(dir, named);
+    const look = readSiteFolder(dir, named);
     return { problems: ownPageProblems(look.pages, domains), warnings: look.blockedOn(domains) };
   } catch (error) {
     if (error instanceof InputError) return { problems: error.problems, warnings: [] };

@@ -5,7 +5,7 @@ import { resolveBuildDate } from "../util/dates.ts";
 import { countLines } from "../output/manifest.ts";
 import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/catalogue-paths.ts";
 import { inputFingerprint } from "./fingerprint.ts";
-import { policySignature, siteFolder, siteSignature } from "./site-folder.ts";
+import { policySignature, siteFolderPath, siteSignature } from "./site-folder.ts";
 import type { TreeSummary } from "../output/tree.ts";
 import {
   CONTENT_DIGESTS,
@@ -47,7 +47,7 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   const site = inputs.site ?? true;
   const digests = path.join(versionsFolder(inputs.outDir), CONTENT_DIGESTS);
   // The site folder by its files' signatures, where it exists (a build without one keeps its fingerprint).
-  const siteDir = siteFolder(inputs.contentDir, inputs.siteDir);
+  const siteDir = siteFolderPath(inputs.contentDir, inputs.siteDir);
   const look = site ? siteSignature(siteDir) : null;
   // Without the site, its policy setting still goes into build.json.
   const policy = site ? null : policySignature(siteDir);

@@ -1,11 +1,11 @@
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
 import { UserError } from "../errors.ts";
-import { ArchiveTarget, archiveFormat } from "./offline/archive.ts";
-import { DirectoryTarget } from "./targets/directory.ts";
+import { ArchiveFile, archiveFormat } from "./offline/archive.ts";
+import { DirectoryStore } from "./targets/directory.ts";
 import type { RetryPolicy } from "./targets/retry.ts";
 import { parseS3Url } from "./targets/s3-url.ts";
-import type { Store, Target } from "./targets/target.ts";
+import type { Target } from "./targets/target.ts";
 
 export interface TargetOptions {
   /** The build folder, which a target must neither be nor contain. */
@@ -18,7 +18,7 @@ export interface TargetOptions {
 }
 
 /** `s3://bucket/prefix`, a `.zip` / `.tar.gz` (`.tgz`) file, or else a folder. */
-export async function openTarget(to: string, options: TargetOptions): Promise<Store | Target> {
+export async function openTarget(to: string, options: TargetOptions): Promise<Target> {
   if (to === "")
     throw new UserError("--to: give an s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   if (to.startsWith("s3://")) {
@@ -30,8 +30,8 @@ export async function openTarget(to: string, options: TargetOptions): Promise<St
     // The bucket and the prefix are checked before the SDK is loaded or a request is sent.
     parseS3Url(to);
     // The AWS SDK is large: it is loaded only when an S3 target is used.
-    const { S3Target } = await import("./targets/s3.ts");
-    return new S3Target({
+    const { S3Store: S3Store } = await import("./targets/s3.ts");
+    return new S3Store({
       url: to,
       endpoint: options.endpoint,
       env: options.env,
@@ -63,5 +63,5 @@ export async function openTarget(to: string, options: TargetOptions): Promise<St
     throw new UserError(
       `--to ${to} is a folder: an archive is written as a file; name a file that is not a folder (or remove the folder)`,
     );
-  return format === null ? new DirectoryTarget(to) : new ArchiveTarget(to, format);
+  return format === null ? new DirectoryStore(to) : new ArchiveFile(to, format);
 }

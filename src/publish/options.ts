@@ -1,14 +1,14 @@
 import type { FileEntries } from "../output/entries.ts";
 import type { FileEntry } from "../output/tree.ts";
 import type { LeaseOptions } from "./records/lease.ts";
-import type { Store, Target } from "./targets/target.ts";
+import type { Target } from "./targets/target.ts";
 
 /** What a publish is asked to do (publish.ts); the modules of its steps read it too. */
 
 export interface PublishOptions {
   /** The build output (default `dist`). */
   dir: string;
-  target: Store | Target;
+  target: Target;
   /**
    * Publish only these domains. On a store the publish owns their folders and records only
    * (others publishing other domains to the same target may run at once); an archive holds them only.

@@ -22,6 +22,7 @@ import {
   type Listed,
   type PublishedEntry,
   type Store,
+  type Archive,
   type Target,
 } from "./targets/target.ts";
 
@@ -44,7 +45,7 @@ export interface PublishSummary {
   quick: boolean;
 }
 
-const isStore = (target: Store | Target): target is Store => (target as Store).kind === "store";
+const isStore = (target: Target): target is Store => (target as Store).kind === "store";
 
 /**
  * Publishes a build. On a store: reads the records of the domains it owns (listing only what no
@@ -283,7 +284,7 @@ async function execute(
 
 async function publishArchive(
   source: Source,
-  target: Target,
+  target: Archive,
   options: PublishOptions,
   started: number,
 ): Promise<PublishSummary> {

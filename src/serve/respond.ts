@@ -20,7 +20,7 @@ import {
   type Encoding,
 } from "./compress.ts";
 import { rangeOf, type RangeOutcome } from "./range.ts";
-import type { ServedFile, Site } from "./served-build.ts";
+import type { ServedFile, ServedBuild } from "./served-build.ts";
 
 /**
  * A resolved request answered on node:http: files from memory or streamed, compressed or not,
@@ -38,7 +38,7 @@ export interface DevHooks {
 const STREAM_COMPRESSED_ABOVE = 1024 * 1024;
 
 export async function answerWith(
-  site: Site,
+  site: ServedBuild,
   host: HostRoutes,
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -81,7 +81,7 @@ export async function answerWith(
 }
 
 async function sendStatic(
-  site: Site,
+  site: ServedBuild,
   host: HostRoutes,
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -129,7 +129,7 @@ async function sendStatic(
 
 /** The domain's HTML 404 page when its catalogue has one, else a short text. */
 async function sendNotFound(
-  site: Site,
+  site: ServedBuild,
   host: HostRoutes,
   req: http.IncomingMessage,
   res: http.ServerResponse,
@@ -182,7 +182,7 @@ function writeHead(res: http.ServerResponse, status: number, headers: Headers) {
 async function sendFile(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  site: Site,
+  site: ServedBuild,
   file: ServedFile,
   headers: Headers,
   dev?: DevHooks,
@@ -247,7 +247,7 @@ async function sendFile(
 async function sendRange(
   req: http.IncomingMessage,
   res: http.ServerResponse,
-  site: Site,
+  site: ServedBuild,
   file: ServedFile,
   out: Headers,
   range: Exclude<RangeOutcome, { kind: "whole" }>,

@@ -9,7 +9,7 @@ import { hostTable, type HostRoutes } from "./routes.ts";
 export type { ServedFile };
 
 /** One version of the build, as `catalogue serve` reads it. */
-export interface Site {
+export interface ServedBuild {
   /** The real path of the version (DIR with its links resolved). */
   root: string;
   info: BuildInfo;
@@ -29,7 +29,7 @@ const MAX_LOOKUPS = 50_000;
  * whenever the file's bytes do, as an MD5 does). A plain folder may be
  * edited in place: every request looks again, and validators come from size and mtime.
  */
-export async function loadSite(root: string, immutable: boolean): Promise<Site> {
+export async function loadSite(root: string, immutable: boolean): Promise<ServedBuild> {
   const info = await readBuildInfo(root);
   const validators = immutable ? await readValidators(root) : new Map<string, string>();
   const inside = async (rel: string): Promise<string | null> => {

@@ -6,7 +6,7 @@ import { UserError } from "../errors.ts";
 import { resolve } from "./resolve.ts";
 import { selectHost, type HostRoutes } from "./routes.ts";
 import { answerWith, sendPlain, type DevHooks } from "./respond.ts";
-import { loadSite, type Site } from "./served-build.ts";
+import { loadSite, type ServedBuild } from "./served-build.ts";
 
 /**
  * `catalogue serve`: the routing table (routes.ts, applied by resolve.ts) on node:http. The
@@ -121,11 +121,11 @@ function onRequest(
 const LINK_CHECK_MS = 200;
 
 class SiteCache {
-  private site: Site | null = null;
+  private site: ServedBuild | null = null;
   private checked = 0;
   constructor(private readonly dir: string) {}
 
-  async current(force = false): Promise<Site> {
+  async current(force = false): Promise<ServedBuild> {
     const now = performance.now();
     if (!force && this.site !== null && now - this.checked < LINK_CHECK_MS) return this.site;
     this.checked = now;

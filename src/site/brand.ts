@@ -52,7 +52,7 @@ export function favicon(site: DomainSite, ctx: PageContext): Html {
 
 export function brandHead(site: DomainSite, root: string): Html {
   const color = site.brand.theme_color;
-  return html`${color !== undefined ? html`<meta name="theme-color" content="${color}">\n<link rel="stylesheet" href="${root}${ASSETS_DIR}${THEME_CSS}">\n` : ""}${site.look.hasStylesheet ? html`<link rel="stylesheet" href="${root}${ASSETS_DIR}${SITE_CSS}">\n` : ""}`;
+  return html`${color !== undefined ? html`<meta name="theme-color" content="${color}">\n<link rel="stylesheet" href="${root}${ASSETS_DIR}${THEME_CSS}">\n` : ""}${site.siteFolder.hasStylesheet ? html`<link rel="stylesheet" href="${root}${ASSETS_DIR}${SITE_CSS}">\n` : ""}`;
 }
 
 /** The stylesheet of a domain with `theme_color` (validated as a colour by the schema: nothing else can be in it). */

@@ -56,7 +56,15 @@ export function pageKeys(
   version: string,
   workDigests: ReadonlyMap<ListedWork, string>,
 ): (page: SitePage) => string {
-  const { images, strings: _strings, look: _look, lookKey, brand, nav, ...shared } = site;
+  const {
+    images,
+    strings: _strings,
+    siteFolder: _look,
+    siteFolderKey: lookKey,
+    brand,
+    nav,
+    ...shared
+  } = site;
   const variants = new Map<string, string>();
   const shown = (rel: string | null | undefined) => {
     if (rel === null || rel === undefined) return "";

@@ -12,8 +12,8 @@ import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { synopsis, type Biography } from "./biography.ts";
 import { stringsFor, type Strings } from "../web/i18n.ts";
-import { Look } from "./folder/folder.ts";
-import { lookStrings } from "./folder/texts.ts";
+import { SiteFolder } from "./folder/folder.ts";
+import { stringsWithOverrides } from "./folder/texts.ts";
 import { navLinks, type NavLink } from "./folder/own-pages.ts";
 import type { DomainBrand } from "../content/schema.ts";
 import type { Variants } from "./image-variants.ts";
@@ -52,8 +52,8 @@ export interface DomainSite {
    * The library's own look (src/site/folder/): out of the keys as an object, in them through
    * `lookKey`, the digest of what pages show of it ("" without a site folder).
    */
-  look: Look;
-  lookKey: string;
+  siteFolder: SiteFolder;
+  siteFolderKey: string;
   /** The domain's brand columns (absent: none). */
   brand: DomainBrand;
   /** The own pages the navigation lists, in order. */
@@ -125,7 +125,7 @@ export function domainSites(
   view: DomainView,
   info: DomainInfo,
   images: Map<string, Variants>,
-  look: Look = Look.NONE,
+  look: SiteFolder = SiteFolder.NONE,
 ): DomainSite[] {
   const versions = siteVersions(view.domain);
   return versions.map((version, i) => {
@@ -162,7 +162,7 @@ export function domainSite(
   info: DomainInfo,
   images: Map<string, Variants>,
   version?: Version,
-  look: Look = Look.NONE,
+  look: SiteFolder = SiteFolder.NONE,
 ): DomainSite {
   const folder = `${info.domain}${info.base_path}/`;
   // Media under the same host are linked relatively (they then also load from file://); media on
@@ -180,7 +180,7 @@ export function domainSite(
   const strings =
     look.dir === null
       ? stringsFor(version?.tag ?? info.locale)
-      : lookStrings(look, version?.tag ?? info.locale);
+      : stringsWithOverrides(look, version?.tag ?? info.locale);
   const versions = version?.versions ?? siteVersions(view.domain);
   const main = version?.main ?? { base_url: info.base_url, base_path: info.base_path };
   const { logo, home_url, theme_color } = view.domain;
@@ -201,8 +201,8 @@ export function domainSite(
     prefix: version?.prefix ?? "",
     versions,
     main,
-    look,
-    lookKey: look.pagesDigest,
+    siteFolder: look,
+    siteFolderKey: look.pagesDigest,
     brand,
     nav: navLinks(look.pages, strings.code),
   };

@@ -29,10 +29,10 @@ import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { ASSETS_DIR } from "../web/urls.ts";
 import { FAVICON, logoImages, THEME_CSS, themeStylesheet, type LogoVariants } from "./brand.ts";
-import type { Look } from "./folder/folder.ts";
+import type { SiteFolder } from "./folder/folder.ts";
 import { ownSitePages } from "./folder/own-site-pages.ts";
 
-export { loadLook } from "./folder/folder.ts";
+export { readSiteFolder } from "./folder/folder.ts";
 
 export interface SiteInput {
   catalogue: Catalogue;
@@ -41,7 +41,7 @@ export interface SiteInput {
   /** Documents per part of a search index (tests split small catalogues with a small one). */
   searchDocsPerPart?: number;
   /** The library's own look (its site folder): none by default. */
-  look?: Look;
+  look?: SiteFolder;
 }
 
 export interface SiteSummary {
@@ -271,10 +271,10 @@ export class SiteRenderer {
    */
   private async writeAssets(site: DomainSite): Promise<void> {
     const folder = `${site.folder}${ASSETS_DIR}`;
-    const own = new Set(site.look.assets.map((a) => a.name));
+    const own = new Set(site.siteFolder.assets.map((a) => a.name));
     for (const name of ASSET_FILES)
       if (!own.has(name)) await this.tree.write(`${folder}${name}`, await asset(name));
-    for (const { name, bytes } of site.look.assets)
+    for (const { name, bytes } of site.siteFolder.assets)
       await this.tree.write(`${folder}${name}`, bytes);
     if (site.brand.theme_color !== undefined && !own.has(THEME_CSS))
       await this.tree.write(`${folder}${THEME_CSS}`, themeStylesheet(site.brand.theme_color));

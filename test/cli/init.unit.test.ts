@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadLook } from "../../src/site/folder/folder.ts";
+import { readSiteFolder } from "../../src/site/folder/folder.ts";
 import { checkContent } from "../../src/content/load.ts";
 import { domainView } from "../../src/model/domain-view.ts";
 import { watchUrl } from "../../src/site/model.ts";
@@ -38,7 +38,7 @@ describe("catalogue init", () => {
     // Nothing but content/ and .gitignore was left in the project (no half-written staging folder).
     expect((await readdir(project)).sort()).toEqual([".gitignore", "content", "site"]);
     // The example of the library's own look loads as the build reads it: a page in two languages, a stylesheet, a text.
-    const look = loadLook(path.join(project, "site"));
+    const look = readSiteFolder(path.join(project, "site"));
     expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual([
       "* about/ About the network",
       "ca about/ Sobre la xarxa",

@@ -2,7 +2,7 @@ import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { checkImage, openKnownHeaders } from "../../src/content/source-images.ts";
+import { checkImage, openImageHeaderCache } from "../../src/content/source-images.ts";
 import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
 
 let dir: string;
@@ -24,7 +24,7 @@ describe("image headers remembered between builds", () => {
     const cache = path.join(dir, "cache");
     const headersFile = path.join(cache, "images", "headers.json");
 
-    const first = await openKnownHeaders(cache);
+    const first = await openImageHeaderCache(cache);
     expect(await checkImage(content, "covers/a.png", first)).toMatchObject({
       format: "png",
       width: 40,
@@ -42,7 +42,7 @@ describe("image headers remembered between builds", () => {
     // A recorded header is used without reading the file: one that says 20,000 × 20,000 is refused.
     saved[abs!]![1] = { ...saved[abs!]![1], width: 20_000, height: 20_000 };
     await writeFile(headersFile, JSON.stringify(saved));
-    expect(await checkImage(content, "covers/a.png", await openKnownHeaders(cache))).toMatch(
+    expect(await checkImage(content, "covers/a.png", await openImageHeaderCache(cache))).toMatch(
       /20000x20000 pixels, more than the 50 megapixels/,
     );
 
@@ -50,7 +50,7 @@ describe("image headers remembered between builds", () => {
     await picture(file, 64, 48);
     const later = new Date(Date.now() + 5000);
     await utimes(file, later, later);
-    const third = await openKnownHeaders(cache);
+    const third = await openImageHeaderCache(cache);
     expect(await checkImage(content, "covers/a.png", third)).toMatchObject({
       width: 64,
       height: 48,
@@ -62,7 +62,9 @@ describe("image headers remembered between builds", () => {
 
     // A damaged file only costs reading the headers again.
     await writeFile(headersFile, "{ not json");
-    expect(await checkImage(content, "covers/a.png", await openKnownHeaders(cache))).toMatchObject({
+    expect(
+      await checkImage(content, "covers/a.png", await openImageHeaderCache(cache)),
+    ).toMatchObject({
       width: 64,
       height: 48,
     });

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { md5 } from "../../src/util/hash.ts";
-import { ArchiveTarget } from "../../src/publish/offline/archive.ts";
+import { ArchiveFile } from "../../src/publish/offline/archive.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { startServer } from "../../src/serve/server.ts";
 import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
@@ -36,9 +36,9 @@ describe("archive target", () => {
       const zone = process.env.TZ;
       try {
         process.env.TZ = "UTC";
-        await publish({ dir: editions.before, target: new ArchiveTarget(a, format) });
+        await publish({ dir: editions.before, target: new ArchiveFile(a, format) });
         process.env.TZ = "Pacific/Kiritimati";
-        await publish({ dir: editions.before, target: new ArchiveTarget(b, format) });
+        await publish({ dir: editions.before, target: new ArchiveFile(b, format) });
       } finally {
         if (zone === undefined) delete process.env.TZ;
         else process.env.TZ = zone;
@@ -68,7 +68,7 @@ describe("archive target", () => {
     const archive = file("one.zip");
     await publish({
       dir: editions.before,
-      target: new ArchiveTarget(archive, "zip"),
+      target: new ArchiveFile(archive, "zip"),
       domains: ["domain-2.example"],
     });
     const dir = await unpack(archive);
@@ -91,7 +91,7 @@ describe("archive target", () => {
     await expect(
       publish({
         dir: editions.before,
-        target: new ArchiveTarget(file("x.zip"), "zip"),
+        target: new ArchiveFile(file("x.zip"), "zip"),
         domains: ["nope.example"],
       }),
     ).rejects.toThrow(
@@ -103,7 +103,7 @@ describe("archive target", () => {
     const archive = file("serve.tar.gz");
     await publish({
       dir: editions.before,
-      target: new ArchiveTarget(archive, "tar.gz"),
+      target: new ArchiveFile(archive, "tar.gz"),
       domains: ["domain-1.example"],
     });
     const dir = await unpack(archive);
@@ -138,7 +138,7 @@ describe("archive target", () => {
     const archive = file("site.zip");
     await publish({
       dir: out,
-      target: new ArchiveTarget(archive, "zip"),
+      target: new ArchiveFile(archive, "zip"),
       domains: ["domain-1.example"],
     });
     const dir = await unpack(archive);
@@ -173,7 +173,7 @@ describe("archive target", () => {
     const again = file("site-again.zip");
     await publish({
       dir: out,
-      target: new ArchiveTarget(again, "zip"),
+      target: new ArchiveFile(again, "zip"),
       domains: ["domain-1.example"],
     });
     expect(md5(await readFile(again))).toBe(md5(await readFile(archive)));

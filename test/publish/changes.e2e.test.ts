@@ -22,7 +22,7 @@ import {
   recordPath,
   type DomainRecord,
 } from "../../src/publish/records/records.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import { ownersOf } from "../../src/publish/source.ts";
 import {
   buildFixture,
@@ -77,7 +77,7 @@ afterAll(async () => {
 });
 
 const store = (prefix: string) =>
-  new S3Target({
+  new S3Store({
     url: `s3://site/${prefix}`,
     endpoint: s3.endpoint,
     env: s3.env,

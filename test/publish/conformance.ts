@@ -6,7 +6,7 @@ import { UserError } from "../../src/errors.ts";
 import type { FileHeaders } from "../../src/publish/targets/file-headers.ts";
 import { publish, type PublishSummary } from "../../src/publish/publish.ts";
 import { readSource } from "../../src/publish/source.ts";
-import type { Store, Target } from "../../src/publish/targets/target.ts";
+import type { Target } from "../../src/publish/targets/target.ts";
 import { readFiles, type Editions } from "./fixtures.ts";
 
 /**
@@ -17,7 +17,7 @@ export interface Driver {
   /** Whether the target compares with what it holds (S3, directory) or is rewritten whole (archives). */
   incremental: boolean;
   /** A target object for the place of the current case; each call gives a fresh one at the same place. */
-  open(): Promise<Store | Target>;
+  open(): Promise<Target>;
   /** A new, empty place for the next case. */
   next(): Promise<void>;
   /** What the place holds (records and leases aside), with headers where the target stores them. */
@@ -25,7 +25,7 @@ export interface Driver {
 }
 
 /** A target that fails like a dropped connection after `n` successful uploads of the build's files. */
-export function failingAfter<T extends Store | Target>(target: T, n: number): T & { puts: number } {
+export function failingAfter<T extends Target>(target: T, n: number): T & { puts: number } {
   let calls = 0;
   let puts = 0;
   return new Proxy(target, {
@@ -73,7 +73,7 @@ export async function expectHolds(driver: Driver, out: string) {
 export function targetConformance(getDriver: () => Driver, getEditions: () => Editions) {
   const run = async (
     out: string,
-    options: { maxDeletes?: number; dryRun?: boolean; target?: Store | Target } = {},
+    options: { maxDeletes?: number; dryRun?: boolean; target?: Target } = {},
   ): Promise<PublishSummary> =>
     publish({
       dir: out,

@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promi
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
-import { DirectoryTarget } from "../../src/publish/targets/directory.ts";
+import { DirectoryStore } from "../../src/publish/targets/directory.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { recordPath } from "../../src/publish/records/records.ts";
 import { openTarget } from "../../src/publish/open-target.ts";
@@ -25,7 +25,7 @@ describe("directory target", () => {
     const place = mirror("foreign");
     await mkdir(place);
     await writeFile(path.join(place, "notes.txt"), "mine");
-    const failure = publish({ dir: editions.before, target: new DirectoryTarget(place) });
+    const failure = publish({ dir: editions.before, target: new DirectoryStore(place) });
     await expect(failure).rejects.toThrow(UserError);
     await expect(failure).rejects.toThrow("is not empty and was not published by catalogue");
     expect(await readdir(place)).toEqual(["notes.txt"]);
@@ -33,7 +33,7 @@ describe("directory target", () => {
 
   it("trusts its records; --verify repairs a file changed in the mirror behind its back", async () => {
     const place = mirror("tampered");
-    await publish({ dir: editions.before, target: new DirectoryTarget(place) });
+    await publish({ dir: editions.before, target: new DirectoryStore(place) });
     const rel = `domain-1.example/_api/detail/${editions.retitled.id}.json`;
     const file = path.join(place, rel);
     const original = await readFile(file);
@@ -43,11 +43,11 @@ describe("directory target", () => {
     await utimes(file, later, later);
     // A publish trusts what it recorded: it reads no file of the mirror.
     expect(
-      (await publish({ dir: editions.before, target: new DirectoryTarget(place) })).plan.uploads,
+      (await publish({ dir: editions.before, target: new DirectoryStore(place) })).plan.uploads,
     ).toEqual([]);
     const summary = await publish({
       dir: editions.before,
-      target: new DirectoryTarget(place),
+      target: new DirectoryStore(place),
       verify: true,
     });
     expect(summary.plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([[rel, "changed"]]);
@@ -56,7 +56,7 @@ describe("directory target", () => {
 
   it("deletes the temporary files of a killed run and the folders left empty", async () => {
     const place = mirror("leftovers");
-    await publish({ dir: editions.before, target: new DirectoryTarget(place) });
+    await publish({ dir: editions.before, target: new DirectoryStore(place) });
     // A run killed while writing: a temporary file, and its domain's record left updating.
     const temp = path.join(place, "domain-1.example/_api/detail/.1.json.99999.tmp");
     await writeFile(temp, "half");
@@ -65,7 +65,7 @@ describe("directory target", () => {
       record,
       (await readFile(record, "utf8")).replace('"state":"complete"', '"state":"updating"'),
     );
-    const summary = await publish({ dir: editions.after, target: new DirectoryTarget(place) });
+    const summary = await publish({ dir: editions.after, target: new DirectoryStore(place) });
     expect(summary.plan.deletes).toEqual(editions.removed);
     await expect(stat(temp)).rejects.toThrow();
     const emptyFolders: string[] = [];

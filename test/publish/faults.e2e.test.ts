@@ -9,7 +9,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { decodeRecord, RECORDS_FOLDER } from "../../src/publish/records/records.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import { readSource } from "../../src/publish/source.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { startFaultProxy, seeded, type FaultProxy } from "./fault-proxy.ts";
@@ -137,7 +137,7 @@ async function expectReadersNeverStranded(startingFrom: string | null, firstWrit
 }
 
 const target = () =>
-  new S3Target({
+  new S3Store({
     url: `s3://faults/${PREFIX}`,
     endpoint: proxy.endpoint,
     env: s3.env,

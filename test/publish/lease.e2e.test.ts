@@ -2,9 +2,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { md5 } from "../../src/util/hash.ts";
-import { DirectoryTarget } from "../../src/publish/targets/directory.ts";
+import { DirectoryStore } from "../../src/publish/targets/directory.ts";
 import { acquireLease, LEASES_FOLDER, type Lease } from "../../src/publish/records/lease.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import type { Store } from "../../src/publish/targets/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { startS3rver, type S3rver } from "./s3rver.ts";
@@ -22,9 +22,9 @@ afterAll(async () => {
 
 let places = 0;
 const stores: Record<string, () => Store> = {
-  directory: () => new DirectoryTarget(path.join(root.dir, `place-${++places}`)),
+  directory: () => new DirectoryStore(path.join(root.dir, `place-${++places}`)),
   s3: () =>
-    new S3Target({
+    new S3Store({
       url: `s3://leases/place-${++places}`,
       endpoint: s3.endpoint,
       env: s3.env,

@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { decodeRecord, encodeRecord } from "../../src/publish/records/records.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import type { Store } from "../../src/publish/targets/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
@@ -49,7 +49,7 @@ async function held(folder: string): Promise<string[]> {
 
 /** An S3 target on which another shard uploads an image while the media folder is being listed. */
 function racing(upload: string | null = null): Store {
-  const target = new S3Target({
+  const target = new S3Store({
     url: "s3://site/prune",
     endpoint: s3.endpoint,
     env: s3.env,

@@ -2,7 +2,7 @@ import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { md5 } from "../../src/util/hash.ts";
-import { DirectoryTarget } from "../../src/publish/targets/directory.ts";
+import { DirectoryStore } from "../../src/publish/targets/directory.ts";
 import { recordCache } from "../../src/publish/records/record-cache.ts";
 import { recordPath } from "../../src/publish/records/records.ts";
 import type { Store } from "../../src/publish/targets/target.ts";
@@ -26,7 +26,7 @@ const DOMAIN = "d.example";
 
 /** A folder target whose record reads are counted. */
 function countedStore(name: string): { store: Store; gets: () => number } {
-  const store = new DirectoryTarget(path.join(root.dir, name));
+  const store = new DirectoryStore(path.join(root.dir, name));
   let gets = 0;
   const get = store.get.bind(store);
   store.get = (rel: string, firstBytes?: number) => {

@@ -16,7 +16,7 @@ import {
   recordPath,
   type DomainRecord,
 } from "../../src/publish/records/records.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import type { Store } from "../../src/publish/targets/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { expectHolds, type Driver } from "./conformance.ts";
@@ -41,7 +41,7 @@ afterAll(async () => {
 
 /** An S3 target whose listings are noted: which prefixes a publish had to list. */
 function spied(prefix: string): Store & { listed: string[] } {
-  const target = new S3Target({
+  const target = new S3Store({
     url: `s3://site/${prefix}`,
     endpoint: s3.endpoint,
     env: s3.env,

@@ -6,7 +6,7 @@ import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import { endpointFor, namedRegion } from "../../src/publish/targets/s3-region.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
@@ -36,7 +36,7 @@ beforeAll(async () => {
   client = s3Client(s3.endpoint);
   await publish({
     dir: editions.before,
-    target: new S3Target({ url: "s3://site/direct", endpoint: s3.endpoint, env: s3.env }),
+    target: new S3Store({ url: "s3://site/direct", endpoint: s3.endpoint, env: s3.env }),
   });
   direct = await stored("direct");
 });
@@ -193,7 +193,7 @@ describe("publish through a strict front (command line)", { timeout: 180_000 }, 
 
 describe("S3 target through a strict front", { timeout: 60_000 }, () => {
   const target = (prefix: string, endpoint: string, notices: string[]) =>
-    new S3Target({
+    new S3Store({
       url: `s3://site/${prefix}`,
       endpoint,
       env: s3.env,

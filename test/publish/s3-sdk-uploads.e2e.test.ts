@@ -3,7 +3,7 @@ import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { directPut } from "../../src/publish/targets/s3-put.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
 import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
@@ -33,7 +33,7 @@ afterAll(async () => {
 
 describe("uploads of a bucket signed otherwise than with Signature V4", () => {
   it("go through the SDK, with the same objects, bytes and headers", async () => {
-    const target = new S3Target({ url: "s3://site/sdk", endpoint: s3.endpoint, env: s3.env });
+    const target = new S3Store({ url: "s3://site/sdk", endpoint: s3.endpoint, env: s3.env });
     const summary = await publish({ dir: editions.before, target });
     expect(vi.mocked(directPut)).toHaveBeenCalled();
     const count = await publishedCount(editions.before);
@@ -53,7 +53,7 @@ describe("uploads of a bucket signed otherwise than with Signature V4", () => {
       (
         await publish({
           dir: editions.before,
-          target: new S3Target({ url: "s3://site/sdk", endpoint: s3.endpoint, env: s3.env }),
+          target: new S3Store({ url: "s3://site/sdk", endpoint: s3.endpoint, env: s3.env }),
         })
       ).uploaded,
     ).toBe(0);

@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
-import { S3Target, transient } from "../../src/publish/targets/s3.ts";
+import { S3Store, transient } from "../../src/publish/targets/s3.ts";
 import { recordPath } from "../../src/publish/records/records.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
@@ -59,7 +59,7 @@ async function cli(args: string[], env: NodeJS.ProcessEnv = s3.env) {
 }
 
 const target = (url: string, endpoint = s3.endpoint) =>
-  new S3Target({ url, endpoint, env: s3.env, retry: { attempts: 3, baseMs: 5 } });
+  new S3Store({ url, endpoint, env: s3.env, retry: { attempts: 3, baseMs: 5 } });
 
 // Each case starts the command line (a new process): slow on a busy machine.
 describe("catalogue publish to S3 (command line)", { timeout: 180_000 }, () => {
@@ -493,7 +493,7 @@ describe("S3 target", () => {
           }),
         );
         sdkClient.destroy();
-        await new S3Target({
+        await new S3Store({
           url: "s3://site/p",
           endpoint,
           env: { ...s3.env, AWS_SESSION_TOKEN: "a-session-token" },
@@ -619,7 +619,7 @@ describe("S3 target", () => {
           res.writeHead(200, { etag: `"${file.md5}"` }).end();
         },
         async (endpoint) => {
-          const t = new S3Target({
+          const t = new S3Store({
             url: "s3://site/x",
             endpoint,
             env: s3.env,

@@ -4,9 +4,9 @@ import { mkdir, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect } from "vitest";
-import { ArchiveTarget } from "../../src/publish/offline/archive.ts";
-import { DirectoryTarget } from "../../src/publish/targets/directory.ts";
-import { S3Target } from "../../src/publish/targets/s3.ts";
+import { ArchiveFile } from "../../src/publish/offline/archive.ts";
+import { DirectoryStore } from "../../src/publish/targets/directory.ts";
+import { S3Store } from "../../src/publish/targets/s3.ts";
 import { mapLimit } from "../../src/util/concurrency.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { targetConformance, type Driver } from "./conformance.ts";
@@ -49,7 +49,7 @@ describe("S3 target (s3rver on loopback)", () => {
   const driver: Driver = {
     incremental: true,
     async open() {
-      return new S3Target({
+      return new S3Store({
         url: `s3://site/${prefix}`,
         endpoint: s3.endpoint,
         env: s3.env,
@@ -109,7 +109,7 @@ describe("directory target", () => {
   const driver: Driver = {
     incremental: true,
     async open() {
-      return new DirectoryTarget(place);
+      return new DirectoryStore(place);
     },
     async next() {
       place = path.join(root.dir, `mirror-${++cases}`);
@@ -132,7 +132,7 @@ for (const format of ["zip", "tar.gz"] as const) {
     const driver: Driver = {
       incremental: false,
       async open() {
-        return new ArchiveTarget(file, format);
+        return new ArchiveFile(file, format);
       },
       async next() {
         file = path.join(root.dir, `archives-${++cases}`, `site.${format}`);

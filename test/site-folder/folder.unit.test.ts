@@ -2,7 +2,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError } from "../../src/errors.ts";
-import { loadLook } from "../../src/site/folder/folder.ts";
+import { readSiteFolder } from "../../src/site/folder/folder.ts";
 import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
 import { SCRIPT_ID, SCRIPT_TITLE } from "../site/fixture.ts";
 
@@ -314,7 +314,7 @@ describe("a site folder's problems", () => {
   const folder = () => path.join(dir, "bad-site");
   const problems = (at: string) => {
     try {
-      loadLook(at);
+      readSiteFolder(at);
     } catch (error) {
       return (error as InputError).problems.map(
         (p) =>
@@ -325,8 +325,8 @@ describe("a site folder's problems", () => {
   };
 
   it("is none when the folder does not exist, an error when it was named (--site)", () => {
-    expect(loadLook(path.join(dir, "no-such-site")).dir).toBeNull();
-    expect(() => loadLook(path.join(dir, "no-such-site"), true)).toThrow(
+    expect(readSiteFolder(path.join(dir, "no-such-site")).dir).toBeNull();
+    expect(() => readSiteFolder(path.join(dir, "no-such-site"), true)).toThrow(
       /^--site: .*no-such-site is not a folder/,
     );
   });

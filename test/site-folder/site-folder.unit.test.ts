@@ -6,7 +6,7 @@ import { InputError, type Problem } from "../../src/errors.ts";
 import { EXAMPLE_SITE } from "../../src/init/example-site.ts";
 import type { baseData, kindData } from "../../src/site/folder/template-data.ts";
 import { Engines, LIMITS, type Render } from "../../src/site/folder/engines.ts";
-import { loadLook } from "../../src/site/folder/folder.ts";
+import { readSiteFolder } from "../../src/site/folder/folder.ts";
 import { SAMPLE_ADDED, sampleBase } from "../../src/site/folder/sample.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 
@@ -44,14 +44,14 @@ const shown = (p: Problem) =>
   `${path.relative(dir, p.file)}${p.line !== undefined ? `:${p.line}` : ""}: ${p.message}`;
 const problemsOf = () => {
   try {
-    loadLook(site);
+    readSiteFolder(site);
   } catch (error) {
     if (error instanceof InputError) return error.problems.map(shown);
     throw error;
   }
   return [];
 };
-const warningsOf = () => loadLook(site).warningsOn([]).map(shown);
+const warningsOf = () => readSiteFolder(site).warningsOn([]).map(shown);
 
 describe("files that are links", () => {
   it("reads a link to a file or a folder inside site/ as what it names", async () => {
@@ -61,7 +61,7 @@ describe("files that are links", () => {
     });
     await link("pages/es/about.md", "../about.md");
     await link("pages/help", "../help-pages");
-    const look = loadLook(site);
+    const look = readSiteFolder(site);
     expect(look.pages.map((p) => `${p.lang ?? "*"} ${p.dir} ${p.title}`).sort()).toEqual([
       "* about/ About",
       "* help/ Help",

@@ -21,7 +21,8 @@ Example:
     const { checkContent } = await import("../../content/load.ts");
     const check = await checkContent(values.content as string);
     // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
-    const { siteFolder, checkSiteFolder } = await import("../../pipeline/site-folder.ts");
+    const { siteFolderPath: siteFolder, checkSiteFolder } =
+      await import("../../pipeline/site-folder.ts");
     const site = await checkSiteFolder(
       siteFolder(values.content as string, values.site as string | undefined),
       values.site !== undefined,

@@ -9,7 +9,7 @@ import { ZipWriter } from "../../util/zip.ts";
 import { MANIFEST_PATH, manifestText, type FileEntry } from "../../output/tree.ts";
 import { md5 } from "../../util/hash.ts";
 import { offlineCopy, type OfflineCopy } from "./copy.ts";
-import type { Published, SourceFile, Target } from "../targets/target.ts";
+import type { Published, SourceFile, Archive } from "../targets/target.ts";
 
 /**
  * A `.zip` or `.tar.gz` offline copy: always written whole (there is nothing to compare with),
@@ -31,7 +31,7 @@ export function archiveFormat(to: string): ArchiveFormat | null {
 /** Already-compressed formats are stored as they are: deflating them again only costs time. */
 const COMPRESSED = /\.(jpe?g|png|webp|avif|gif|xlsx|woff2|pf_fragment|pf_index|pf_meta)$/i;
 
-export class ArchiveTarget implements Target {
+export class ArchiveFile implements Archive {
   readonly name: string;
   readonly requests = null;
   private readonly file: string;

@@ -23,7 +23,7 @@ import type { Listed, PublishedEntry, SourceFile, Store } from "./target.ts";
  * renamed into place, so a reader never sees half a file. A listing takes a file's MD5 from its
  * record when size and mtime still match (like rsync's quick check), else hashes the file.
  */
-export class DirectoryTarget implements Store {
+export class DirectoryStore implements Store {
   readonly kind = "store";
   readonly name: string;
   readonly requests = null;

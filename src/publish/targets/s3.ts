@@ -49,7 +49,7 @@ function requestTimeout(env: NodeJS.ProcessEnv): number {
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 60_000;
 }
 
-export class S3Target implements Store {
+export class S3Store implements Store {
   readonly kind = "store";
   readonly name: string;
   requests = 0;

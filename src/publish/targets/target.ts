@@ -70,7 +70,7 @@ export interface Published {
 }
 
 /** An archive: written whole, from nothing, every time. */
-export interface Target {
+export interface Archive {
   readonly name: string;
   readonly requests: number | null;
   /** Before the first file. */
@@ -81,6 +81,9 @@ export interface Target {
   /** After a failure: drops temporary files. */
   abort(published: Published): Promise<void>;
 }
+
+/** What `--to` names: a store kept in step file by file, or an archive written whole. */
+export type Target = Store | Archive;
 
 /** The manifest of the publisher before records (one file for the whole target): read, then removed. */
 export const LEGACY_PUBLISHED_PATH = "_catalogue/published.json";

@@ -37,7 +37,7 @@ export const PARTS = [
 ] as const;
 export type Part = (typeof PARTS)[number];
 
-export class Look {
+export class SiteFolder {
   constructor(
     /** The folder as the user named it, or null when there is none. */
     readonly dir: string | null,
@@ -64,7 +64,7 @@ export class Look {
     readonly ruleWarnings: readonly Problem[] = [],
   ) {}
 
-  static readonly NONE = new Look(null, [], new Map(), new Map(), [], "", "");
+  static readonly NONE = new SiteFolder(null, [], new Map(), new Map(), [], "", "");
 
   /**
    * The folder's warnings on these domains' pages, found once per build: the overrides' rules
@@ -103,14 +103,14 @@ const LOADING = /^(_includes\/.*\.(liquid|html)|pages\/.*\.(md|liquid|html)|asse
  * Reads and checks a site folder; every problem at once (InputError). A folder that does not
  * exist is Look.NONE, unless it was named (`--site DIR`): then it is an error.
  */
-export function loadLook(dir: string, named = false): Look {
+export function readSiteFolder(dir: string, named = false): SiteFolder {
   const problems: Problem[] = [];
   let files: Listed[];
   try {
     files = listFiles(dir, problems);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" && !named) return Look.NONE;
+    if (code === "ENOENT" && !named) return SiteFolder.NONE;
     if (code === "ENOENT" || code === "ENOTDIR")
       throw new UserError(
         `--site: ${dir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`,
@@ -122,7 +122,7 @@ export function loadLook(dir: string, named = false): Look {
     path.resolve(dir, "_includes"),
     (file) => path.relative(process.cwd(), file) || file,
   );
-  const assets: Look["assets"] = [];
+  const assets: SiteFolder["assets"] = [];
   const texts = new Map<Language, Texts>();
   const parts = new Map<Part, Render>();
   const pageFiles: { rel: string; text: string }[] = [];
@@ -179,7 +179,7 @@ export function loadLook(dir: string, named = false): Look {
     contentSecurity !== undefined && Object.keys(contentSecurity).length > 0
       ? contentSecurity
       : undefined;
-  return new Look(
+  return new SiteFolder(
     dir,
     assets,
     texts,

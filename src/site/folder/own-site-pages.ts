@@ -6,9 +6,9 @@ import { baseData } from "./template-data.ts";
 
 /** The own pages of one site (a domain in one language), bodies rendered with the site's data. */
 export function* ownSitePages(site: DomainSite): Generator<SitePage> {
-  if (site.look.pages.length === 0) return;
+  if (site.siteFolder.pages.length === 0) return;
   const taken = new Set(site.versions.map((v) => v.prefix.slice(0, -1)).filter(Boolean));
-  for (const own of pagesFor(site.look.pages, site.strings.code)) {
+  for (const own of pagesFor(site.siteFolder.pages, site.strings.code)) {
     const first = own.dir.slice(0, own.dir.indexOf("/"));
     // The seven languages are refused when the folder is read; a version outside them has its tag.
     if (taken.has(first))

@@ -14,7 +14,7 @@ import {
   link,
   workDir,
 } from "../../web/urls.ts";
-import { resolvedLook } from "./texts.ts";
+import { textsWithOverrides } from "./texts.ts";
 
 /**
  * The data a library's templates receive (docs/site.md, "Your own look", lists it with an example
@@ -59,7 +59,7 @@ export function baseData(page: SitePage, ctx: PageContext) {
       title: "title" in page ? page.title : null,
     },
     lang: s.lang,
-    texts: resolvedLook(site.look, s.code),
+    texts: textsWithOverrides(site.siteFolder, s.code),
     nav: {
       categories: AUDIOVISUAL_TYPES.filter((t) => site.categories.has(t)).map((t) => ({
         label: s.categories[t],

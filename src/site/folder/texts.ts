@@ -47,11 +47,12 @@ function resolve(look: WithTexts, code: Language): Resolved {
 }
 
 /** The interface of a domain's locale (or a version's language) with the folder's overrides. */
-export const lookStrings = (look: WithTexts, tag: string): Strings =>
+export const stringsWithOverrides = (look: WithTexts, tag: string): Strings =>
   resolve(look, interfaceLanguage(tag) ?? "es").strings;
 
 /** Every interface text of a site's language, by key, for the templates (`texts.skip`, `texts["search.label"]`). */
-export const resolvedLook = (look: WithTexts, code: Language): Texts => resolve(look, code).texts;
+export const textsWithOverrides = (look: WithTexts, code: Language): Texts =>
+  resolve(look, code).texts;
 
 /**
  * One `site/i18n/<lang>.json`: its keys must be the package's, its values strings or plural

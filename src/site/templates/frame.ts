@@ -27,7 +27,7 @@ export function layout(page: SitePage, ctx: PageContext, o: LayoutOptions): stri
   const { site } = page;
   const s = site.strings;
   const { root } = ctx;
-  const { look } = site;
+  const { siteFolder: look } = site;
   const title =
     page.kind === "listing" && page.page === 1 && page.ordering === site.defaultOrdering
       ? site.info.name

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import {
   existsSync,
-  lstatSync,
   readdirSync,
   readFileSync,
   readlinkSync,
@@ -36,14 +35,13 @@ export async function inputFingerprint(
   const known = digests === null ? null : ContentDigests.read(digests);
   for (const file of listFiles(contentDir)) {
     const full = path.join(contentDir, file);
-    if (file.endsWith(".csv") && lstatSync(full).isSymbolicLink()) {
-      // Never read through a link: it may name a file outside the folder, or a device that never
-      // ends (/dev/zero), which the load refuses without reading; its target and stat stand in.
-      const info = statSync(full, { throwIfNoEntry: false });
-      hash.update(
-        `${file}\0->${readlinkSync(full)}\0${info?.size}\0${info?.mtimeMs}\0${info?.ino}\0`,
-      );
-    } else if (file.endsWith(".csv")) {
+    const csv = file.endsWith(".csv");
+    const target = csv ? statSync(full, { throwIfNoEntry: false }) : undefined;
+    if (csv && target?.isFile() !== true) {
+      // Never read what is not a regular file: a link may name a device that never ends
+      // (/dev/zero) or nothing, which the load reports without reading; the link stands in.
+      hash.update(`${file}\0->${readlinkSync(full)}\0${target?.mode}\0${target?.ino}\0`);
+    } else if (csv) {
       hash.update(`${file}\0${known?.digest(full) ?? sha256(readFileSync(full))}\0`);
     } else {
       const info = statSync(full);

@@ -46,9 +46,6 @@ const API_DIR = API_PATH.slice(1);
 export const apiDetailDir = (id: number) => `${API_DIR}${id}/`;
 export const exportDir = (kind: ExportKind) => `${API_DIR}${kind}/`;
 
-/** How a page at folder `dir` (relative to the site root) reaches the site root: "", "../", … */
-export const rootFrom = (dir: string) => "../".repeat(dir.split("/").length - 1);
-
 /** A link from a page whose root prefix is `root` to `target` (relative to the site root). */
 export const link = (root: string, target: string) => root + target || "./";
 

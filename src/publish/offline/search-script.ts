@@ -1,5 +1,5 @@
 import path from "node:path";
-import { collationLocale } from "../../model/order.ts";
+import { titleCollator } from "../../model/order.ts";
 import { ASSETS_DIR } from "../../web/urls.ts";
 
 /**
@@ -61,10 +61,7 @@ export function searchEntry(
  * `self.catalogueSearchIndex=JSON.parse('{"page":…,"directors":[…],"works":[[title,director,id,slug],…]}');`
  */
 export function searchIndexScript(entries: readonly SearchEntry[], locale: string): string {
-  const collator = new Intl.Collator(collationLocale(locale), {
-    sensitivity: "base",
-    numeric: true,
-  });
+  const collator = titleCollator(locale);
   const directors = new Map<string, number>();
   const works = [...entries]
     .sort((a, b) => collator.compare(a.title, b.title) || a.id - b.id)

@@ -5,6 +5,7 @@ import {
   OPENAPI_HEADERS,
   HIDDEN_PREFIXES,
   QUERY_RULES,
+  detailFile,
   domainRoutes,
   hostTable,
   listFile,
@@ -44,7 +45,7 @@ export function netlifyRules(info: BuildInfo, domain: string): EdgeRules {
   redirects.push(`${routes.api}:id  ${routes.api}:id/  301`);
   for (const e of routes.exports) redirects.push(`${e.path}  ${e.file}  200!`);
   redirects.push(...listingRules(routes.api));
-  redirects.push(`${routes.api}:id/  /_api/detail/:id.json  200!`);
+  redirects.push(`${routes.api}:id/  ${detailFile(":id")}  200!`);
   // A missing path under a language version's folder: its 404 page (not forced: files first).
   for (const { prefix, page } of routes.languageNotFound)
     redirects.push(`${prefix}*  ${page}  404`);

@@ -1,6 +1,6 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { INPUTS_PATH } from "../output/catalogue-paths.ts";
+import { CATALOGUE_DIR, INPUTS_PATH } from "../output/catalogue-paths.ts";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
 import { holdVersion } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
@@ -58,7 +58,7 @@ const isStore = (target: Target): target is Store => (target as Store).kind === 
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
   const { target } = options;
-  const catalogue = isStore(target) ? await target.list("_catalogue/") : null;
+  const catalogue = isStore(target) ? await target.list(`${CATALOGUE_DIR}/`) : null;
   // A prune reads every domain's record and lists the media: it never takes the quick answer.
   if (isStore(target) && !options.verify && !options.pruneMedia) {
     // A deploy whose build changed something: planned from its changes when the records allow.

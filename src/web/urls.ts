@@ -46,9 +46,9 @@ export const categoryDir = (type: AudiovisualType, page: number) =>
   `${PAGE_FOLDERS.category}/${type}/${pageDir(page)}`;
 
 /** The API URLs the pages link to, relative to the site root (the API shares the base path). */
-const API_DIR = API_PATH.slice(1);
-export const apiDetailDir = (id: number) => `${API_DIR}${id}/`;
-export const exportDir = (kind: ExportKind) => `${API_DIR}${kind}/`;
+const API_URL_DIR = API_PATH.slice(1);
+export const apiDetailDir = (id: number) => `${API_URL_DIR}${id}/`;
+export const exportDir = (kind: ExportKind) => `${API_URL_DIR}${kind}/`;
 
 /** A link from a page whose root prefix is `root` to `target` (relative to the site root). */
 export const link = (root: string, target: string) => root + target || "./";

@@ -1,4 +1,6 @@
 import type { Ordering } from "../content/schema.ts";
+import { ID_DIGITS } from "../content/row-limits.ts";
+import { API_FILES_FOLDER, API_FOLDER } from "../util/product-paths.ts";
 
 /**
  * Where each API response lives in the output, relative to the output folder. A web server maps
@@ -10,10 +12,21 @@ import type { Ordering } from "../content/schema.ts";
  *   <domain>/_api/error/<name>.json                       error bodies
  *   <domain>/_api/export/<kind>.xlsx                      the three spreadsheets
  *
- * `_api` is never addressable by URL: every server answers 404 under it.
+ * `_api` is never addressable by URL: every server answers 404 under it. The shapes are defined
+ * relative to the domain's folder (`/_api/…`, as the servers' rewrites name them: serve/routes.ts,
+ * the edge rules); the paths with the domain are made from them.
  */
 
-export const API_PATH = "/api/v1/videos/audiovisuals/";
+/** The folder of the API's files in a domain's folder. */
+export const API_DIR = API_FILES_FOLDER;
+/** The API's version folder below the site root. */
+export const API_ROOT = `/${API_FOLDER}/v1/`;
+/** The list's URL path below the site root; every other API URL of the works is below it. */
+export const API_PATH = `${API_ROOT}videos/audiovisuals/`;
+/** Where src/api/openapi.ts writes the OpenAPI description, below the site root. */
+export const OPENAPI_FILE = `${API_ROOT}openapi.json`;
+/** A retrieve URL's id (a regular expression's text): a work's id as the content rows allow it. */
+export const ID_PATTERN = ID_DIGITS;
 export const PAGE_SIZE = 20;
 /** The pages of a listing of `count` works: at least one, empty when there is no work. */
 export const pageCount = (count: number) => Math.max(1, Math.ceil(count / PAGE_SIZE));
@@ -39,19 +52,29 @@ export type ErrorName = keyof typeof ERROR_BODIES;
 export const EXPORT_KINDS = ["export_excel", "export_up_movies", "export_down_movies"] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
+/**
+ * The files in the domain's folder. They take text: the servers' rewrites put their own
+ * placeholders in (`$catalogue_id`, `{re.detail.1}`, `:id`); the paths below, with the domain,
+ * take the typed values.
+ */
+export const listFile = (format: string, ordering: string, page: string) =>
+  `/${API_DIR}/list/${format}/${ordering}/${page}.json`;
+export const detailFile = (id: string) => `/${API_DIR}/detail/${id}.json`;
+export const errorFile = (name: ErrorName) => `/${API_DIR}/error/${name}.json`;
+export const exportFile = (kind: string) => `/${API_DIR}/export/${kind}.xlsx`;
+
 export const listPagePath = (
   domain: string,
   format: FormatDir,
   ordering: OrderingDir,
   page: number | "last",
-) => `${domain}/_api/list/${format}/${ordering}/${page}.json`;
+) => `${domain}${listFile(format, ordering, String(page))}`;
 
-export const detailPath = (domain: string, id: number) => `${domain}/_api/detail/${id}.json`;
+export const detailPath = (domain: string, id: number) => `${domain}${detailFile(String(id))}`;
 
-export const errorPath = (domain: string, name: ErrorName) => `${domain}/_api/error/${name}.json`;
+export const errorPath = (domain: string, name: ErrorName) => `${domain}${errorFile(name)}`;
 
-export const exportPath = (domain: string, kind: ExportKind) =>
-  `${domain}/_api/export/${kind}.xlsx`;
+export const exportPath = (domain: string, kind: ExportKind) => `${domain}${exportFile(kind)}`;
 
 /** The folder of a URL's host and path in the output: media of `https://m.example/covers` is `m.example/covers`. */
 export function urlFolder(url: string): string {

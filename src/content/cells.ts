@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { INTEGER, LIMITS, LINE_BREAK, POSITIVE_INT } from "./row-limits.ts";
 import { dateProblem, parseBoolean, parseDate } from "./values.ts";
 
 /**
@@ -9,16 +10,22 @@ import { dateProblem, parseBoolean, parseDate } from "./values.ts";
 export const show = (value: unknown) => JSON.stringify(value);
 export const required = () => z.string({ error: "a value is required" });
 
+// Four-digit limits written plain, longer ones grouped: "1000", "100,000".
+const COUNT = new Intl.NumberFormat("en-US", { useGrouping: "min2" });
+/** A string of at most `max` characters. */
+const upTo = (max: number) =>
+  required().max(max, { error: `is longer than ${COUNT.format(max)} characters` });
+
 export const positiveInt = () =>
   required()
-    .regex(/^[1-9][0-9]{0,9}$/, {
+    .regex(POSITIVE_INT, {
       error: (iss) => `expected a positive integer, got ${show(iss.input)}`,
     })
     .transform(Number);
 
-export const intBetween = (min: number, max: number) =>
+export const intBetween = ([min, max]: readonly [number, number]) =>
   required()
-    .regex(/^-?[0-9]{1,10}$/, {
+    .regex(INTEGER, {
       error: (iss) => `expected an integer between ${min} and ${max}, got ${show(iss.input)}`,
     })
     .transform(Number)
@@ -28,20 +35,16 @@ export const intBetween = (min: number, max: number) =>
     });
 
 export const oneLine = () =>
-  required()
-    .max(1000, { error: "is longer than 1000 characters" })
-    .refine((s) => !/[\n\r\u2028\u2029]/.test(s), {
-      error: "must be on one line: remove the line break",
-    });
+  upTo(LIMITS.oneLine).refine((s) => !LINE_BREAK.test(s), {
+    error: "must be on one line: remove the line break",
+  });
 
 export const SLUG_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 export const slug = () =>
-  required()
-    .max(200, { error: "is longer than 200 characters" })
-    .regex(SLUG_PATTERN, {
-      error: (iss) =>
-        `expected lowercase letters, digits and single hyphens (like "a-trip-to-the-moon"), got ${show(iss.input)}`,
-    });
+  upTo(LIMITS.slug).regex(SLUG_PATTERN, {
+    error: (iss) =>
+      `expected lowercase letters, digits and single hyphens (like "a-trip-to-the-moon"), got ${show(iss.input)}`,
+  });
 
 export const isoDate = () =>
   required().transform((text, ctx) => {
@@ -64,10 +67,12 @@ export const boolean = () =>
   });
 
 /** Biographies may hold paragraphs; they are capped so one cell cannot swell every page. */
-export const longText = () =>
-  required().max(100_000, { error: "is longer than 100,000 characters" });
+export const longText = () => upTo(LIMITS.longText);
 
-export const imagePath = () => required().max(500, { error: "is longer than 500 characters" });
+export const imagePath = () => upTo(LIMITS.imagePath);
+
+/** A one-line cell checked further by its own rules (a URL template). */
+export const lineOfText = () => upTo(LIMITS.oneLine);
 
 export const ORDERINGS = ["name", "-name", "year", "-year"] as const;
 export type Ordering = (typeof ORDERINGS)[number];

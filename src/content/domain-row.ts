@@ -6,11 +6,13 @@ import {
   ORDERINGS,
   imagePath,
   intBetween,
+  lineOfText,
   oneLine,
   required,
   show,
   type Language,
 } from "./cells.ts";
+import { LIMITS } from "./row-limits.ts";
 
 /**
  * A row of domains.csv (docs/interface.md#input): a library's host, its URLs (which reach every
@@ -153,48 +155,44 @@ export const WATCH_PLACEHOLDERS = ["id", "slug"] as const;
  * fragment, never in the host.
  */
 const urlTemplate = () =>
-  required()
-    .max(1000, { error: "is longer than 1000 characters" })
-    .superRefine((text, ctx) => {
-      const problem = (message: string) => ctx.addIssue({ code: "custom", message });
-      const names = [...text.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
-      const unknown = names.filter(
-        (name) => !(WATCH_PLACEHOLDERS as readonly string[]).includes(name),
+  lineOfText().superRefine((text, ctx) => {
+    const problem = (message: string) => ctx.addIssue({ code: "custom", message });
+    const names = [...text.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]!);
+    const unknown = names.filter(
+      (name) => !(WATCH_PLACEHOLDERS as readonly string[]).includes(name),
+    );
+    if (unknown.length > 0)
+      return problem(`unknown placeholder {${unknown[0]}}: use {id} and {slug}, got ${show(text)}`);
+    if (names.length === 0)
+      return problem(
+        `expected {id} or {slug} in the URL, so that each work links to its own page, got ${show(text)}`,
       );
-      if (unknown.length > 0)
-        return problem(
-          `unknown placeholder {${unknown[0]}}: use {id} and {slug}, got ${show(text)}`,
-        );
-      if (names.length === 0)
-        return problem(
-          `expected {id} or {slug} in the URL, so that each work links to its own page, got ${show(text)}`,
-        );
-      const probe = text.replace(/\{(id|slug)\}/g, "1");
-      if (/[{}\s]/.test(probe))
-        return problem(
-          `expected a URL with {id} or {slug} and no other braces or spaces, got ${show(text)}`,
-        );
-      let url: URL;
-      try {
-        url = new URL(probe);
-      } catch {
-        return problem(
-          `expected an absolute http(s) URL like "https://films.example.org/watch/{id}/{slug}", got ${show(text)}`,
-        );
-      }
-      if (
-        !/^https?:$/.test(url.protocol) ||
-        url.username ||
-        url.password ||
-        !HOST_PATTERN.test(url.hostname)
-      ) {
-        return problem(`expected an absolute http(s) URL without credentials, got ${show(text)}`);
-      }
-      if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\{/i.test(text))
-        return problem(
-          `placeholders belong in the path or the query, not in the host, got ${show(text)}`,
-        );
-    });
+    const probe = text.replace(/\{(id|slug)\}/g, "1");
+    if (/[{}\s]/.test(probe))
+      return problem(
+        `expected a URL with {id} or {slug} and no other braces or spaces, got ${show(text)}`,
+      );
+    let url: URL;
+    try {
+      url = new URL(probe);
+    } catch {
+      return problem(
+        `expected an absolute http(s) URL like "https://films.example.org/watch/{id}/{slug}", got ${show(text)}`,
+      );
+    }
+    if (
+      !/^https?:$/.test(url.protocol) ||
+      url.username ||
+      url.password ||
+      !HOST_PATTERN.test(url.hostname)
+    ) {
+      return problem(`expected an absolute http(s) URL without credentials, got ${show(text)}`);
+    }
+    if (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*\{/i.test(text))
+      return problem(
+        `placeholders belong in the path or the query, not in the host, got ${show(text)}`,
+      );
+  });
 
 /** The domain's name in each of the other languages of its site (`name_ca`, …). */
 const translatedNames = Object.fromEntries(
@@ -227,8 +225,8 @@ export const domainRow = z
         error: (iss) => `expected one of ${ORDERINGS.join(", ")}, got ${show(iss.input)}`,
       })
       .nullable(),
-    new_days: intBetween(0, 36500).nullable(),
-    export_window_days: intBetween(0, 36500).nullable(),
+    new_days: intBetween(LIMITS.days).nullable(),
+    export_window_days: intBetween(LIMITS.days).nullable(),
     languages: languageList().nullable(),
     ...translatedNames,
     watch_url: urlTemplate().nullable(),

@@ -1,4 +1,5 @@
 import { isRealDate } from "../util/dates.ts";
+import { INTEGER, LIMITS, LINE_BREAK, POSITIVE_INT } from "./row-limits.ts";
 import { parseBoolean, parseDate } from "./values.ts";
 import {
   AUDIOVISUAL_TYPES,
@@ -21,13 +22,10 @@ import {
 type Cells = Record<string, string | null>;
 type Check<T> = (cell: string) => T | undefined; // undefined: not valid
 
-const POSITIVE_INT = /^[1-9][0-9]{0,9}$/;
-const INTEGER = /^-?[0-9]{1,10}$/;
-const LINE_BREAK = /[\n\r\u2028\u2029]/;
 const fastPositiveInt: Check<number> = (cell) =>
   POSITIVE_INT.test(cell) ? Number(cell) : undefined;
 const fastIntBetween =
-  (min: number, max: number): Check<number> =>
+  ([min, max]: readonly [number, number]): Check<number> =>
   (cell) => {
     const n = INTEGER.test(cell) ? Number(cell) : NaN;
     return n >= min && n <= max ? n : undefined;
@@ -37,9 +35,9 @@ const fastMax =
   (cell) =>
     cell.length <= max ? cell : undefined;
 const fastOneLine: Check<string> = (cell) =>
-  cell.length <= 1000 && !LINE_BREAK.test(cell) ? cell : undefined;
+  cell.length <= LIMITS.oneLine && !LINE_BREAK.test(cell) ? cell : undefined;
 const fastSlug: Check<string> = (cell) =>
-  cell.length <= 200 && SLUG_PATTERN.test(cell) ? cell : undefined;
+  cell.length <= LIMITS.slug && SLUG_PATTERN.test(cell) ? cell : undefined;
 const fastOneOf =
   <T extends string>(values: readonly T[]): Check<T> =>
   (cell) =>
@@ -47,12 +45,12 @@ const fastOneOf =
 const fastDate: Check<string> = (cell) => (isRealDate(cell) ? cell : parseDate(cell));
 const fastBoolean: Check<boolean> = (cell) =>
   cell === "true" ? true : cell === "false" ? false : parseBoolean(cell);
-const fastYear = fastIntBetween(1870, 2100);
-const fastDuration = fastIntBetween(1, 100_000);
-const fastStatus = fastIntBetween(0, 1_000_000);
+const fastYear = fastIntBetween(LIMITS.year);
+const fastDuration = fastIntBetween(LIMITS.duration);
+const fastStatus = fastIntBetween(LIMITS.status);
 const fastType = fastOneOf(AUDIOVISUAL_TYPES);
-const fastImagePath = fastMax(500);
-const fastLongText = fastMax(100_000);
+const fastImagePath = fastMax(LIMITS.imagePath);
+const fastLongText = fastMax(LIMITS.longText);
 
 /** A required cell: absent is not valid. */
 const must = <T>(cell: string | null | undefined, check: Check<T>) =>

@@ -15,6 +15,7 @@ import {
   slug,
   type Language,
 } from "./cells.ts";
+import { LIMITS } from "./row-limits.ts";
 
 export type { DomainBrand } from "./brand-columns.ts";
 export {
@@ -83,10 +84,10 @@ export const audiovisualRow = z
       })
       .nullable(),
     director_id: positiveInt().nullable(),
-    year: intBetween(1870, 2100).nullable(),
-    duration: intBetween(1, 100_000).nullable(),
+    year: intBetween(LIMITS.year).nullable(),
+    duration: intBetween(LIMITS.duration).nullable(),
     cover: imagePath(),
-    status_global: intBetween(0, 1_000_000)
+    status_global: intBetween(LIMITS.status)
       .nullable()
       .transform((value) => value ?? 1),
     ...synopsisColumns,

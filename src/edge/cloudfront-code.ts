@@ -3,7 +3,9 @@
  * cloudfront` writes, apart from its data (cloudfront.ts fills `D` from the routing table). It is
  * resolve.ts again in the runtime's JavaScript: no modules but the runtime's own `cloudfront`
  * (for the KeyValueStore), no Node, no fetch, a few KB. Kept as text because the function is
- * deployed as one source file; the CloudFront tests run it in a `node:vm` context.
+ * deployed as one source file; the CloudFront tests run it in a `node:vm` context. The bucket's
+ * file paths of the API are written into the text from api/layout.ts when it is made, so the
+ * function stays self-contained.
  *
  * Viewer request: the `Host` picks the host's entry (unknown → the first domain); what the URL
  * decides is answered here (OPTIONS, 405, 400, hidden paths, the API's 301s and 404s, a page past
@@ -12,6 +14,13 @@
  * query string cleared). The bucket has no folders to ask about, so a folder asked without its
  * slash is not redirected (the site's links all end in one).
  */
+import { detailFile, exportFile, listFile } from "../serve/routes.ts";
+
+/** A file of the output's layout as an expression of the function's JavaScript: see `part`. */
+const fileExpression = (file: string) => `"${file}"`;
+/** A variable of the function's code in the middle of a fileExpression. */
+const part = (variable: string) => `" + ${variable} + "`;
+
 export const FUNCTION_CODE = String.raw`
 var kvs = null;
 try { kvs = cf.kvs(); } catch (e) { kvs = null; }
@@ -127,12 +136,12 @@ async function handler(event) {
           var total = await pageCount(host);
           if (total !== null && !isNaN(total) && Number(folders.page) > total) return apiError("invalid-page");
         }
-        return toBucket(request, host, "/_api/list/" + folders.format + "/" + folders.ordering + "/" + folders.page + ".json");
+        return toBucket(request, host, ${fileExpression(listFile(part("folders.format"), part("folders.ordering"), part("folders.page")))});
       }
       var detail = new RegExp("^" + escapeRegex(api) + "(" + D.id + ")/$").exec(path);
-      if (detail !== null) return toBucket(request, host, "/_api/detail/" + detail[1] + ".json");
+      if (detail !== null) return toBucket(request, host, ${fileExpression(detailFile(part("detail[1]")))});
       for (var x = 0; x < D.exports.length; x++) {
-        if (path === api + D.exports[x] + "/") return toBucket(request, host, "/_api/export/" + D.exports[x] + ".xlsx");
+        if (path === api + D.exports[x] + "/") return toBucket(request, host, ${fileExpression(exportFile(part("D.exports[x]")))});
       }
       if (path.indexOf(api) === 0) return apiError("not-found");
     }

@@ -20,6 +20,22 @@ export function collationLocale(locale: string): string {
   return language?.toLowerCase() === "va" ? ["ca", ...rest].join("-") : locale;
 }
 
+const collators = new Map<string, Intl.Collator>();
+
+/**
+ * How titles compare in `locale`: accents and case ignored, numbers inside titles compared as
+ * numbers. One instance per locale, shared: the site's name ordering and the offline search index
+ * must agree, and making a collator is not free (a network builds many sites in few locales).
+ */
+export function titleCollator(locale: string): Intl.Collator {
+  let collator = collators.get(locale);
+  if (collator === undefined) {
+    collator = new Intl.Collator(collationLocale(locale), { sensitivity: "base", numeric: true });
+    collators.set(locale, collator);
+  }
+  return collator;
+}
+
 /**
  * Ranks the names of `works` once with the locale's collation (accents and case ignored, numbers
  * inside titles compared as numbers). Collator comparisons are the costly part of ordering;
@@ -36,10 +52,7 @@ export function nameRanks(
   locale: string,
   previous: readonly string[] = [],
 ): RankedNames {
-  const collator = new Intl.Collator(collationLocale(locale), {
-    sensitivity: "base",
-    numeric: true,
-  });
+  const collator = titleCollator(locale);
   const added = new Set(works.map((work) => work.name));
   // The previous order's names that are still there (each once), then those it lacks in a rough
   // order close to the collation's (all of them in a first build).

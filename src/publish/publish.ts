@@ -1,6 +1,6 @@
 import { readFile, realpath } from "node:fs/promises";
 import path from "node:path";
-import { INPUTS_PATH } from "../output/catalogue-paths.ts";
+import { CATALOGUE_DIR, INPUTS_PATH } from "../output/catalogue-paths.ts";
 import { BUILD_INFO_PATH, readBuildInfo } from "../output/build-info.ts";
 import { holdVersion } from "../output/tree.ts";
 import { md5 } from "../util/hash.ts";
@@ -58,7 +58,7 @@ const isStore = (target: Target): target is Store => (target as Store).kind === 
 export async function publish(options: PublishOptions): Promise<PublishSummary> {
   const started = performance.now();
   const { target } = options;
-  const catalogue = isStore(target) ? await target.list("_catalogue/") : null;
+  const catalogue = isStore(target) ? await target.list(`${CATALOGUE_DIR}/`) : null;
   // A prune reads every domain's record and lists the media: it never takes the quick answer.
   if (isStore(target) && !options.verify && !options.pruneMedia) {
     // A deploy whose build changed something: planned from its changes when the records allow.
@@ -257,7 +257,7 @@ async function execute(
     const phases = groupBy(plan.uploads, (u) => phaseIndex(u));
     for (const uploads of phases) {
       lease.check();
-      await pool(uploads, options.concurrency ?? 8, async ({ file }) => {
+      await mapLimit(uploads, options.concurrency ?? 8, async ({ file }) => {
         if (file.path === BUILD_INFO_PATH && options.domains !== undefined)
           await remerge(source, store, options);
         else stored.set(file.path, entryOf(file, await store.put(file)));
@@ -334,26 +334,4 @@ function groupBy<T>(items: readonly T[], key: (item: T) => number): T[][] {
   const groups: T[][] = [];
   for (const item of items) (groups[key(item)] ??= []).push(item);
   return groups.filter((g) => g !== undefined);
-}
-
-/** Runs `fn` over items, `limit` at a time; after a failure starts nothing new, waits, then throws it. */
-async function pool<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | null = null;
-  async function worker() {
-    while (failure === null && next < items.length) {
-      const item = items[next++]!;
-      try {
-        await fn(item);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure !== null) throw (failure as { error: unknown }).error;
 }

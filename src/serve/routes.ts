@@ -2,9 +2,14 @@ import {
   API_PATH,
   ERROR_BODIES,
   EXPORT_KINDS,
+  ID_PATTERN,
+  OPENAPI_FILE,
+  exportFile,
+  listFile,
   type ErrorName,
   type ExportKind,
 } from "../api/layout.ts";
+import { HIDDEN_FOLDERS } from "../util/product-paths.ts";
 import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
 import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../web/urls.ts";
 import { domainHeaders, mediaHostHeaders, NOSNIFF } from "./security-headers.ts";
@@ -159,14 +164,9 @@ export function listTarget(rawQuery: string): { file: string } | { error: ErrorN
   return { file: listFile(folders.format!, folders.ordering!, folders.page!) };
 }
 
-/** Where the pieces go in a listing file path (relative to the domain's folder): see src/api/layout.ts. */
-export const listFile = (format: string, ordering: string, page: string) =>
-  `/_api/list/${format}/${ordering}/${page}.json`;
-export const detailFile = (id: string) => `/_api/detail/${id}.json`;
-export const exportFile = (kind: ExportKind) => `/_api/export/${kind}.xlsx`;
-
-/** Retrieve ids: a positive integer as the content schema allows it. */
-export const ID_PATTERN = "[1-9][0-9]{0,9}";
+// The files behind the API's URLs, relative to the domain's folder, and the retrieve id: the
+// servers' configurations import them from here with the rest of the table.
+export { detailFile, exportFile, ID_PATTERN, listFile } from "../api/layout.ts";
 
 /**
  * Longest request target served (path and query): longer ones get 414. nginx's default request
@@ -175,7 +175,7 @@ export const ID_PATTERN = "[1-9][0-9]{0,9}";
 export const MAX_TARGET = 8000;
 
 /** URL prefixes (at a host's root) that are never served: the raw API files and the build's metadata. */
-export const HIDDEN_PREFIXES = ["/_api/", "/_catalogue/"] as const;
+export const HIDDEN_PREFIXES: readonly string[] = HIDDEN_FOLDERS.map((folder) => `/${folder}/`);
 
 /** A download name safe inside a quoted header value and a server configuration string. */
 export const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "_");
@@ -236,8 +236,7 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
       file: exportFile(kind),
       contentDisposition: `attachment; filename="${safeFileName(info.exports[kind] ?? `${kind}.xlsx`)}"`,
     })),
-    // Where src/api/openapi.ts writes it.
-    openapi: `${info.base_path}/api/v1/openapi.json`,
+    openapi: `${info.base_path}${OPENAPI_FILE}`,
     notFoundPage: `${info.base_path}/404.html`,
     languageNotFound: (info.languages ?? []).map((folder) => ({
       prefix: `${info.base_path}/${folder}/`,

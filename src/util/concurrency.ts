@@ -1,4 +1,9 @@
-/** Maps over items with at most `limit` calls in flight; results keep the input order. */
+/**
+ * Maps over items with at most `limit` calls in flight; results keep the input order.
+ *
+ * After a failure no new call starts: the calls in flight finish, then the first failure is
+ * thrown. So nothing keeps uploading, writing or reading behind a caller that has moved on.
+ */
 export async function mapLimit<T, R>(
   items: readonly T[],
   limit: number,
@@ -6,12 +11,18 @@ export async function mapLimit<T, R>(
 ): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let failure: { error: unknown } | null = null;
   async function worker() {
-    while (next < items.length) {
+    while (failure === null && next < items.length) {
       const index = next++;
-      results[index] = await fn(items[index]!, index);
+      try {
+        results[index] = await fn(items[index]!, index);
+      } catch (error) {
+        failure ??= { error };
+      }
     }
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure !== null) throw (failure as { error: unknown }).error;
   return results;
 }

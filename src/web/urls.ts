@@ -1,5 +1,6 @@
 import type { AudiovisualType, Ordering } from "../content/schema.ts";
 import { API_PATH, type ExportKind } from "../api/layout.ts";
+import { PAGE_FOLDERS, ROOT_FILES } from "../util/product-paths.ts";
 
 /**
  * The URL layout of a domain's HTML catalogue, relative to its site root (`<base_path>/` on the
@@ -21,33 +22,33 @@ import { API_PATH, type ExportKind } from "../api/layout.ts";
  *   pagefind/…                            the search index
  */
 
-export const ASSETS_DIR = "assets/";
-export const SEARCH_DIR = "pagefind/";
-export const NOT_FOUND_FILE = "404.html";
-export const SITEMAP_FILE = "sitemap.xml";
+export const ASSETS_DIR = `${PAGE_FOLDERS.assets}/`;
+export const SEARCH_DIR = `${PAGE_FOLDERS.search}/`;
+export const NOT_FOUND_FILE = ROOT_FILES.notFound;
+export const SITEMAP_FILE = ROOT_FILES.sitemap;
 export const sitemapPartFile = (n: number) => `sitemap-${n}.xml`;
-export const FEED_FILE = "feed.atom";
+export const FEED_FILE = ROOT_FILES.feed;
 /** At the root of the domain's host (the folder `<domain>/`), whatever the base path. */
-export const ROBOTS_FILE = "robots.txt";
+export const ROBOTS_FILE = ROOT_FILES.robots;
+
+/** `page/<n>/` for a page past the first, "" for the first. */
+const pageDir = (page: number) => (page > 1 ? `${PAGE_FOLDERS.page}/${page}/` : "");
 
 export function listingDir(ordering: Ordering, defaultOrdering: Ordering, page: number): string {
   // The default ordering lives at the root only: one URL per page of content.
-  const base = ordering === defaultOrdering ? "" : `ordering/${ordering}/`;
-  return page > 1 ? `${base}page/${page}/` : base;
+  const base = ordering === defaultOrdering ? "" : `${PAGE_FOLDERS.ordering}/${ordering}/`;
+  return `${base}${pageDir(page)}`;
 }
 
-export const workDir = (id: number, slug: string) => `audiovisual-detail/${id}/${slug}/`;
-export const directorDir = (slug: string) => `director/${slug}/`;
+export const workDir = (id: number, slug: string) => `${PAGE_FOLDERS.work}/${id}/${slug}/`;
+export const directorDir = (slug: string) => `${PAGE_FOLDERS.director}/${slug}/`;
 export const categoryDir = (type: AudiovisualType, page: number) =>
-  `category/${type}/${page > 1 ? `page/${page}/` : ""}`;
+  `${PAGE_FOLDERS.category}/${type}/${pageDir(page)}`;
 
 /** The API URLs the pages link to, relative to the site root (the API shares the base path). */
-const API_DIR = API_PATH.slice(1);
-export const apiDetailDir = (id: number) => `${API_DIR}${id}/`;
-export const exportDir = (kind: ExportKind) => `${API_DIR}${kind}/`;
-
-/** How a page at folder `dir` (relative to the site root) reaches the site root: "", "../", … */
-export const rootFrom = (dir: string) => "../".repeat(dir.split("/").length - 1);
+const API_URL_DIR = API_PATH.slice(1);
+export const apiDetailDir = (id: number) => `${API_URL_DIR}${id}/`;
+export const exportDir = (kind: ExportKind) => `${API_URL_DIR}${kind}/`;
 
 /** A link from a page whose root prefix is `root` to `target` (relative to the site root). */
 export const link = (root: string, target: string) => root + target || "./";

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { FILES } from "../../src/content/csv-files.ts";
-import { isRealDate } from "../../src/content/schema.ts";
+import { LIMITS } from "../../src/content/row-limits.ts";
+import { domainRow, isRealDate } from "../../src/content/schema.ts";
 
 /** The former isRealDate, through Date.UTC: the reference for the written-out one. */
 function isRealDateByDate(text: string): boolean {
@@ -63,16 +64,11 @@ const CELLS = [
   "١",
   "１",
   "7",
-  "1869",
-  "1870",
-  "2100",
-  "2101",
-  "100000",
-  "100001",
-  "1000000",
-  "1000001",
-  "9999999999",
-  "10000000000",
+  ...[LIMITS.year, LIMITS.duration, LIMITS.status].flatMap(([min, max]) =>
+    [min - 1, min, max, max + 1].map(String),
+  ),
+  "9".repeat(LIMITS.idDigits),
+  "1" + "0".repeat(LIMITS.idDigits),
   "true",
   "false",
   "True",
@@ -116,14 +112,10 @@ const CELLS = [
   "2023-13-01",
   "__proto__",
   "constructor",
-  "x".repeat(200),
-  "x".repeat(201),
-  "x".repeat(500),
-  "x".repeat(501),
-  "x".repeat(1000),
-  "x".repeat(1001),
-  "x".repeat(100_000),
-  "x".repeat(100_001),
+  ...[LIMITS.slug, LIMITS.imagePath, LIMITS.oneLine, LIMITS.longText].flatMap((n) => [
+    "x".repeat(n),
+    "x".repeat(n + 1),
+  ]),
 ];
 const cell = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...CELLS) },
@@ -204,3 +196,82 @@ describe.each(["directors", "audiovisuals", "availability"] as const)(
     });
   },
 );
+
+/** Each limited column of the three large files, the limit it takes from LIMITS, and a valid cell of that length. */
+const LENGTH_EDGES = [
+  ["directors", "name", LIMITS.oneLine, (n: number) => "x".repeat(n)],
+  ["directors", "slug", LIMITS.slug, (n: number) => "x".repeat(n)],
+  ["directors", "photo", LIMITS.imagePath, (n: number) => "x".repeat(n)],
+  ["directors", "description_fr", LIMITS.longText, (n: number) => "x".repeat(n)],
+  ["audiovisuals", "name", LIMITS.oneLine, (n: number) => "x".repeat(n)],
+  ["audiovisuals", "slug", LIMITS.slug, (n: number) => "x".repeat(n)],
+  ["audiovisuals", "cover", LIMITS.imagePath, (n: number) => "x".repeat(n)],
+  ["audiovisuals", "synopsis_es", LIMITS.longText, (n: number) => "x".repeat(n)],
+  ["audiovisuals", "id", LIMITS.idDigits, (n: number) => "9".repeat(n)],
+  ["audiovisuals", "director_id", LIMITS.idDigits, (n: number) => "9".repeat(n)],
+  ["availability", "audiovisual_id", LIMITS.idDigits, (n: number) => "9".repeat(n)],
+] as const;
+
+const RANGE_EDGES = [
+  ["year", LIMITS.year],
+  ["duration", LIMITS.duration],
+  ["status_global", LIMITS.status],
+] as const;
+
+describe("the limits of the cells, in both checks", () => {
+  it.each(LENGTH_EDGES)("%s.%s: %i passes, one more fails", (name, column, limit, cellOf) => {
+    const { schema, fast } = FILES[name];
+    const at = { ...VALID[name], [column]: cellOf(limit) };
+    const past = { ...VALID[name], [column]: cellOf(limit + 1) };
+    expect(schema.safeParse(at).success).toBe(true);
+    expect(fast(at)).toBeDefined();
+    expect(schema.safeParse(past).success).toBe(false);
+    expect(fast(past)).toBeUndefined();
+  });
+
+  it.each(RANGE_EDGES)("audiovisuals.%s: its ends pass, one past either fails", (column, range) => {
+    const { schema, fast } = FILES.audiovisuals;
+    const row = (n: number) => ({ ...VALID.audiovisuals, [column]: String(n) });
+    for (const n of range) {
+      expect(schema.safeParse(row(n)).success).toBe(true);
+      expect(fast(row(n))).toBeDefined();
+    }
+    for (const n of [range[0] - 1, range[1] + 1]) {
+      expect(schema.safeParse(row(n)).success).toBe(false);
+      expect(fast(row(n))).toBeUndefined();
+    }
+  });
+
+  it("words each limit as before: plain to four digits, grouped past them", () => {
+    const issue = (cells: Record<string, string | null>) => {
+      const result = FILES.directors.schema.safeParse({ ...VALID.directors, ...cells });
+      return result.success ? null : result.error.issues[0]!.message;
+    };
+    expect(issue({ name: "x".repeat(LIMITS.oneLine + 1) })).toBe("is longer than 1000 characters");
+    expect(issue({ slug: "x".repeat(LIMITS.slug + 1) })).toBe("is longer than 200 characters");
+    expect(issue({ photo: "x".repeat(LIMITS.imagePath + 1) })).toBe(
+      "is longer than 500 characters",
+    );
+    expect(issue({ description: "x".repeat(LIMITS.longText + 1) })).toBe(
+      "is longer than 100,000 characters",
+    );
+  });
+
+  it("holds a domain's day counts to LIMITS.days", () => {
+    const row = (days: string) =>
+      domainRow.safeParse({
+        ...Object.fromEntries(Object.keys(domainRow.in.shape).map((column) => [column, null])),
+        domain: "uno.example",
+        name: "Uno",
+        new_days: days,
+      });
+    const [min, max] = LIMITS.days;
+    expect(row(String(min)).success).toBe(true);
+    expect(row(String(max)).success).toBe(true);
+    const past = row(String(max + 1));
+    expect(past.success).toBe(false);
+    expect(past.error?.issues[0]?.message).toBe(
+      `expected an integer between ${min} and ${max}, got "${max + 1}"`,
+    );
+  });
+});

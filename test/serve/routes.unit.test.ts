@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { detailPath, errorPath, exportPath, listPagePath } from "../../src/api/layout.ts";
+import { LIMITS } from "../../src/content/row-limits.ts";
+import { FILES } from "../../src/content/csv-files.ts";
 import { UserError } from "../../src/errors.ts";
+import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../../src/output/catalogue-paths.ts";
 import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
 import { pickEncoding } from "../../src/serve/compress.ts";
 import { rangeOf } from "../../src/serve/range.ts";
@@ -190,6 +194,51 @@ describe("paths", () => {
       ...cors,
     });
     expect(get(`/?${"x".repeat(9000)}`)).toEqual({ kind: "too-long" });
+  });
+});
+
+describe("the output's layout, as the servers route to it", () => {
+  const [host] = hostTable(info(domain("a.example", "/cat")));
+  const get = (url: string) => resolve(host!, { method: "GET", url });
+  const api = "/cat/api/v1/videos/audiovisuals/";
+
+  it("answers a retrieve URL for exactly the ids a content row allows", () => {
+    const works = FILES.audiovisuals.schema.in.shape.id;
+    for (const id of [
+      "1",
+      "9".repeat(LIMITS.idDigits),
+      "1" + "0".repeat(LIMITS.idDigits),
+      "0",
+      "07",
+    ]) {
+      const allowed = works.safeParse(id).success;
+      const answer = get(`${api}${id}/`);
+      if (allowed)
+        expect(answer, id).toMatchObject({ kind: "file", file: `/_api/detail/${id}.json` });
+      else expect(answer, id).toMatchObject({ kind: "body", status: 404 });
+    }
+  });
+
+  it("reads the files the build writes where it writes them, and never serves them as themselves", () => {
+    const inDomain = (written: string) => written.slice("a.example".length);
+    expect(get(`${api}?format=json&ordering=-year&page=3`)).toMatchObject({
+      file: inDomain(listPagePath("a.example", "json", "-year", 3)),
+    });
+    expect(get(`${api}?page=last`)).toMatchObject({
+      file: inDomain(listPagePath("a.example", "plain", "default", "last")),
+    });
+    expect(get(`${api}12/`)).toMatchObject({ file: inDomain(detailPath("a.example", 12)) });
+    expect(get(`${api}export_excel/`)).toMatchObject({
+      file: inDomain(exportPath("a.example", "export_excel")),
+    });
+    for (const written of [
+      inDomain(listPagePath("a.example", "plain", "default", 1)),
+      inDomain(errorPath("a.example", "not-found")),
+      `/${MANIFEST_PATH}`,
+      `/${BUILD_INFO_PATH}`,
+      `/${INPUTS_PATH}`,
+    ])
+      expect(get(written), written).toEqual({ kind: "not-found" });
   });
 });
 

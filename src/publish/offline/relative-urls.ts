@@ -1,5 +1,5 @@
 import path from "node:path";
-import { API_PATH, EXPORT_KINDS } from "../../api/layout.ts";
+import { API_PATH, API_ROOT, EXPORT_KINDS, detailFile, exportFile } from "../../api/layout.ts";
 
 /**
  * An offline copy is opened from file://, with no server and no network: every page must reach
@@ -86,7 +86,7 @@ export function offlineUrl(value: string, pageDir: string, host: string, holds: 
     !ABSOLUTE.test(value) &&
     !value.startsWith("/") &&
     !/\/([?#]|$)/.test(value) &&
-    !value.includes("api/v1/")
+    !value.includes(API_ROOT.slice(1))
   )
     return value;
   if (ABSOLUTE.test(value) && !WEB.test(value)) return value; // data:, mailto:, …
@@ -138,9 +138,7 @@ function archivePath(url: string, pageDir: string, host: string): string | null 
   const api = API_URL.exec(rel);
   if (api !== null) {
     const [, domain, what] = api;
-    return /^\d+$/.test(what!)
-      ? `${domain}/_api/detail/${what}.json`
-      : `${domain}/_api/export/${what}.xlsx`;
+    return /^\d+$/.test(what!) ? `${domain}${detailFile(what!)}` : `${domain}${exportFile(what!)}`;
   }
   if (rel.endsWith("/")) rel += "index.html";
   else if (rel === ".") rel = "index.html";

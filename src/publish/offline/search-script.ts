@@ -1,5 +1,6 @@
 import path from "node:path";
-import { collationLocale } from "../../model/order.ts";
+import { titleCollator } from "../../model/order.ts";
+import { PAGE_FOLDERS } from "../../util/product-paths.ts";
 import { ASSETS_DIR } from "../../web/urls.ts";
 
 /**
@@ -23,11 +24,11 @@ export const OFFLINE_INDEX = `${ASSETS_DIR}search-index.js`;
 /** The global the index script assigns (search.js reads it). */
 const GLOBAL = "catalogueSearchIndex";
 /** A work page's path below its site root (src/web/urls.ts, workDir). */
-const WORK_PAGE = /^audiovisual-detail\/(\d+)\/([^/]+)\/index\.html$/;
+const WORK_PAGE = new RegExp(`^${PAGE_FOLDERS.work}/(\\d+)/([^/]+)/index\\.html$`);
 /** A work page's path from the index's folder (`assets/`), to which search.js resolves it. */
 const PAGE_PATTERN = path.posix.relative(
   path.posix.dirname(OFFLINE_INDEX),
-  "audiovisual-detail/{id}/{slug}/index.html",
+  `${PAGE_FOLDERS.work}/{id}/{slug}/index.html`,
 );
 
 export interface SearchEntry {
@@ -61,10 +62,7 @@ export function searchEntry(
  * `self.catalogueSearchIndex=JSON.parse('{"page":…,"directors":[…],"works":[[title,director,id,slug],…]}');`
  */
 export function searchIndexScript(entries: readonly SearchEntry[], locale: string): string {
-  const collator = new Intl.Collator(collationLocale(locale), {
-    sensitivity: "base",
-    numeric: true,
-  });
+  const collator = titleCollator(locale);
   const directors = new Map<string, number>();
   const works = [...entries]
     .sort((a, b) => collator.compare(a.title, b.title) || a.id - b.id)

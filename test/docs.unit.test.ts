@@ -1,21 +1,92 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { usageOf } from "../src/cli/command.ts";
 import { commands } from "../src/cli/command-list.ts";
+import { flagText } from "../src/cli/option-table.ts";
 import { ROOT } from "./helpers/catalogue.ts";
 
-// Like Datasette's test_docs.py: a flag that a user cannot find in the README is a bug.
+/** A row of the README's option table: `--out DIR` | build, dev, deploy | what it means. */
+interface Row {
+  option: string;
+  commands: string[];
+  description: string;
+}
+
+const readme = () => readFile(path.join(ROOT, "README.md"), "utf8");
+
+/** The option table's rows, as written (a parenthesised part of the command cell is a comment). */
+function readmeRows(text: string): Row[] {
+  const lines = text.split("\n");
+  const header = lines.indexOf("| option | command | meaning |");
+  expect(header, "the README's option table").toBeGreaterThan(-1);
+  expect(lines[header + 1]).toBe("|---|---|---|");
+  const rows: Row[] = [];
+  for (const line of lines.slice(header + 2)) {
+    if (!line.startsWith("|")) break;
+    const cells = line.slice(1, -1).split(" | ");
+    expect(cells, line).toHaveLength(3);
+    const [option, used, description] = cells.map((c) => c.trim()) as [string, string, string];
+    rows.push({
+      option: option.replace(/^`(.*)`$/, "$1"),
+      commands: used
+        .replace(/\([^)]*\)/g, "")
+        .split(",")
+        .map((c) => c.trim())
+        .sort(),
+      description,
+    });
+  }
+  return rows;
+}
+
+/** The rows the declarations call for: one per flag, value hint and description. */
+async function declaredRows(): Promise<Row[]> {
+  const rows = new Map<string, Row>();
+  for (const entry of commands) {
+    const { options } = await entry.load();
+    for (const [flag, spec] of Object.entries(options)) {
+      const option = flagText(flag, spec);
+      const key = `${option}\n${spec.description}`;
+      const row = rows.get(key) ?? { option, commands: [], description: spec.description };
+      row.commands.push(entry.name);
+      rows.set(key, row);
+    }
+  }
+  return [...rows.values()].map((row) => ({ ...row, commands: row.commands.sort() }));
+}
+
+const byKey = (a: Row, b: Row) =>
+  `${a.option}\n${a.description}`.localeCompare(`${b.option}\n${b.description}`);
+
+// Like Datasette's test_docs.py: a flag that a user cannot find in the README is a bug, and so is
+// a README that says something else than the command does.
 describe("documentation", () => {
-  it.each(commands.map((c) => [c.name, c] as const))(
-    "the README documents every option of `catalogue %s`",
-    async (name, entry) => {
-      const readme = await readFile(path.join(ROOT, "README.md"), "utf8");
-      expect(readme).toContain(`catalogue ${name}`);
-      const command = await entry.load();
-      for (const option of Object.keys(command.options)) {
-        expect(readme, `--${option} of ${name}`).toContain(`--${option}`);
-        expect(command.help, `--${option} in the help of ${name}`).toContain(`--${option}`);
+  it("the README's option table has one row per declared option, word for word", async () => {
+    const written = readmeRows(await readme());
+    const options = written.filter((row) => row.option.startsWith("--"));
+    // Strict: the same rows, no more, no fewer; each with the same flag and value hint, the same
+    // commands and the same description as the declaration (src/cli/option-table.ts).
+    expect(options.sort(byKey)).toEqual((await declaredRows()).sort(byKey));
+    // The other rows are positional words, each in the usage line of the commands it names.
+    for (const row of written.filter((r) => !r.option.startsWith("--")))
+      for (const name of row.commands) {
+        const entry = commands.find((c) => c.name === name);
+        expect(entry, `${row.option}: no command ${name}`).toBeDefined();
+        expect(usageOf(name, await entry!.load())).toContain(`[${row.option}]`);
       }
-    },
-  );
+  });
+
+  it("the README's Commands block is every command's usage line, in the main help's order", async () => {
+    const block = /## Commands\n\n```\n([^`]*)```/.exec(await readme())?.[1];
+    expect(block, "the Commands block").toBeDefined();
+    const written = block!
+      .trimEnd()
+      .split("\n")
+      .map((line) => line.replace(/ +/g, " "));
+    const declared: string[] = [];
+    for (const entry of commands)
+      declared.push(...usageOf(entry.name, await entry.load()).split(/\n +/));
+    expect(written).toEqual(declared);
+  });
 });

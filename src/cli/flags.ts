@@ -8,17 +8,22 @@ import { resolveBuildDate } from "../util/dates.ts";
  * (a folder), and `--domain` against domains.csv's hosts. The build checks them again where it
  * uses them.
  */
-export async function checkFlags(values: Record<string, unknown>): Promise<void> {
-  if (values.date !== undefined) resolveBuildDate(values.date as string);
-  const site = values.site as string | undefined;
+export async function checkFlags(values: {
+  content: string;
+  date?: string;
+  site?: string;
+  "no-site"?: boolean;
+  domain?: string[];
+}): Promise<void> {
+  if (values.date !== undefined) resolveBuildDate(values.date);
+  const { site, domain: domains } = values;
   if (site !== undefined && values["no-site"] !== true && !isFolder(site))
     throw new UserError(
       `--site: ${site} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`,
     );
-  const domains = values.domain as string[] | undefined;
   if (domains !== undefined && domains.length > 0) {
     const { checkDomainFlag } = await import("../content/domain-names.ts");
-    await checkDomainFlag(values.content as string, domains);
+    await checkDomainFlag(values.content, domains);
   }
 }
 

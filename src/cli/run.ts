@@ -1,6 +1,7 @@
 import { inspect, parseArgs } from "node:util";
 import { InputError, UserError } from "../errors.ts";
 import type { CliIO, Command } from "./command.ts";
+import type { Values } from "./option-table.ts";
 import { commands } from "./command-list.ts";
 import { packageVersion } from "../program.ts";
 
@@ -45,26 +46,33 @@ export async function run(argv: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const command = await entry.load();
+  // Loaded with the command (which imports them too): the main help reads no option.
+  const [{ helpOf, usageOf }, { parseConfig }] = await Promise.all([
+    import("./command.ts"),
+    import("./option-table.ts"),
+  ]);
   if (rest.includes("--help") || rest.includes("-h")) {
-    io.stdout.write(`Usage: ${command.usage}\n\n${entry.summary}\n\nOptions:\n${command.help}\n`);
+    io.stdout.write(helpOf(name, entry.summary, command));
     return 0;
   }
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
       args: rest,
-      options: command.options,
-      allowPositionals: command.positionals ?? false,
+      options: parseConfig(command.options),
+      allowPositionals: command.positionals !== undefined,
       strict: true,
     });
   } catch (error) {
     io.stderr.write(
-      `catalogue ${name}: ${await flagProblem(error as Error & { code?: string }, command.options)}\nUsage: ${command.usage}\n`,
+      `catalogue ${name}: ${await flagProblem(error as Error & { code?: string }, command.options)}\nUsage: ${usageOf(name, command)}\n`,
     );
     return 1;
   }
   try {
-    const code = await command.run(parsed.values, parsed.positionals, io);
+    // parseArgs' values, as the options' declaration types them (parseConfig made the parser from it).
+    const values = parsed.values as Values<typeof command.options>;
+    const code = await command.run(values, parsed.positionals, io);
     return code ?? 0;
   } catch (error) {
     if (error instanceof InputError) {

@@ -2,11 +2,6 @@ import { formatWarning, InputError } from "../errors.ts";
 
 export { formatWarning };
 
-/** The `--strict` option of build, deploy and validate, and its help line. */
-export const strictOption = { strict: { type: "boolean", default: false } } as const;
-export const strictHelp = `  --strict             treat warnings as errors (a missing cover, an unknown column): exit 1
-                       before anything is written, for CI`;
-
 /**
  * `--strict` before a build: the content's warnings are errors, and the build does not start (a
  * build with nothing else to do would not even read the content, and so not warn).

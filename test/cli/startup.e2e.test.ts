@@ -60,7 +60,7 @@ describe("the command's start", () => {
       .filter((url) => url.includes("/lib/src/"))
       .map((url) => url.slice(url.indexOf("/lib/src/") + "/lib/src/".length));
     expect(modules.sort()).toEqual([
-      "cli/commands/index.js",
+      "cli/command-list.js",
       "cli/main.js",
       "cli/run.js",
       "errors.js",

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publishCommand } from "../../src/cli/commands/publish.ts";
+import { helpOf, usageOf } from "../../src/cli/command.ts";
 import { ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
 
@@ -27,15 +28,25 @@ function io(interactive = false) {
   return { out, io: { stdout: sink("stdout"), stderr: sink("stderr"), interactive, env: {} } };
 }
 
-const defaults = { dir: "dist", "dry-run": false };
+// What parseArgs gives for no flag at all.
+const defaults = {
+  dir: "dist",
+  "dry-run": false,
+  verify: false,
+  "prune-media": false,
+  to: undefined,
+  endpoint: undefined,
+  "max-deletes": undefined,
+  domain: undefined,
+};
 
 describe("catalogue publish (flags)", () => {
   it("documents every flag in docs/publishing.md and in --help", async () => {
     const docs = await readFile(path.join(ROOT, "docs/publishing.md"), "utf8");
     for (const flag of Object.keys(publishCommand.options)) {
       expect(docs, flag).toContain(`\`--${flag}`);
-      expect(publishCommand.help, flag).toContain(`--${flag}`);
-      expect(publishCommand.usage, flag).toContain(`--${flag}`);
+      expect(helpOf("publish", "", publishCommand), flag).toContain(`--${flag}`);
+      expect(usageOf("publish", publishCommand), flag).toContain(`--${flag}`);
     }
   });
 

@@ -1,30 +1,24 @@
 import path from "node:path";
 import { dependencyManifest } from "../../program.ts";
-import type { Command } from "../command.ts";
+import { defineCommand, usageOf } from "../command.ts";
 
 /** The package's name on npm (`catalogue`, its command, is another package's name there). */
 const PACKAGE_NAME = "audiovisual-catalogue";
 
-export const initCommand: Command = {
-  usage: "catalogue init [DIR]",
-  help: `  DIR                  the project folder (default: the working directory); init writes
-                       DIR/content (five public-domain works, two domains, drawn covers),
-                       DIR/site (a commented example of the library's own look: a page, a
-                       stylesheet, a text, a header template to rename; kept if it exists)
-                       and a .gitignore for dist, .dist.versions and .cache (or adds the lines
-                       an existing one lacks), and exits 1 without changing anything if
-                       DIR/content exists. Its next steps begin with the npm install that
-                       npx needs where the package is not installed in DIR or above
-
+export const initCommand = defineCommand({
+  options: {},
+  positionals: {
+    DIR: "the project folder (default: the working directory); init writes DIR/content (five public-domain works, two domains, drawn covers), DIR/site (a commented example of the library's own look: a page, a stylesheet, a text, a header template to rename; kept if it exists) and a .gitignore for dist, .dist.versions and .cache (or adds the lines an existing one lacks), and exits 1 without changing anything if DIR/content exists. Its next steps begin with the npm install that npx needs where the package is not installed in DIR or above",
+  },
+  usage: [{ words: "[DIR]" }],
+  more: `
 Example:
   npx catalogue init my-catalogue`,
-  options: {},
-  positionals: true,
   async run(_values, positionals, io) {
     if (positionals.length > 1) {
       const { UserError } = await import("../../errors.ts");
       throw new UserError(
-        `expected at most one folder, got ${positionals.length}; usage: ${this.usage}`,
+        `expected at most one folder, got ${positionals.length}; usage: ${usageOf("init", initCommand)}`,
       );
     }
     const project = positionals[0] ?? ".";
@@ -60,4 +54,4 @@ Example:
         `  npx catalogue build    the build to publish, into dist/\n`,
     );
   },
-};
+});

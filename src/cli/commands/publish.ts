@@ -5,32 +5,16 @@ import {
   UNRECORDED_DELETES,
 } from "../../publish/records/plan.ts";
 import type { PublishOptions, PublishSummary } from "../../publish/publish.ts";
-import type { CliIO, Command, OptionValues } from "../command.ts";
+import { defineCommand, type CliIO } from "../command.ts";
+import { OPTIONS, pick, type Values } from "../option-table.ts";
 
 // What runs is imported on use: `catalogue --help` loads no command's dependencies.
 
-/** The options `publish` and `deploy` share, and their help lines. */
-export const publishOptions = {
-  to: { type: "string" },
-  endpoint: { type: "string" },
-  "dry-run": { type: "boolean", default: false },
-  "max-deletes": { type: "string" },
-  verify: { type: "boolean", default: false },
-  domain: { type: "string", multiple: true },
-  "prune-media": { type: "boolean", default: false },
+/** `--max-deletes`, its help naming the guard's limits (option-table.ts loads no publish module). */
+export const maxDeletes = {
+  ...OPTIONS["max-deletes"],
+  help: `allow at most N deletes. Without it, deletes of files the target's records list pass up to ${ROUTINE_DELETE_SHARE * 100} % of them (a day's churn), and at most ${UNRECORDED_DELETES} files no record lists: a wrong --dir or --to stops before any change`,
 } as const;
-
-export const targetHelp = `  --to TARGET          s3://bucket/prefix, a folder, or a .zip / .tar.gz file (required)
-  --endpoint URL       an S3-compatible store (path-style addressing), e.g. http://127.0.0.1:9000`;
-
-export const guardHelp = `  --max-deletes N      allow at most N deletes. Without it, deletes of files the target's records
-                       list pass up to ${ROUTINE_DELETE_SHARE * 100} % of them (a day's churn), and at most ${UNRECORDED_DELETES} files no record
-                       lists: a wrong --dir or --to stops before any change
-  --verify             list the whole target instead of trusting its records; repair what is
-                       missing or differs, remove what neither the build nor a record knows
-  --prune-media        then remove the media no domain uses from every media folder of the target
-                       (what --domain publishes leave in folders shared with other domains): reads
-                       every domain's record first, never removes media written after it started`;
 
 /** What an s3:// target reads from the environment (src/publish/targets/s3.ts, and the AWS SDK's default chain). */
 export const credentialsHelp = `
@@ -41,43 +25,52 @@ web identity (AWS_WEB_IDENTITY_TOKEN_FILE, AWS_ROLE_ARN), container and instance
 AWS_REGION or AWS_DEFAULT_REGION (else the profile's, else us-east-1). CATALOGUE_S3_TIMEOUT: the
 seconds a stalled request waits before it is retried (default 60).`;
 
-export const publishCommand: Command = {
-  usage:
-    "catalogue publish --to TARGET [--dir DIR] [--endpoint URL] [--dry-run] [--max-deletes N] [--verify] [--domain HOST]... [--prune-media]",
-  help: `${targetHelp}
-  --dir DIR            the built output to publish (default: dist)
-  --dry-run            list every planned upload (new, changed, headers) and delete; change nothing
-${guardHelp}
-  --domain HOST        publish only this domain (repeatable): on S3 or a folder, its folder and its
-                       entry in build.json, beside what others publish there; an archive holds it only
-${credentialsHelp}
+const publishOptions = {
+  ...pick("to", "endpoint"),
+  dir: { ...OPTIONS.dir, help: "the built output to publish (default: dist)" },
+  "dry-run": OPTIONS["dry-run"],
+  "max-deletes": maxDeletes,
+  ...pick("verify", "prune-media"),
+  domain: {
+    ...OPTIONS.domain,
+    help: "publish only this domain (repeatable): on S3 or a folder, its folder and its entry in build.json, beside what others publish there; an archive holds it only",
+  },
+};
+
+/** The values `publishRequest` reads, which `publish` and `deploy` both declare. */
+type TargetValues = Pick<
+  Values<typeof publishOptions>,
+  "to" | "endpoint" | "dry-run" | "max-deletes" | "verify" | "prune-media" | "domain"
+>;
+
+export const publishCommand = defineCommand({
+  options: publishOptions,
+  more: `${credentialsHelp}
 
 Examples:
   npx catalogue publish --to s3://my-bucket/catalogue
   npx catalogue publish --to /srv/www/catalogue
   npx catalogue publish --to catalogue-2026-12-01.tar.gz`,
-  options: { ...publishOptions, dir: { type: "string", default: "dist" } },
   async run(values, _positionals, io) {
-    const dir = values.dir as string;
-    const options = await publishRequest(values, dir, io);
-    await runPublish({ ...options, dir }, io);
+    const options = await publishRequest(values, values.dir, io);
+    await runPublish({ ...options, dir: values.dir }, io);
   },
-};
+});
 
 /** The target and guard options of `publish` and `deploy`, checked. */
 export async function publishRequest(
-  values: OptionValues,
+  values: TargetValues,
   dir: string,
   io: CliIO,
 ): Promise<Omit<PublishOptions, "dir">> {
-  const to = values.to as string | undefined;
+  const to = values.to;
   if (to === undefined)
     throw new UserError("--to is required: s3://bucket/prefix, a folder, or a .zip / .tar.gz file");
   refuseUnwrittenArchive(to);
   const { openTarget } = await import("../../publish/open-target.ts");
   const target = await openTarget(to, {
     dir,
-    endpoint: values.endpoint as string | undefined,
+    endpoint: values.endpoint,
     env: io.env,
     notice: (line) => io.stderr.write(`${line}\n`),
   });
@@ -86,11 +79,11 @@ export async function publishRequest(
     throw (await import("../../publish/records/prune.ts")).archiveHasNoMedia(target.name);
   return {
     target,
-    domains: values.domain as string[] | undefined,
-    dryRun: values["dry-run"] as boolean,
-    maxDeletes: parseCount(values["max-deletes"] as string | undefined),
-    verify: values.verify as boolean,
-    pruneMedia: values["prune-media"] as boolean,
+    domains: values.domain,
+    dryRun: values["dry-run"],
+    maxDeletes: parseCount(values["max-deletes"]),
+    verify: values.verify,
+    pruneMedia: values["prune-media"],
   };
 }
 

@@ -1,12 +1,16 @@
 import { UserError } from "../../errors.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
+import { OPTIONS, pick } from "../option-table.ts";
 
-export const serveCommand: Command = {
-  usage: "catalogue serve [--dir DIR] [--port N] [--host ADDR]",
-  help: `  --dir DIR            the built output (default: dist); a rebuild is served without restart
-  --port N             the port (default: 8080; 0 picks a free one, printed on start)
-  --host ADDR          the address to listen on (default: 127.0.0.1)
-
+export const serveCommand = defineCommand({
+  options: {
+    dir: {
+      ...OPTIONS.dir,
+      help: "the built output (default: dist); a rebuild is served without restart",
+    },
+    ...pick("port", "host"),
+  },
+  more: `
 Each domain answers at http://DOMAIN.localhost:PORT/ (printed on start; browsers resolve
 .localhost to this machine), and to its own name in the Host header; an unknown host gets
 the first domain.
@@ -14,19 +18,14 @@ the first domain.
 Example (then http://library-south.example.localhost:8080/ in a browser, or
 curl -H 'Host: library-south.example' http://127.0.0.1:8080/):
   npx catalogue serve --dir dist --port 8080`,
-  options: {
-    dir: { type: "string", default: "dist" },
-    port: { type: "string", default: "8080" },
-    host: { type: "string", default: "127.0.0.1" },
-  },
   async run(values, _positionals, io) {
-    const port = parsePort(values.port as string);
-    const dir = values.dir as string;
+    const port = parsePort(values.port);
+    const dir = values.dir;
     const { startServer } = await import("../../serve/server.ts");
     const server = await startServer({
       dir,
       port,
-      host: values.host as string,
+      host: values.host,
       log: (line) => io.stdout.write(`${line}\n`),
     });
     io.stdout.write(`serving ${dir} on ${server.url} (stop with Ctrl-C)\n`);
@@ -37,7 +36,7 @@ curl -H 'Host: library-south.example' http://127.0.0.1:8080/):
     await stopOnSignal(() => server.close());
     io.stdout.write("stopped\n");
   },
-};
+});
 
 /**
  * Settles once Ctrl-C (SIGINT) or SIGTERM has come and `stop` has finished: a long-running

@@ -1,36 +1,29 @@
 import { formatProblem, sortProblems } from "../../errors.ts";
-import type { Command } from "../command.ts";
+import { defineCommand } from "../command.ts";
+import { pick } from "../option-table.ts";
 import { checkFlags } from "../flags.ts";
-import { formatWarning, strictHelp, strictOption } from "../warnings.ts";
+import { formatWarning } from "../warnings.ts";
 
-export const validateCommand: Command = {
-  usage: "catalogue validate [--content DIR] [--site DIR] [--strict]",
-  help: `  --content DIR        the content folder with the four CSV files (default: content)
-  --site DIR           the library's own site folder (default: site beside the content folder)
-${strictHelp}
-
+export const validateCommand = defineCommand({
+  options: pick("content", "site", "strict"),
+  more: `
 Example:
   npx catalogue validate --content content --strict`,
-  options: {
-    content: { type: "string", default: "content" },
-    site: { type: "string" },
-    ...strictOption,
-  },
   async run(values, _positionals, io) {
     await checkFlags(values);
     const { checkContent } = await import("../../content/load.ts");
-    const check = await checkContent(values.content as string);
+    const check = await checkContent(values.content);
     // The library's site folder: its templates compiled, its pages and texts checked, as the build does.
     const { siteFolderPath: siteFolder, checkSiteFolder } =
       await import("../../pipeline/site-folder.ts");
     const site = await checkSiteFolder(
-      siteFolder(values.content as string, values.site as string | undefined),
+      siteFolder(values.content, values.site),
       values.site !== undefined,
       check.catalogue?.domains ?? [],
     );
     check.problems.push(...site.problems);
     check.warnings.push(...site.warnings);
-    const strict = values.strict as boolean;
+    const strict = values.strict;
     // Strict: the warnings are problems, printed and counted as such.
     const problems = strict ? [...check.problems, ...check.warnings] : check.problems;
     if (!strict)
@@ -52,4 +45,4 @@ Example:
     );
     return 0;
   },
-};
+});

@@ -1,7 +1,7 @@
 /**
  * Measures the HTML catalogue on a generated catalogue (20,000 works, 3 domains by default):
  * pages per second of a full site build, a rebuild with no change, and a rebuild after renaming
- * one title (the issue's target: at most 25% of a full build).
+ * one title (target: at most 25% of a full build).
  *
  *   TMPDIR=/dev/shm npx tsx scripts/bench-site.ts [--works 20000] [--domains 3] [--runs 3] [--keep DIR]
  *

@@ -66,8 +66,8 @@ ${rowsKey(domain, works, workDigests)}`,
     );
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
-    // per value, about 600,000 a build, was made only to be read twice; a generator's step per
-    // row and pass cost more than the row).
+    // per value, hundreds of thousands a build, was made only to be read twice; a generator's
+    // step per row and pass cost more than the row).
     const packer = new RowPacker(works.length);
     const widths = new ColumnWidths();
     for (const listed of works) {

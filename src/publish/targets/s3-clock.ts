@@ -11,7 +11,10 @@ import type { S3Client } from "@aws-sdk/client-s3";
 
 type Retry = typeof import("@smithy/core/retry");
 let rules: Retry | null = null;
-/** The SDK's own list of clock skew errors, loaded with the SDK (not with this module: issue 15). */
+/**
+ * The SDK's own list of clock skew errors, loaded with the SDK (not with this module: a publish
+ * that never reaches S3 does not load the SDK).
+ */
 export async function loadClockRules(): Promise<void> {
   rules ??= await import("@smithy/core/retry");
 }

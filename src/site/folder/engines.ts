@@ -40,8 +40,8 @@ export interface Limits {
   memory: number;
   /**
    * The template time of a whole build: this, plus `earnedMs` for each render. A build of many
-   * pages each close to the limit of one render still ends; a large catalogue's templates, a few
-   * tens of microseconds a page, never come near it.
+   * pages each close to the limit of one render still ends; a large catalogue's templates, far
+   * quicker a page than one render's limit, never come near it.
    */
   buildMs: number;
   earnedMs: number;

@@ -95,7 +95,7 @@ const siteStages = (b: Awaited<ReturnType<typeof timedBuild>>) => ({
 });
 
 // A first build into another folder fills the image cache and loads the program's modules, so
-// that the full build below is measured as the issue asks (images already cached) and in the
+// that the full build below is measured as the target says (images already cached) and in the
 // same conditions as the rebuilds after it.
 await timedBuild(path.join(dir, "warm-up"));
 await rm(path.join(dir, "warm-up"), { recursive: true, force: true });

@@ -150,7 +150,7 @@ function temporaryFailure(error: unknown): unknown {
 }
 
 /** The dates that bound each kind, for the document properties (docs/interface.md#windows, as days). */
-export function exportFacts(view: DomainView): ExportFacts {
+function exportFacts(view: DomainView): ExportFacts {
   const today = dayNumber(view.date);
   const days = view.domain.export_window_days;
   return {

@@ -23,7 +23,7 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  */
 
 /** The one variant the JSON API points at (`cover`, a director's `photo`); the site adds more. */
-export const API_IMAGE = { width: 480, format: "jpeg" } as const;
+const API_IMAGE = { width: 480, format: "jpeg" } as const;
 
 export interface ProcessedImage {
   /** File name under the domain's media folder, e.g. `Ab12Cd34Ef-480.jpeg`. */

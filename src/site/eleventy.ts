@@ -7,7 +7,7 @@ import { SiteData, type SitePage } from "./model.ts";
  * The template entry: `.eleventy.ts` in the sources, compiled to lib/.eleventy.js in the package.
  * Eleventy 3.1 does not look for a TypeScript configuration by itself: it is named explicitly.
  */
-export const ELEVENTY_CONFIG = path.join(CODE_ROOT, codePath(".eleventy.ts"));
+const ELEVENTY_CONFIG = path.join(CODE_ROOT, codePath(".eleventy.ts"));
 // The input folder holds no template files (the template is virtual); Eleventy only scans it.
 const INPUT = path.join(CODE_ROOT, "src/site/templates");
 // Eleventy never writes here: pages are taken from the transform below and written by the

@@ -21,17 +21,17 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  * `pagefind/`, so the index works under any base path.
  *
  * Pagefind cannot update an index: one changed document means indexing all of its documents
- * again, seconds of CPU for a large domain. So a large
- * domain's index is split into parts by work id (`partCount`): the primary part in `pagefind/`,
- * the others in `pagefind/part-N/`, listed in `pagefind/parts.json`, which the page's script
- * merges into one search (Pagefind's `mergeIndex`). A part whose documents are those of the
- * previous build (same key) is kept as it is; renaming a title indexes one part again.
+ * again, much CPU for a large domain. So a large domain's index is split into parts by work id
+ * (`partCount`): the primary part in `pagefind/`, the others in `pagefind/part-N/`, listed in
+ * `pagefind/parts.json`, which the page's script merges into one search (Pagefind's
+ * `mergeIndex`). A part whose documents are those of the previous build (same key) is kept as it
+ * is; renaming a title indexes one part again.
  */
 
 // Some CDNs limit the files of a site: above this many pages a domain's index (all its parts) bundles fragments together.
 const MAX_FRAGMENTS = 200;
 /** About this many documents per part of an index. */
-export const DOCS_PER_PART = 2000;
+const DOCS_PER_PART = 2000;
 /** A search loads every part's entry and metadata first: beyond this, parts only grow. */
 const MAX_PARTS = 16;
 /** What a merged part needs of its files: not the script and WebAssembly, which the primary part brings. */

@@ -69,7 +69,7 @@ function headLine(record: Omit<RecordHead, "files">, files: number): string {
 }
 
 /** The line of a file the target holds as `e` says. */
-export const recordLine = (rel: string, e: PublishedEntry) =>
+const recordLine = (rel: string, e: PublishedEntry) =>
   `${rel}\t${e.size}\t${e.md5}\t${e.key ?? ""}\t${e.contentType}\t${e.cacheControl}\t${e.contentDisposition ?? ""}\t${e.mtimeMs ?? ""}`;
 
 /** The line of a pending path: known, its state not. */

@@ -36,7 +36,7 @@ interface Refusal {
 }
 
 /** An answer that may mean the request's time was wrong (the SDK's list, which includes SignatureDoesNotMatch). */
-export function isSkewError(error: unknown): boolean {
+function isSkewError(error: unknown): boolean {
   if (rules === null) throw new Error("bug: isSkewError before loadClockRules");
   return (
     rules.isClockSkewError(error as Parameters<Retry["isClockSkewError"]>[0]) ||

@@ -28,7 +28,7 @@ export type Engine = "liquid";
 /** A compiled template: renders its data to HTML or throws a UserError naming the user's file and line. */
 export type Render = (data: Record<string, unknown>) => string;
 
-export const TEMPLATE_ENGINES: Record<string, Engine> = { ".liquid": "liquid" };
+const TEMPLATE_ENGINES: Record<string, Engine> = { ".liquid": "liquid" };
 
 /** The bounds of a site folder's templates (docs/site.md, "Limits"). */
 export interface Limits {

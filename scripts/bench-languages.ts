@@ -1,8 +1,9 @@
 /**
- * Issue 31's targets: the cost of sites in several languages. One generated catalogue (20,000
- * works, 3 domains by default), built as it is (every domain in its locale alone) and with every
- * domain also offered in two other languages of the seven (the `languages` column of
- * domains.csv), in the same run, alternated, the medians reported:
+ * The targets of sites in several languages (docs/performance.md#sites-in-several-languages):
+ * what they cost. One generated catalogue (20,000 works, 3 domains by default), built as it is
+ * (every domain in its locale alone) and with every domain also offered in two other languages
+ * of the seven (the `languages` column of domains.csv), in the same run, alternated, the medians
+ * reported:
  * - the full site build in 3 languages against the same in one (target ≤ 2.6x), and the peak
  *   memory of the 3-language build (target ≤ 1 GB): each build in its own process
  *   (scripts/bench/build-child.ts with the compiled program, so run `npm run compile` first),

@@ -1,11 +1,12 @@
 /**
- * Issue 34's target: a library's own header and footer in Liquid cost little. One generated
- * catalogue (20,000 works, 3 domains by default) built with the built-in templates and with a
- * site/ folder whose header and footer are Liquid templates using the documented data (the
- * logo, the navigation's pages and categories, the language switcher, the downloads), in the same
- * run, alternated (the order swapped every other pair), each full site build in its own process
- * (scripts/bench/build-child.ts with the compiled program: run `npm run compile` first) from an
- * empty output folder, images cached by a first build. Target: ≤ 1.5x.
+ * The site folder's target (docs/performance.md#a-librarys-own-look): a library's own header and
+ * footer in Liquid cost little. One generated catalogue (20,000 works, 3 domains by default) built
+ * with the built-in templates and with a site/ folder whose header and footer are Liquid
+ * templates using the documented data (the logo, the navigation's pages and categories, the
+ * language switcher, the downloads), in the same run, alternated (the order swapped every other
+ * pair), each full site build in its own process (scripts/bench/build-child.ts with the compiled
+ * program: run `npm run compile` first) from an empty output folder, images cached by a first
+ * build. Target: ≤ 1.5x.
  *
  *   TMPDIR=/dev/shm npx tsx scripts/bench-look.ts [--works 20000] [--domains 3] [--runs 3] [--keep]
  */

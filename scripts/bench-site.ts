@@ -1,7 +1,7 @@
 /**
  * Measures the HTML catalogue on a generated catalogue (20,000 works, 3 domains by default):
  * pages per second of a full site build, a rebuild with no change, and a rebuild after renaming
- * one title (the issue's target: at most 25% of a full build).
+ * one title (target: at most 25% of a full build).
  *
  *   TMPDIR=/dev/shm npx tsx scripts/bench-site.ts [--works 20000] [--domains 3] [--runs 3] [--keep DIR]
  *
@@ -95,7 +95,7 @@ const siteStages = (b: Awaited<ReturnType<typeof timedBuild>>) => ({
 });
 
 // A first build into another folder fills the image cache and loads the program's modules, so
-// that the full build below is measured as the issue asks (images already cached) and in the
+// that the full build below is measured as the target says (images already cached) and in the
 // same conditions as the rebuilds after it.
 await timedBuild(path.join(dir, "warm-up"));
 await rm(path.join(dir, "warm-up"), { recursive: true, force: true });

@@ -77,7 +77,7 @@ if (BUNDLES.length > 0) {
   }
 }
 // `catalogue --help` as the compiled program prints it, which bin/catalogue.js prints without
-// loading any module (Node's ES module loader alone costs a tenth of a second).
+// loading any module (Node's ES module loader alone is most of the time of `--help`).
 writeFileSync(
   path.join(LIB, HELP_FILE),
   execFileSync(process.execPath, [path.join(LIB, "src/cli/main.js"), "--help"]),

@@ -207,7 +207,7 @@ export async function soak(
 }
 
 /** Memory is flat when it grew by less than this over the run (after the warm-up). */
-export const RSS_MARGIN_MIB = 64;
+const RSS_MARGIN_MIB = 64;
 export const isFlat = (r: SoakResult) =>
   r.rssAfter - r.rssBefore < RSS_MARGIN_MIB && r.rssAfter < r.rssBefore * 1.5;
 

@@ -11,7 +11,7 @@ import type { build as Build } from "../../src/pipeline/pipeline.ts";
 
 const { build } = (await import(
   process.env.BENCH_COMPILED === "1"
-    ? "../../lib/src/build/build.js"
+    ? "../../lib/src/pipeline/pipeline.js"
     : "../../src/pipeline/pipeline.ts"
 )) as { build: typeof Build };
 

@@ -4,7 +4,7 @@ import { API_PATH, FORMAT_DIRS, type FormatDir, type OrderingDir } from "./layou
 /**
  * The absolute address of a listing page, as DRF's pagination builds it: the request's `format`
  * and `ordering` carried over, keys in alphabetical order, and page 1 written without `page`
- * (seed rule 5: page 2's previous link omits it).
+ * (docs/interface.md#json: page 2's `previous` has no `page`).
  */
 export function pageLink(
   domain: Domain,

@@ -132,7 +132,7 @@ const EXPORT_SUMMARIES: Record<(typeof EXPORT_KINDS)[number], string> = {
   export_down_movies: "Works whose availability ended within the export window (downs).",
 };
 
-export function openapiDocument(domain: Domain): object {
+function openapiDocument(domain: Domain): object {
   const api = API_PATH;
   return {
     openapi: "3.1.0",

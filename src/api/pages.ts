@@ -94,8 +94,8 @@ export function apiFiles(
 ): Iterable<OutputFile>[] {
   const elements = new DomainElements(view.domain, imageUrl);
   // Three generators rather than one: V8 optimised one generator of three loops while it ran the
-  // first (on-stack replacement) and compiled it again for each of the others, a fifth of a
-  // second of background compilation per build.
+  // first (on-stack replacement) and compiled it again for each of the others, background
+  // compilation paid again at every build.
   return [
     detailFiles(view, elements, workDigests, detailPrefix(version)),
     listingFiles(view, elements, workDigests, version),
@@ -245,9 +245,9 @@ function elementBytes(
 const CLOSE_COMMA = "},";
 
 /*
- * Keyed files are objects of these classes rather than closures: a build yields 70,000 of them,
- * and a closure each (named by the TypeScript loader with a property definition) cost a tenth
- * of a second.
+ * Keyed files are objects of these classes rather than closures: a build yields tens of thousands
+ * of them, and a closure each (named by the TypeScript loader with a property definition) cost
+ * more than the class's shared methods.
  */
 
 /** A retrieve document: the element's pieces and the detail keys. */

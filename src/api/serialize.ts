@@ -20,7 +20,7 @@ export type ImageUrl = (rel: string) => string;
  * The default-language `description`: the CSV's own column, else the text in the domain's
  * language (the original service returns the active language there), else null.
  */
-export function defaultDescription(director: Director, locale: string): string | null {
+function defaultDescription(director: Director, locale: string): string | null {
   if (director.description !== null) return director.description;
   const language = locale.slice(0, 2).toLowerCase() as Language;
   return LANGUAGES.includes(language) ? director[`description_${language}`] : null;

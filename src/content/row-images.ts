@@ -98,7 +98,7 @@ export async function checkImages(
 }
 
 /** Lines as ranges, `2-18, 20, 31-32`, the first 20 ranges and a count of the rest. */
-export function lineList(lines: readonly number[]): string {
+function lineList(lines: readonly number[]): string {
   const ranges: string[] = [];
   for (let i = 0; i < lines.length;) {
     let j = i;

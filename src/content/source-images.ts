@@ -17,7 +17,7 @@ export interface ImageSource {
 
 const FORMATS = new Set(["jpeg", "png", "webp", "gif", "avif", "tiff"]);
 // Decompression bombs: a small file that decodes to billions of pixels would exhaust memory.
-export const MAX_PIXELS = 50_000_000;
+const MAX_PIXELS = 50_000_000;
 const MAX_BYTES = 50 * 1024 * 1024;
 
 /** What a check needs of an image's header (one may carry large EXIF and ICC blocks). */
@@ -55,7 +55,7 @@ function readHeader(
     Number.isInteger(recorded.height)
   )
     return Promise.resolve(recorded);
-  // sharp (a tenth of a second to load) only when a header must be read.
+  // sharp (slow to load) only when a header must be read.
   const header = import("sharp")
     .then(({ default: sharp }) => sharp(abs, { limitInputPixels: false }).metadata())
     .then(({ format, width, height }) => ({ format, width, height }));

@@ -5,7 +5,7 @@ import path from "node:path";
  * An editor's save is a few events within milliseconds; every millisecond waited here is one more
  * before the page shows the edit.
  */
-export const QUIET_MS = 50;
+const QUIET_MS = 50;
 
 /**
  * Calls `rebuild` after changes in `dir`, once per burst: it waits until `quietMs` pass without a

@@ -11,11 +11,11 @@ import {
 } from "./cloudfront.ts";
 
 /** CloudFront's limit on alternate domain names (CNAMEs) per distribution. */
-export const MAX_ALIASES = 100;
+const MAX_ALIASES = 100;
 
-export const FUNCTION_FILE = "function.js";
+const FUNCTION_FILE = "function.js";
 export const POLICY_FILE = "response-headers-policy.json";
-export const KVS_FILE = "key-value-store.json";
+const KVS_FILE = "key-value-store.json";
 
 /** What `catalogue config cloudfront` writes into `out`; returns the files written. */
 export async function writeCloudFrontFiles(options: {

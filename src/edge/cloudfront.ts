@@ -38,7 +38,7 @@ export const FUNCTION_MAX_BYTES = 10_240;
  * library's sources are those of every domain (one site folder, or shards' several), and HSTS is
  * sent only when every domain's base URL is https (docs/serving.md#cloudfront).
  */
-export function distributionPolicy(info: BuildInfo): Record<string, string> {
+function distributionPolicy(info: BuildInfo): Record<string, string> {
   const csp = sharedContentSecurityPolicy(info.domains);
   const https = info.domains.every((d) => d.base_url.startsWith("https:"));
   return servable({

@@ -16,7 +16,7 @@ export interface WorkerFilesOptions {
   name: string;
 }
 
-export const CONFIG_FILE = "wrangler.json";
+const CONFIG_FILE = "wrangler.json";
 
 export async function writeWorkerFiles(
   options: WorkerFilesOptions,

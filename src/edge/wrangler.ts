@@ -72,7 +72,7 @@ export function wranglerConfig(info: BuildInfo, options: WorkersOptions): Wrangl
  * Route patterns (`host/path*`; Wrangler finds each host's zone): a domain's base path and all
  * below it, and each media folder on a host of its own.
  */
-export function workerRoutes(info: BuildInfo): string[] {
+function workerRoutes(info: BuildInfo): string[] {
   const routes: string[] = [];
   const add = (host: string, prefix: string, bare: boolean) => {
     // A prefix under one already routed adds nothing.

@@ -33,7 +33,7 @@ export interface Column {
 }
 
 /** The absolute address of a work's page in the HTML catalogue (docs/interface.md#site-urls). */
-export const detailPageUrl = (domain: Domain, id: number, slug: string) =>
+const detailPageUrl = (domain: Domain, id: number, slug: string) =>
   `${domain.base_url}/${workDir(id, slug)}`;
 
 export const COLUMNS: readonly Column[] = [

@@ -66,8 +66,8 @@ ${rowsKey(domain, works, workDigests)}`,
     );
     if (tree.reuse(rel, key)) continue;
     // One loop measures and packs the rows, each value straight from its column (a cell object
-    // per value, about 600,000 a build, was made only to be read twice; a generator's step per
-    // row and pass cost more than the row).
+    // per value, hundreds of thousands a build, was made only to be read twice; a generator's
+    // step per row and pass cost more than the row).
     const packer = new RowPacker(works.length);
     const widths = new ColumnWidths();
     for (const listed of works) {
@@ -150,7 +150,7 @@ function temporaryFailure(error: unknown): unknown {
 }
 
 /** The dates that bound each kind, for the document properties (docs/interface.md#windows, as days). */
-export function exportFacts(view: DomainView): ExportFacts {
+function exportFacts(view: DomainView): ExportFacts {
   const today = dayNumber(view.date);
   const days = view.domain.export_window_days;
   return {

@@ -119,7 +119,7 @@ export const workbookXml = (sheetName: string) =>
   `<sheets><sheet sheetId="1" name="${xmlEncode(sheetName)}" state="visible" r:id="rId3"/></sheets><calcPr calcId="171027"/></workbook>`;
 
 /** Style indexes (cellXfs) of the cells: plain, the bold header, and dates (present only in a sheet that has a date). */
-export const HEADER_STYLE = 1;
+const HEADER_STYLE = 1;
 export const DATE_STYLE = 2;
 
 /** The styles: the default font and a bold one for the header; a date format only when a date cell uses it. */

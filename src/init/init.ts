@@ -48,7 +48,7 @@ async function put(root: string, rel: string, data: string | Buffer) {
 }
 
 /** What the command writes beside content/ and must stay out of the project's repository. */
-export const IGNORED = ["dist", ".dist.versions", ".cache"] as const;
+const IGNORED = ["dist", ".dist.versions", ".cache"] as const;
 
 /**
  * Writes `projectDir`/.gitignore with the folders the command writes (the output, its kept

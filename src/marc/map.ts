@@ -115,7 +115,7 @@ export function marcMapper(
     ...PHYSICAL_DESCRIPTIONS.map((value) => control("007", value)),
   ];
 
-  // Intl's names and lists cost microseconds a call; a catalogue has few languages and lists.
+  // Intl's names and lists are dear to make at each call; a catalogue has few languages and lists.
   const languageName = remembered((tag: string): string => {
     if (labelsLanguage(tag) === "va") return labels.languageNames.va ?? tag;
     let language: string | undefined;

@@ -23,7 +23,7 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  */
 
 /** The one variant the JSON API points at (`cover`, a director's `photo`); the site adds more. */
-export const API_IMAGE = { width: 480, format: "jpeg" } as const;
+const API_IMAGE = { width: 480, format: "jpeg" } as const;
 
 export interface ProcessedImage {
   /** File name under the domain's media folder, e.g. `Ab12Cd34Ef-480.jpeg`. */
@@ -120,8 +120,8 @@ async function processOne(
     // promise's read is four round trips through libuv's thread pool.
     variants = JSON.parse(readFileSync(record, "utf8")) as Recorded[];
   } catch {
-    // Loaded only when an image is not in the cache yet: a few tenths of a second at start, for
-    // every build whose images are all cached (most rebuilds) nothing.
+    // Loaded only when an image is not in the cache yet: slow to load, and every build whose
+    // images are all cached (most rebuilds) needs none of it.
     const { default: Image } = await import("@11ty/eleventy-img");
     const stats = await Image(source.abs, {
       widths: request.widths,
@@ -230,8 +230,9 @@ export const MEDIA_CODE: CodeConcern = { entries: ["src/media/processed-images.t
  * media folder). eleventy-img names each variant by a hash of its source's content and its
  * processing options (and its width), so the name stands for the bytes and keys the copy: a
  * file the previous build copied under the same name is kept without reading it again (hashing
- * tens of thousands of covers at every build would cost seconds). Unlike the cache file's
- * inode or mtime, the name is the same on every machine, so the manifest stays deterministic.
+ * tens of thousands of covers at every build would cost more than the rest of a rebuild). Unlike
+ * the cache file's inode or mtime, the name is the same on every machine, so the manifest stays
+ * deterministic.
  */
 export async function copyProcessedImage(
   tree: FileSink,

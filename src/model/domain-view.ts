@@ -61,33 +61,6 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
 const isListed = (work: Audiovisual, from: number, until: number, today: number) =>
   work.status_global === 1 && from <= today && today <= until;
 
-/**
- * The works a domain lists at the build date, unordered: what domainView lists, without ordering
- * them or building its entries (the site asks every domain for the images it shows before the
- * domains are built one by one).
- */
-export function* listedWorks(
-  catalogue: Catalogue,
-  domain: Domain,
-  date: string,
-): Generator<Audiovisual> {
-  const today = dayNumber(date);
-  const windows = catalogue.windows.get(domain.domain) ?? new Map<number, Window>();
-  for (const work of catalogue.works) {
-    const window = windows.get(work.id);
-    if (
-      window !== undefined &&
-      isListed(
-        work,
-        dayNumber(window.from),
-        window.until === null ? Infinity : dayNumber(window.until),
-        today,
-      )
-    )
-      yield work;
-  }
-}
-
 /** The catalogue's names are ranked once per locale, however many domains and lists use it. */
 const ranksByCatalogue = new WeakMap<Catalogue, Map<string, RankedNames>>();
 

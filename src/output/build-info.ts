@@ -45,7 +45,7 @@ export type DomainInfo = z.infer<typeof domainInfo>;
  * publishes of some domains, on other machines or days) merge their entries into the file one
  * full build would write.
  */
-export const domainEntry = domainInfo.extend({
+const domainEntry = domainInfo.extend({
   /** Its row in domains.csv (from 0): entries are sorted by it, whichever shard wrote them. */
   position: z.number(),
   /** The build date of the domain's files: a domain built on another day keeps its own. */
@@ -53,7 +53,7 @@ export const domainEntry = domainInfo.extend({
 });
 export type DomainEntry = z.infer<typeof domainEntry>;
 
-export const buildInfo = z.object({
+const buildInfo = z.object({
   generator: z.literal("catalogue"),
   version: z.literal(1),
   /** The newest of the domains' dates (a full build: its date). */

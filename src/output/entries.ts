@@ -51,7 +51,7 @@ abstract class PackedEntries<T> implements ReadonlyMap<string, T> {
  * The entries of a version's files, path → StagedEntry, each kept as one short string
  * (the size, MD5 and key separated by tabs, after a `+` for a file this build wrote) rather than
  * an object and its digest strings: a large build keeps hundreds of thousands of entries until it
- * ends, and objects would take half again as much memory. A kept file's string is its previous manifest
+ * ends, and objects take much more memory. A kept file's string is its previous manifest
  * line's, shared rather than copied (a rebuild keeps nearly every file). Entries are unpacked
  * when read.
  */
@@ -137,7 +137,7 @@ export const hasFields = (files: ReadonlyMap<string, FileEntry>): files is Field
 
 /**
  * `size\tmd5\tkey` of an entry (a manifest line's fields), after `mark`. Joined, they are one new
- * flat string (see `flat`), for a third of a copy's cost.
+ * flat string (see `flat`), for less than a copy's cost.
  */
 export const packFields = ({ size, md5, key }: FileEntry, mark = "") =>
   [`${mark}${size}`, md5 ?? "", key ?? ""].join("\t");

@@ -17,7 +17,7 @@ const MANIFEST_HEADER = "path\tsize\tmd5\tkey\n";
  * The manifest's text: a header, then a line per file sorted by path (the default sort compares
  * UTF-16 code units, without a callback per comparison) with its size, MD5 and key separated by
  * tabs (an empty field: none). Tab-separated rather than JSON: a rebuild reads two manifests of
- * 130,000 files and writes one, and JSON cost three times as much both ways. Paths never hold a
+ * every file and writes one, and JSON cost much more both ways. Paths never hold a
  * tab or a line break (StagingWriter.claim refuses them).
  */
 export function manifestText(entries: ReadonlyMap<string, FileEntry>): string {
@@ -28,7 +28,7 @@ export function manifestText(entries: ReadonlyMap<string, FileEntry>): string {
 
 const manifestLine = (rel: string, entry: FileEntry) => `${rel}\t${packFields(entry)}\n`;
 
-/** Bytes of manifest text written at a time (the whole text of 716,000 files is 150 MB as one string). */
+/** Bytes of manifest text written at a time (a large build's text is too large as one string). */
 const MANIFEST_CHUNK = 1 << 20;
 
 /** Writes manifestText(entries) into `file`, a piece at a time. */

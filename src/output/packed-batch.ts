@@ -44,7 +44,7 @@ const HEADER = 4;
  * A batch's files, packed as they are added (PackedFiles): a file is begun, given its segments
  * (offset and size in the batch's buffer; adjacent pieces make one segment) and ended with its
  * size. Built straight into the packed form: an object and a segment array per file, packed again
- * when the batch left, were a tenth of the main thread's bookkeeping per file.
+ * when the batch left, were a large part of the main thread's bookkeeping per file.
  */
 export class BatchFiles {
   private text = "";

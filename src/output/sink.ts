@@ -7,7 +7,7 @@
 /**
  * A file of a version. A file written with a key (a digest of everything its bytes are made
  * from: the same path with the same key holds the same bytes) is not hashed by the build: MD5
- * costs a quarter of an API build, and only publishing needs it (see publish/digests.ts). Every
+ * is a large part of an API build, and only publishing needs it (see publish/digests.ts). Every
  * other file has its MD5.
  */
 export interface FileEntry {

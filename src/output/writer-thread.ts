@@ -53,7 +53,7 @@ async function answer(request: WriterRequest): Promise<object> {
 
 type LinkRequest = Extract<WriterRequest, { kind: "link" }>;
 
-/** Links per turn of the event loop: a batch that arrives meanwhile waits about a millisecond. */
+/** Links per turn of the event loop: a batch that arrives meanwhile waits little. */
 const LINK_SLICE = 200;
 const linkJobs: {
   request: LinkRequest;

@@ -24,7 +24,7 @@ export function pickEncoding(header: string | undefined): Encoding | null {
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
-// Quality 5 compresses JSON pages well in about a millisecond; the results are cached anyway.
+// Quality 5 compresses JSON pages well and quickly; the results are cached anyway.
 const BROTLI = { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } };
 
 /** File bytes (raw or compressed) by path, ETag and encoding, evicting the oldest beyond a memory budget. */

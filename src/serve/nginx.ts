@@ -141,7 +141,7 @@ function apiLocations(routes: DomainRoutes, own: Entries): string[] {
 }
 
 /** The directives of a host's `server` block but its `listen` and `server_name`: the whole routing table. */
-export function serverBody(host: HostRoutes, dir: string): string[] {
+function serverBody(host: HostRoutes, dir: string): string[] {
   const i = "    ";
   const own = host.headers;
   const lines = [

@@ -20,7 +20,7 @@ export interface ServedBuild {
   isDirectory(rel: string): Promise<boolean>;
 }
 
-/** Remembered file lookups per version (about 200 bytes each). */
+/** Remembered file lookups per version (each a path and its answer: small). */
 const MAX_LOOKUPS = 50_000;
 
 /**

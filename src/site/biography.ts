@@ -15,7 +15,7 @@ export interface Biography {
  * them (Valencian, then Catalan, then Spanish), else English, else the untagged column, else any
  * other language. The caller marks the text with its `lang` so a screen reader pronounces it right.
  */
-export function inPageLanguage(
+function inPageLanguage(
   texts: (lang: Language) => string | null | undefined,
   untagged: string | null | undefined,
   locale: string,

@@ -21,7 +21,7 @@ export const FAVICON = "favicon.svg";
 /** The pages' ground, `--paper` of the default stylesheet (assets/style.css), under a logo's JPEGs. */
 export const PAPER = "#fbfaf7";
 /** The favicon's side in pixels: sharp on high-density screens, which show 16 or 32 points. */
-export const FAVICON_SIZE = 64;
+const FAVICON_SIZE = 64;
 
 /** A logo's images: WebP with its transparency, JPEG on the paper colour, and its favicon. */
 export type LogoVariants = Variants & { icon: ProcessedImage };

@@ -7,7 +7,7 @@ import { SiteData, type SitePage } from "./model.ts";
  * The template entry: `.eleventy.ts` in the sources, compiled to lib/.eleventy.js in the package.
  * Eleventy 3.1 does not look for a TypeScript configuration by itself: it is named explicitly.
  */
-export const ELEVENTY_CONFIG = path.join(CODE_ROOT, codePath(".eleventy.ts"));
+const ELEVENTY_CONFIG = path.join(CODE_ROOT, codePath(".eleventy.ts"));
 // The input folder holds no template files (the template is virtual); Eleventy only scans it.
 const INPUT = path.join(CODE_ROOT, "src/site/templates");
 // Eleventy never writes here: pages are taken from the transform below and written by the
@@ -29,10 +29,10 @@ async function ensureTypeScriptLoader() {
 
 /**
  * Eleventy's pages per run. Eleventy holds every page of a run (its data, template instance and
- * pagination entry: about 20 KB each) until the run ends, so 56,000 pages in one run took a
- * gigabyte; a run costs a few tenths of a second to start.
+ * pagination entry) until the run ends, so a large domain's pages in one run held too much
+ * memory; a run costs time to start, so runs are not much smaller.
  */
-export const PAGES_PER_RUN = 5000;
+const PAGES_PER_RUN = 5000;
 
 type PageSink = (rel: string, html: string) => Promise<void>;
 
@@ -44,7 +44,7 @@ type PageSink = (rel: string, html: string) => Promise<void>;
  * Each entry is one page of a domain in one or more language versions of its site
  * (`versionEntries`), and is one page for Eleventy, which renders every version in turn. A page's
  * versions differ only in their texts and links: rendering them together spares Eleventy's work
- * for each page of the site (its template instance, data and output path, about a quarter of a
+ * for each page of the site (its template instance, data and output path, a large part of a
  * page's time) for every language after the first.
  */
 export async function renderPages(

@@ -57,7 +57,7 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
 }
 
 /** The domain's new works, newest first; a stable sort keeps the name order within a day. */
-export function newWorks(view: DomainView): ListedWork[] {
+function newWorks(view: DomainView): ListedWork[] {
   return view.orders.name
     .filter((listed) => listed.isNew)
     .sort((a, b) => (a.window.from < b.window.from ? 1 : a.window.from > b.window.from ? -1 : 0));

@@ -44,12 +44,12 @@ export async function siteVersion(): Promise<string> {
 /**
  * The key function of one domain's pages: md5 of the version, the shared DomainSite, the page's
  * path and its data. Works stand in pages as their inputs digest (`workDigests`, from
- * src/domain-inputs.ts: the work, its director, window and novelty, whole) with the image
+ * src/pipeline/domain-inputs.ts: the work, its director, window and novelty, whole) with the image
  * variants the markup shows (file names are content hashes; width and height are in the markup),
  * not where they lie in the cache. Directors stand as their digest with their photo's variants.
  *
  * Plain JSON.stringify of shallow copies, not a replacer: a replacer is called for every value
- * of every work, which made keying two domains' pages cost a second.
+ * of every work, which made keying a domain's pages cost more than rendering a rename's.
  */
 export function pageKeys(
   site: DomainSite,

@@ -21,17 +21,17 @@ import { codeVersion, type CodeConcern } from "../util/code-version.ts";
  * `pagefind/`, so the index works under any base path.
  *
  * Pagefind cannot update an index: one changed document means indexing all of its documents
- * again, about half a millisecond of CPU each (7 s for a domain of 13,600 works). So a large
- * domain's index is split into parts by work id (`partCount`): the primary part in `pagefind/`,
- * the others in `pagefind/part-N/`, listed in `pagefind/parts.json`, which the page's script
- * merges into one search (Pagefind's `mergeIndex`). A part whose documents are those of the
- * previous build (same key) is kept as it is; renaming a title indexes one part again.
+ * again, much CPU for a large domain. So a large domain's index is split into parts by work id
+ * (`partCount`): the primary part in `pagefind/`, the others in `pagefind/part-N/`, listed in
+ * `pagefind/parts.json`, which the page's script merges into one search (Pagefind's
+ * `mergeIndex`). A part whose documents are those of the previous build (same key) is kept as it
+ * is; renaming a title indexes one part again.
  */
 
 // Some CDNs limit the files of a site: above this many pages a domain's index (all its parts) bundles fragments together.
 const MAX_FRAGMENTS = 200;
 /** About this many documents per part of an index. */
-export const DOCS_PER_PART = 2000;
+const DOCS_PER_PART = 2000;
 /** A search loads every part's entry and metadata first: beyond this, parts only grow. */
 const MAX_PARTS = 16;
 /** What a merged part needs of its files: not the script and WebAssembly, which the primary part brings. */
@@ -174,9 +174,9 @@ const searchWorker = (lane: number) =>
 
 /**
  * Starts both Pagefind processes now, before the first part is indexed. Starting a process
- * copies this one's page tables, which grow with its memory: at the half gigabyte a build holds
- * once a domain is planned and rendering, each start took 0.2 to 0.45 s of this thread; a rename,
- * which indexes one part per domain, paid it for both. A failure here is left to the first real
+ * copies this one's page tables, which grow with its memory: once a domain is planned and
+ * rendering, each start held this thread up for a long while; a rename, which indexes one part
+ * per domain, paid it for both. A failure here is left to the first real
  * index, which fails with it.
  */
 export function startSearch(): void {
@@ -221,7 +221,9 @@ export async function stopSearch(): Promise<void> {
 let version: string | undefined;
 /**
  * The versions of Pagefind's package and of the binary that does the indexing: they can differ
- * (package.json pins older binaries for some platforms).
+ * (package.json pins older binaries for some platforms). A binary named by the environment
+ * replaces the installed one: Pagefind reads PAGEFIND_EXTENDED_BINARY_PATH, then
+ * PAGEFIND_BINARY_PATH (an empty one counts as unset), and the first set is the one it runs.
  */
 function pagefindVersion(): string {
   if (version !== undefined) return version;
@@ -246,6 +248,6 @@ function pagefindVersion(): string {
   return (version = JSON.stringify([
     read(own),
     read(binary),
-    process.env.PAGEFIND_BINARY_PATH ?? null,
+    process.env.PAGEFIND_EXTENDED_BINARY_PATH || process.env.PAGEFIND_BINARY_PATH || null,
   ]));
 }

@@ -31,7 +31,7 @@ export interface SitemapUrl {
 const URLSET_CLOSE = `</urlset>\n`;
 
 /** Whether a page belongs in the sitemap: every page but other orderings' listings and the 404 page. */
-export const inSitemap = (page: SitePage) =>
+const inSitemap = (page: SitePage) =>
   page.dir !== null && (page.kind !== "listing" || page.ordering === page.site.defaultOrdering);
 
 /**

@@ -22,7 +22,7 @@ export const HOST_PATTERN =
 export const PATH_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._~-]*$/;
 
 /** A base or media path: "" (the host's root) or `/segment/segment`, no empty segment, no trailing slash. */
-export const SERVED_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/;
+const SERVED_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/;
 
 /**
  * Characters no header value may hold: controls (a line break starts a new header, or a new
@@ -35,7 +35,7 @@ export const SERVED_PATH = /^(\/[A-Za-z0-9][A-Za-z0-9._~-]*)*$/;
 const UNSENDABLE = /[\u0000-\u001f\u007f-\uffff$\\{}]/;
 
 /** Why a header value cannot be sent the same by every server, or null when it can. */
-export function headerValueProblem(value: string): string | null {
+function headerValueProblem(value: string): string | null {
   const found = UNSENDABLE.exec(value);
   if (found === null) return null;
   const char = found[0];

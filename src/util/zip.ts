@@ -10,7 +10,8 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
  * sync flush: a deflate stream is a sequence of blocks, and blocks that refer only to their own
  * chunk's bytes are valid wherever they stand, so the chunks' blocks one after the other, then an
  * empty final block, are one valid stream. Memory holds one chunk, not the entry. Compression
- * restarts every chunk, which costs a little size (about 2% for the 128 KB chunks of sheet XML that src/exports/xlsx.ts compresses).
+ * restarts every chunk, which costs a little size for the 128 KB chunks of sheet XML that
+ * src/exports/xlsx.ts compresses.
  *
  * Entries may also be stored as they are (`store`: files already compressed, in an archive of a
  * build), and the zip64 records are added when an archive needs them (more than 65,535 entries,
@@ -19,7 +20,7 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
  *
  * Why not exceljs' archiver (or the archiver package, which the offline archives used): its streams
  * (a JavaScript CRC-32, a stream callback per 16 KB, the text turned into buffers twice) made the
- * spreadsheets a quarter of an API build's CPU.
+ * spreadsheets a large part of an API build's CPU.
  */
 export class ZipWriter {
   private readonly fd: number;

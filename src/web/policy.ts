@@ -33,7 +33,7 @@ export type PolicySources = Readonly<Record<string, readonly string[]>>;
  * messages). The others stay as they are: `default-src`, `object-src` (plugins), `base-uri`,
  * `frame-ancestors` (who may frame the catalogue), `manifest-src`.
  */
-export const EXTENSIBLE: Readonly<Record<string, string>> = {
+const EXTENSIBLE: Readonly<Record<string, string>> = {
   "script-src": "scripts (<script src>)",
   "style-src": "stylesheets (<link rel=stylesheet>, @import)",
   "img-src": "images (<img>, CSS url())",

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { DomainSite } from "../../src/site/model.ts";
 import {
   buildIndex,
@@ -47,5 +47,29 @@ describe("the search index's processes", () => {
     await stopSearch();
     const [files] = await bothIndexes();
     expect(files.length).toBeGreaterThan(0);
+  });
+});
+
+describe("the search index's key", () => {
+  afterEach(() => {
+    vi.unstubAllEnvs();
+    vi.resetModules();
+  });
+  /** A part's key from a fresh search.ts (it reads Pagefind's version once) under `env`. */
+  const keyWith = async (extended: string, plain: string) => {
+    vi.resetModules();
+    vi.stubEnv("PAGEFIND_EXTENDED_BINARY_PATH", extended);
+    vi.stubEnv("PAGEFIND_BINARY_PATH", plain);
+    const { searchKey } = await import("../../src/site/search.ts");
+    return searchKey(site, [{ key: "a" }]);
+  };
+
+  it("follows the binary Pagefind runs, whichever variable names it (the extended one first)", async () => {
+    const installed = await keyWith("", "");
+    const extended = await keyWith("/opt/pagefind_extended", "");
+    expect(extended).not.toBe(installed);
+    expect(await keyWith("", "/opt/pagefind_extended")).toBe(extended);
+    expect(await keyWith("/opt/pagefind_extended", "/opt/other")).toBe(extended);
+    expect(await keyWith("/opt/other", "")).not.toBe(extended);
   });
 });

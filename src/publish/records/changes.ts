@@ -21,8 +21,8 @@ import { ownersIn, phaseOf, UNPUBLISHED, type BuildFile } from "../source.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type PublishedEntry } from "../targets/target.ts";
 
 /**
- * The plan of a deploy from what its build changed, instead of comparing every file (issue 15:
- * publishing a small change costs the upload of the changed files).
+ * The plan of a deploy from what its build changed, instead of comparing every file (publishing
+ * a small change costs the upload of the changed files).
  *
  * The build hands over its file list, each entry marked `fresh` when its bytes differ from the
  * version it replaced, and that version's inputs keys (BuildChanges, src/pipeline/pipeline.ts). A record is written

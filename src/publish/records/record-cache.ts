@@ -6,8 +6,8 @@ import type { Store } from "../targets/target.ts";
 
 /**
  * A local copy of each record a deploy last wrote or read, so that the next one reads its
- * records from disk rather than from the target (issue 15: at 24,000 files a domain's record is
- * 3.6 MB, and downloading three of them was half of a one-work deploy's publish).
+ * records from disk rather than from the target (a large domain's record is megabytes, and
+ * downloading them was much of a one-work deploy's publish).
  *
  * The copy is trusted only when its MD5 is the ETag that the listing of `_catalogue/` gave for
  * that record: every object is stored with one PutObject, so its ETag is the MD5 of its bytes

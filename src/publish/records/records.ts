@@ -11,8 +11,8 @@ import type { PublishedEntry, SourceFile } from "../targets/target.ts";
  * - after the last one, it is rewritten `complete`.
  *
  * A run killed in between leaves `updating`, and the next publish lists that domain's folders
- * instead of trusting it. Tab-separated lines, like the build's files.tsv: a 13,000-file domain
- * reads in milliseconds.
+ * instead of trusting it. Tab-separated lines, like the build's files.tsv: a large domain's
+ * record reads quickly.
  */
 
 export const RECORDS_FOLDER = "_catalogue/records/";
@@ -69,7 +69,7 @@ function headLine(record: Omit<RecordHead, "files">, files: number): string {
 }
 
 /** The line of a file the target holds as `e` says. */
-export const recordLine = (rel: string, e: PublishedEntry) =>
+const recordLine = (rel: string, e: PublishedEntry) =>
   `${rel}\t${e.size}\t${e.md5}\t${e.key ?? ""}\t${e.contentType}\t${e.cacheControl}\t${e.contentDisposition ?? ""}\t${e.mtimeMs ?? ""}`;
 
 /** The line of a pending path: known, its state not. */
@@ -137,7 +137,7 @@ export function patchRecord(
 ): Buffer {
   const { paths, starts, text, bytes } = stored;
   // Its first line, which counts the files, is set last; unchanged lines are copied in runs (as
-  // bytes when they can be: encoding 3.6 MB of text again costs more than the rest).
+  // bytes when they can be: encoding a large record's text again costs more than the rest).
   const pieces: (string | Buffer)[] = ["", `${COLUMNS}\n`];
   const run = (from: number, to: number) =>
     pieces.push(

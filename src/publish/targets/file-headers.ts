@@ -15,17 +15,17 @@ export interface FileHeaders {
 }
 
 /** Content-hashed names: a changed image gets a new name, so a copy never goes stale. */
-export const CACHE_IMMUTABLE = CACHE.immutable;
+const CACHE_IMMUTABLE = CACHE.immutable;
 /** Pages, HTML and exports change with every rebuild under the same name. */
-export const CACHE_SHORT = CACHE.short;
+const CACHE_SHORT = CACHE.short;
 /** Pagefind's index must change together with the HTML it indexes: keep it shorter still. */
-export const CACHE_SEARCH = "public, max-age=60";
+const CACHE_SEARCH = "public, max-age=60";
 
 /**
  * `Content-Type` by extension: the serving module's table, so S3 and `catalogue serve` agree;
  * Pagefind's `.pf_*` chunks and anything unknown are application/octet-stream.
  */
-export const contentType = (rel: string) => mimeType(rel);
+const contentType = (rel: string) => mimeType(rel);
 
 /** Whether `rel` lies in a domain's media folder (processed, content-hashed images). */
 export function isMedia(rel: string, info: BuildInfo): boolean {
@@ -47,10 +47,9 @@ function mediaFolders(info: BuildInfo): string[] {
 }
 
 /** Pagefind writes its index into a `pagefind/` folder of the site. */
-export const isSearchIndex = (rel: string) =>
-  rel.startsWith("pagefind/") || rel.includes("/pagefind/");
+const isSearchIndex = (rel: string) => rel.startsWith("pagefind/") || rel.includes("/pagefind/");
 
-export function cacheControl(rel: string, info: BuildInfo): string {
+function cacheControl(rel: string, info: BuildInfo): string {
   if (isMedia(rel, info)) return CACHE_IMMUTABLE;
   if (isSearchIndex(rel)) return CACHE_SEARCH;
   return CACHE_SHORT;

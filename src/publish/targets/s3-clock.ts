@@ -11,7 +11,10 @@ import type { S3Client } from "@aws-sdk/client-s3";
 
 type Retry = typeof import("@smithy/core/retry");
 let rules: Retry | null = null;
-/** The SDK's own list of clock skew errors, loaded with the SDK (not with this module: issue 15). */
+/**
+ * The SDK's own list of clock skew errors, loaded with the SDK (not with this module: a publish
+ * that never reaches S3 does not load the SDK).
+ */
 export async function loadClockRules(): Promise<void> {
   rules ??= await import("@smithy/core/retry");
 }
@@ -33,7 +36,7 @@ interface Refusal {
 }
 
 /** An answer that may mean the request's time was wrong (the SDK's list, which includes SignatureDoesNotMatch). */
-export function isSkewError(error: unknown): boolean {
+function isSkewError(error: unknown): boolean {
   if (rules === null) throw new Error("bug: isSkewError before loadClockRules");
   return (
     rules.isClockSkewError(error as Parameters<Retry["isClockSkewError"]>[0]) ||

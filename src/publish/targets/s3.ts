@@ -20,9 +20,8 @@ import type { Listed, SourceFile, Store } from "./target.ts";
 type Sdk = typeof import("@aws-sdk/client-s3");
 let sdk: Promise<Sdk> | null = null;
 /**
- * The AWS SDK, loaded on first use rather than with this module: it takes a third of a second
- * to load, which a deploy spends while its build waits on its threads (`prepare`), not before
- * the build (issue 15).
+ * The AWS SDK, loaded on first use rather than with this module: it is slow to load, which a
+ * deploy spends while its build waits on its threads (`prepare`), not before the build.
  */
 const loadSdk = () =>
   (sdk ??= Promise.all([import("@aws-sdk/client-s3"), loadClockRules()]).then(([s]) => s));

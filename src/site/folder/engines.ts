@@ -28,7 +28,7 @@ export type Engine = "liquid";
 /** A compiled template: renders its data to HTML or throws a UserError naming the user's file and line. */
 export type Render = (data: Record<string, unknown>) => string;
 
-export const TEMPLATE_ENGINES: Record<string, Engine> = { ".liquid": "liquid" };
+const TEMPLATE_ENGINES: Record<string, Engine> = { ".liquid": "liquid" };
 
 /** The bounds of a site folder's templates (docs/site.md, "Limits"). */
 export interface Limits {
@@ -40,8 +40,8 @@ export interface Limits {
   memory: number;
   /**
    * The template time of a whole build: this, plus `earnedMs` for each render. A build of many
-   * pages each close to the limit of one render still ends; a large catalogue's templates, a few
-   * tens of microseconds a page, never come near it.
+   * pages each close to the limit of one render still ends; a large catalogue's templates, far
+   * quicker a page than one render's limit, never come near it.
    */
   buildMs: number;
   earnedMs: number;

@@ -25,7 +25,7 @@ import { readTexts } from "./texts.ts";
  */
 
 /** The parts a template in `_includes/` may replace: the frame's header and footer, and each page kind's content. */
-export const PARTS = [
+const PARTS = [
   "header",
   "footer",
   "home",

@@ -12,7 +12,7 @@ import type { PageContext } from "./context.ts";
  */
 
 /** The absolute URL of a page of the site at `dir` in version `v`. */
-export const versionUrl = (page: SitePage, v: SiteVersion, dir: string) =>
+const versionUrl = (page: SitePage, v: SiteVersion, dir: string) =>
   `${page.site.main.base_url}/${v.prefix}${dir}`;
 
 export function alternateLinks(page: SitePage): Html {

@@ -78,7 +78,7 @@ export const OPTIONS = {
     type: "string",
     valueHint: "DIR",
     description:
-      "the library's own look: pages, templates, stylesheet, texts (default `site` beside the content folder; none: the built-in look). See [docs/site.md](docs/site.md#your-own-look)",
+      "the site folder, the library's own look: pages, templates, stylesheet, texts (default `site` beside the content folder; none: the built-in look). See [docs/site.md](docs/site.md#your-own-look)",
     help: "the library's own site folder (default: site beside the content folder)",
   },
   cache: {

@@ -17,7 +17,7 @@ export const BUILD_HEAP_GROWING_PERCENT = 50;
 /**
  * The growing factor of a large build (works × domains from LARGE_BUILD_WORKS on): there the
  * manifest alone holds hundreds of thousands of entries, so what survives is large and half of it
- * again is a hundred megabytes; collecting sooner keeps the peak down for a little more time.
+ * again is a large share of the peak; collecting sooner keeps the peak down for a little more time.
  * Smaller builds would pay the time and save no memory: what survives there is small, so half of
  * it again is little. The figures: docs/performance.md#memory-one-domain-at-a-time.
  */
@@ -44,4 +44,14 @@ export function limitHeapGrowth(percent = BUILD_HEAP_GROWING_PERCENT): () => voi
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
   // 0 is V8's default: the factor chosen from the collector's speed.
   return () => v8.setFlagsFromString("--heap-growing-percent=0");
+}
+
+/**
+ * Sets V8's heap growing factor for a build of `size` (the no-change check's, src/pipeline/up-to-date.ts),
+ * with or without the site, and returns what restores V8's default. Called by the command that
+ * builds (build, deploy, each build of dev), around the build: the pipeline itself makes no
+ * process-wide setting.
+ */
+export function tuneHeap(size: { works: number; domains: number }, site: boolean): () => void {
+  return limitHeapGrowth(heapGrowingPercent(size.works, size.domains, site));
 }

@@ -9,7 +9,7 @@ import v8 from "node:v8";
  * (Linux counts them as resident until it needs them). A build makes garbage fast (every page is
  * text serialised, batched and written), so left to V8 its resident memory is mostly garbage, a
  * peak several times the live heap. Collecting when the heap has grown by half keeps the peak near
- * one and a half times the live heap, for a few percent more CPU (V8 marks concurrently, on the
+ * one and a half times the live heap, for a little more CPU (V8 marks concurrently, on the
  * other core). The figures: docs/performance.md#memory-one-domain-at-a-time.
  */
 export const BUILD_HEAP_GROWING_PERCENT = 50;

@@ -26,9 +26,9 @@ import {
 } from "../src/content/schema.ts";
 import { writeExports } from "../src/exports/write.ts";
 import { dateOfDay, dayNumber } from "../src/util/dates.ts";
-import { domainView, type ListedWork } from "../src/model/domain-view.ts";
+import { domainView } from "../src/model/domain-view.ts";
 import { domainInfo } from "../src/pipeline/domain-files.ts";
-import { domainInputsKey } from "../src/pipeline/domain-inputs.ts";
+import { domainInputs } from "../src/pipeline/domain-inputs.ts";
 import { OutputTree } from "../src/output/tree.ts";
 import { reportRows } from "./bench/rows.ts";
 import { random } from "./generate.ts";
@@ -129,8 +129,7 @@ const dir = await mkdtemp(path.join(tmpdir(), "catalogue-bench-exports-"));
 try {
   const view = domainView(catalogue(), domain, DATE);
   // The works' inputs digests, as a build records them before it writes the exports.
-  const workDigests = new Map<ListedWork, string>();
-  domainInputsKey("bench", view, domainInfo(view, false), new Map(), workDigests);
+  const { workDigests } = domainInputs("bench", view, domainInfo(view, false), new Map());
   // Collect the garbage of building the catalogue, so the figure before the exports is what it holds.
   setFlagsFromString("--expose-gc");
   (runInNewContext("gc") as () => void)();

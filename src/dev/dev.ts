@@ -1,6 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions, type BuildSummary } from "../pipeline/pipeline.ts";
+import { checkUpToDate } from "../pipeline/up-to-date.ts";
+import { tuneHeap } from "../util/memory.ts";
 import { formatWarning } from "../errors.ts";
 import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
@@ -45,10 +47,20 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     const stage = (name: string) =>
       stages.push(`${((performance.now() - started) / 1000).toFixed(2)} ${name}`);
     try {
-      const summary = await build({
-        ...options.build,
-        reporter: { stage, warning: (w) => say(formatWarning(w)) },
-      });
+      // The heap is tuned for each build from its size, as the build command does.
+      const checked = await checkUpToDate(options.build);
+      const restoreHeap =
+        checked.current === null ? tuneHeap(checked.size, options.build.site ?? true) : () => {};
+      let summary;
+      try {
+        summary = await build({
+          ...options.build,
+          checked,
+          reporter: { stage, warning: (w) => say(formatWarning(w)) },
+        });
+      } finally {
+        restoreHeap();
+      }
       count++;
       stage("done");
       if (options.timings) say(`timings: ${stages.join(" | ")}`);

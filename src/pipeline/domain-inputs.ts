@@ -18,19 +18,19 @@ import { md5 } from "../util/hash.ts";
  * domain lists or lists as withdrawn, whole, with its director, its availability and the
  * content-derived names of its cover and of its director's photo, and the synopses of the works it lists.
  *
- * Each work's digest (the work as this domain shows it: with its director, window, novelty,
- * images, and the domain's media address and language) is recorded in `works` (a ListedWork
- * belongs to one domain's view): the API's retrieve documents and listing pages
- * (src/api/pages.ts) and the HTML pages (src/site/keys.ts) are keyed by them, so keying a file
- * serialises nothing.
+ * Returned with the key: each work's digest (the work as this domain shows it: with its
+ * director, window, novelty, images, and the domain's media address and language), by listed
+ * work (a ListedWork belongs to one domain's view): the API's retrieve documents and listing
+ * pages (src/api/pages.ts) and the HTML pages (src/site/keys.ts) are keyed by them, so keying a
+ * file serialises nothing.
  */
-export function domainInputsKey(
+export function domainInputs(
   base: string,
   view: DomainView,
   info: DomainInfo,
   images: ReadonlyMap<string, ProcessedImage>,
-  works: Map<ListedWork, string>,
-): string {
+): DomainInputs {
+  const works = new Map<ListedWork, string>();
   // One digest fed as it goes, in chunks of about 32 KB: a string of every work's digest, joined,
   // was copied to be hashed, and an update per work cost more than its hashing.
   const key = createHash("md5").update(JSON.stringify([base, view.date, view.domain, info]));
@@ -53,7 +53,7 @@ export function domainInputsKey(
         const cover = images.get(work.cover)?.file ?? "";
         const shown = photo ? (images.get(photo)?.file ?? "") : "";
         // Fields joined by tabs (none holds one, and none can be empty but those given as ""):
-        // JSON.stringify of an array per work cost a tenth of a second per domain.
+        // JSON.stringify of an array per work cost noticeably more per domain.
         const directorPart = director === null ? "" : directorDigest(director);
         works.set(
           entry,
@@ -70,5 +70,12 @@ export function domainInputsKey(
       }
     }
   }
-  return key.update(pending).digest("hex");
+  return { key: key.update(pending).digest("hex"), workDigests: works };
+}
+
+export interface DomainInputs {
+  /** The domain's inputs key. */
+  key: string;
+  /** Each listed work's inputs digest. */
+  workDigests: Map<ListedWork, string>;
 }

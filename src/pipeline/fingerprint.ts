@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import path from "node:path";
 import { programDigest } from "../program.ts";
+import { countLines } from "../output/manifest.ts";
 
 /**
  * A digest of everything a build's output depends on: the content folder (CSV bytes; other files
@@ -30,9 +31,19 @@ export async function inputFingerprint(
   options: Record<string, unknown>,
   digests: string | null = null,
 ): Promise<string> {
+  return (await contentFingerprint(contentDir, options, digests)).fingerprint;
+}
+
+/** The fingerprint, and the lines of each CSV read or recorded (by path in the content folder; a link's are not counted). */
+export async function contentFingerprint(
+  contentDir: string,
+  options: Record<string, unknown>,
+  digests: string | null = null,
+): Promise<{ fingerprint: string; lines: Map<string, number> }> {
   const hash = createHash("sha256");
   hash.update(JSON.stringify(options));
   const known = digests === null ? null : ContentDigests.read(digests);
+  const lines = new Map<string, number>();
   for (const file of listFiles(contentDir)) {
     const full = path.join(contentDir, file);
     const csv = file.endsWith(".csv");
@@ -42,7 +53,9 @@ export async function inputFingerprint(
       // (/dev/zero) or nothing, which the load reports without reading; the link stands in.
       hash.update(`${file}\0->${readlinkSync(full)}\0${target?.mode}\0${target?.ino}\0`);
     } else if (csv) {
-      hash.update(`${file}\0${known?.digest(full) ?? sha256(readFileSync(full))}\0`);
+      const read = known?.digest(full) ?? csvDigest(readFileSync(full));
+      lines.set(file, read.lines);
+      hash.update(`${file}\0${read.sha256}\0`);
     } else {
       const info = statSync(full);
       hash.update(`${file}\0${info.size}\0${info.mtimeMs}\0${info.ino}\0`);
@@ -50,10 +63,13 @@ export async function inputFingerprint(
   }
   if (digests !== null) known!.save(digests);
   hash.update(await programDigest());
-  return hash.digest("hex");
+  return { fingerprint: hash.digest("hex"), lines };
 }
 
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** A CSV's digest and its lines (a line break in a quoted cell counts as one). */
+const csvDigest = (bytes: Buffer) => ({ sha256: sha256(bytes), lines: countLines(bytes) });
 
 /**
  * Racy files (git's word): a file modified less than this before it was read may be modified
@@ -89,21 +105,24 @@ class ContentDigests {
     }
   }
 
-  /** The file's SHA-256: the recorded one when its signature is unchanged, else read and hashed. */
-  digest(full: string): string {
+  /**
+   * The file's SHA-256 and lines: the recorded ones when its signature is unchanged, else read
+   * (an entry recorded without its lines is read again once).
+   */
+  digest(full: string): { sha256: string; lines: number } {
     const key = path.resolve(full);
     const now = Date.now(); // before the stat: the file is read later still
     const info = statSync(full, { bigint: true });
     const signature = [info.size, info.mtimeNs, info.ctimeNs, info.ino, info.dev].join(":");
     const known = this.recorded.get(key);
-    if (known?.signature === signature) {
+    if (known?.signature === signature && known.lines !== undefined) {
       this.current.set(key, known);
-      return known.sha256;
+      return { sha256: known.sha256, lines: known.lines };
     }
-    const digest = sha256(readFileSync(full));
+    const digest = csvDigest(readFileSync(full));
     const newest = Number((info.mtimeNs > info.ctimeNs ? info.mtimeNs : info.ctimeNs) / 1_000_000n);
     if (now - newest >= RACY_MS) {
-      this.current.set(key, { signature, sha256: digest });
+      this.current.set(key, { signature, ...digest });
       this.added = true;
     }
     return digest;
@@ -126,6 +145,8 @@ class ContentDigests {
 interface Entry {
   signature: string;
   sha256: string;
+  /** Absent in records of older versions. */
+  lines?: number;
 }
 
 function listFiles(dir: string): string[] {

@@ -4,7 +4,7 @@ import { UserError } from "../errors.ts";
 import { resolveBuildDate } from "../util/dates.ts";
 import { countLines } from "../output/manifest.ts";
 import { BUILD_INFO_PATH, INPUTS_PATH, MANIFEST_PATH } from "../output/catalogue-paths.ts";
-import { inputFingerprint } from "./fingerprint.ts";
+import { contentFingerprint } from "./fingerprint.ts";
 import { policySignature, siteFolderPath, siteSignature } from "./site-folder.ts";
 import type { TreeSummary } from "../output/tree.ts";
 import {
@@ -35,6 +35,17 @@ export interface UpToDate {
   fingerprint: string;
   /** The current output's summary when it was built from exactly these inputs, else null. */
   current: (TreeSummary & { domains: string[] }) | null;
+  /**
+   * The build's size as the CSVs' lines tell it, less their headers (a line break in a quoted
+   * cell counts high): the works, and the domains built. What the command tunes V8's heap from
+   * (src/util/memory.ts).
+   */
+  size: BuildSize;
+}
+
+export interface BuildSize {
+  works: number;
+  domains: number;
 }
 
 /**
@@ -56,7 +67,7 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
     throw new UserError(
       `--site: ${inputs.siteDir} is not a folder (the library's own site folder: assets/, pages/, _includes/, i18n/)`,
     );
-  const fingerprint = await inputFingerprint(
+  const { fingerprint, lines } = await contentFingerprint(
     inputs.contentDir,
     {
       date,
@@ -70,7 +81,12 @@ export async function checkUpToDate(inputs: BuildInputs): Promise<UpToDate> {
   );
   const current = await currentSummary(inputs.outDir, fingerprint);
   if (current !== null) await removeAbandoned(inputs.outDir);
-  return { date, fingerprint, current };
+  const rows = (file: string) => Math.max(0, (lines.get(file) ?? 0) - 1);
+  const size = {
+    works: rows("audiovisuals.csv"),
+    domains: inputs.domains?.length ? new Set(inputs.domains).size : rows("domains.csv"),
+  };
+  return { date, fingerprint, current, size };
 }
 
 async function currentSummary(outDir: string, fingerprint: string): Promise<UpToDate["current"]> {

@@ -40,8 +40,19 @@ export interface SiteInput {
   reporter: Reporter;
   /** Documents per part of a search index (tests split small catalogues with a small one). */
   searchDocsPerPart?: number;
-  /** The library's own look (its site folder): none by default. */
-  look?: SiteFolder;
+  /** The library's own site folder: none by default. */
+  siteFolder?: SiteFolder;
+}
+
+/** A domain's rendering, as renderDomain starts it. */
+export interface DomainRendering {
+  /**
+   * Settles once the domain has handed its changed index parts to Pagefind (or has failed
+   * before): the build starts the domain's API files only then (src/pipeline/write-domain.ts).
+   */
+  indexingStarted: Promise<void>;
+  /** Settles once the domain's pages are written; rejects with the rendering's failure. */
+  rendered: Promise<void>;
 }
 
 export interface SiteSummary {
@@ -84,16 +95,10 @@ export class SiteRenderer {
   private readonly lanes: Promise<unknown>[] = Array.from({ length: SEARCH_LANES }, () =>
     Promise.resolve(),
   );
-  /** Each domain's index parts, indexed and written (a domain's pages are rendered meanwhile). */
+  /** Each domain's index parts, indexed and written (a domain's pages are rendered meanwhile): the last is the domain being rendered's. */
   private readonly searches: Promise<void>[][] = [];
   // The first failure of an index: it stops the rendering (at its next page) rather than after it.
   private searchFailure: unknown = null;
-  /**
-   * Settles once the domain being rendered has handed its changed index parts to Pagefind (or
-   * has failed before): the build starts the domain's API files only then (see pipeline/pipeline.ts).
-   */
-  indexingStarted: Promise<void> = Promise.resolve();
-
   private constructor(
     private readonly tree: OutputTree,
     private readonly input: SiteInput,
@@ -111,7 +116,7 @@ export class SiteRenderer {
    * them in its media folder. Every domain, changed or kept, comes here: media folders may be
    * shared, so the build places every image some domain shows, and only those. Taken from the
    * domain's view, which the build makes anyway: listing every domain's works again beforehand
-   * to know its images cost a rename a few tenths of a second.
+   * to know its images made a rename noticeably slower.
    */
   async placeImages(view: DomainView, info: DomainInfo): Promise<void> {
     const rels = domainImageRels(view);
@@ -149,18 +154,15 @@ export class SiteRenderer {
    * parts whose pages changed are indexed while its pages render (Pagefind runs in its own
    * processes); their documents are rendered when a process takes them.
    */
-  async renderDomain(
+  renderDomain(
     view: DomainView,
     info: DomainInfo,
     workDigests: ReadonlyMap<ListedWork, string>,
-  ): Promise<void> {
+  ): DomainRendering {
     let started = () => {};
-    this.indexingStarted = new Promise((resolve) => (started = resolve));
-    try {
-      await this.renderPages(view, info, workDigests, started);
-    } finally {
-      started();
-    }
+    const indexingStarted = new Promise<void>((resolve) => (started = resolve));
+    const rendered = this.renderPages(view, info, workDigests, started).finally(started);
+    return { indexingStarted, rendered };
   }
 
   /**
@@ -179,12 +181,13 @@ export class SiteRenderer {
     if (this.sites === 0) startSearch();
     // Indexing runs at most one domain behind: an older domain's pages are not held any longer.
     await Promise.all(this.searches.at(-2) ?? []);
-    const searches: Promise<void>[] = [];
-    this.searches.push(searches);
+    this.searches.push([]);
     const versions: SitePage[][] = [];
     const keys = new Map<string, string>();
-    for (const [i, site] of domainSites(view, info, this.images, this.input.look).entries()) {
-      versions.push(await this.planSite(site, view, workDigests, searches, keys));
+    for (const [i, site] of domainSites(view, info, this.images, this.input.siteFolder).entries()) {
+      const planned = await this.planSite(site, view, workDigests);
+      versions.push(planned.toRender);
+      for (const [rel, key] of planned.keys) keys.set(rel, key);
       if (i === 0) indexingStarted();
     }
     const started = performance.now();
@@ -198,16 +201,14 @@ export class SiteRenderer {
 
   /**
    * Plans and keys one version's pages, writes its assets and discovery files, and starts its
-   * changed search index parts (added to `searches`). Returns its pages to render, their keys
-   * added to `keys` by output path; the others are kept from the previous build.
+   * changed search index parts (the domain's searches). Returns its pages to render and their
+   * keys by output path; the others are kept from the previous build.
    */
   private async planSite(
     site: DomainSite,
     view: DomainView,
     workDigests: ReadonlyMap<ListedWork, string>,
-    searches: Promise<void>[],
-    keys: Map<string, string>,
-  ): Promise<SitePage[]> {
+  ): Promise<{ toRender: SitePage[]; keys: Map<string, string> }> {
     const { tree, summary } = this;
     await this.writeAssets(site);
     const planned = [...sitePages(site, view), ...ownSitePages(site)];
@@ -242,10 +243,8 @@ export class SiteRenderer {
       const kept = reuseIndex(tree, folder, key);
       if (kept > 0) summary.searchFiles += kept;
       else
-        searches.push(
-          this.index(site, folder, key, part, parts, () =>
-            partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) })),
-          ),
+        this.index(site, folder, key, part, parts, () =>
+          partWorks.map(({ page }) => ({ url: page.dir!, content: workSearchDocument(page) })),
         );
     }
     if (summary.indexedParts > indexedBefore) summary.indexed++;
@@ -253,6 +252,7 @@ export class SiteRenderer {
     await tree.write(`${partFolder(site, 0)}${PARTS_FILE}`, partsFile(parts));
 
     const toRender: SitePage[] = [];
+    const keys = new Map<string, string>();
     for (const [p, page] of planned.entries()) {
       const rel = pagePath(page);
       const key = keyed[p] ?? keyOf(page);
@@ -262,7 +262,7 @@ export class SiteRenderer {
       }
       if (++steps % 500 === 0) await breathe();
     }
-    return toRender;
+    return { toRender, keys };
   }
 
   /**
@@ -280,7 +280,7 @@ export class SiteRenderer {
       await this.tree.write(`${folder}${THEME_CSS}`, themeStylesheet(site.brand.theme_color));
   }
 
-  /** Indexes a part in the next Pagefind process's lane, then writes its files. */
+  /** Indexes a part in the next Pagefind process's lane, then writes its files (a search of the domain being rendered). */
   private index(
     site: DomainSite,
     folder: string,
@@ -288,7 +288,7 @@ export class SiteRenderer {
     part: number,
     parts: number,
     documents: () => SearchDocument[],
-  ): Promise<void> {
+  ): void {
     const lane = this.summary.indexedParts++ % SEARCH_LANES;
     const done = this.lanes[lane]!.then(async () => {
       // A failed part stops the others too: the build fails.
@@ -298,7 +298,7 @@ export class SiteRenderer {
     });
     this.lanes[lane] = done.catch(() => {});
     done.catch((error) => void (this.searchFailure ??= error));
-    return done;
+    this.searches.at(-1)!.push(done);
   }
 
   /** Waits for the search indexes, reports what the site did and stops Pagefind. */

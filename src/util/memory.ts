@@ -9,7 +9,7 @@ import v8 from "node:v8";
  * (Linux counts them as resident until it needs them). A build makes garbage fast (every page is
  * text serialised, batched and written), so left to V8 its resident memory is mostly garbage, a
  * peak several times the live heap. Collecting when the heap has grown by half keeps the peak near
- * one and a half times the live heap, for a few percent more CPU (V8 marks concurrently, on the
+ * one and a half times the live heap, for a little more CPU (V8 marks concurrently, on the
  * other core). The figures: docs/performance.md#memory-one-domain-at-a-time.
  */
 export const BUILD_HEAP_GROWING_PERCENT = 50;
@@ -17,7 +17,7 @@ export const BUILD_HEAP_GROWING_PERCENT = 50;
 /**
  * The growing factor of a large build (works × domains from LARGE_BUILD_WORKS on): there the
  * manifest alone holds hundreds of thousands of entries, so what survives is large and half of it
- * again is a hundred megabytes; collecting sooner keeps the peak down for a little more time.
+ * again is a large share of the peak; collecting sooner keeps the peak down for a little more time.
  * Smaller builds would pay the time and save no memory: what survives there is small, so half of
  * it again is little. The figures: docs/performance.md#memory-one-domain-at-a-time.
  */
@@ -44,4 +44,14 @@ export function limitHeapGrowth(percent = BUILD_HEAP_GROWING_PERCENT): () => voi
   v8.setFlagsFromString(`--heap-growing-percent=${percent}`);
   // 0 is V8's default: the factor chosen from the collector's speed.
   return () => v8.setFlagsFromString("--heap-growing-percent=0");
+}
+
+/**
+ * Sets V8's heap growing factor for a build of `size` (the no-change check's, src/pipeline/up-to-date.ts),
+ * with or without the site, and returns what restores V8's default. Called by the command that
+ * builds (build, deploy, each build of dev), around the build: the pipeline itself makes no
+ * process-wide setting.
+ */
+export function tuneHeap(size: { works: number; domains: number }, site: boolean): () => void {
+  return limitHeapGrowth(heapGrowingPercent(size.works, size.domains, site));
 }

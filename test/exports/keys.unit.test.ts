@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { EXPORT_KINDS, exportPath, type ExportKind } from "../../src/api/layout.ts";
 import { loadCatalogue, type Catalogue } from "../../src/content/load.ts";
 import { domainInfo } from "../../src/pipeline/domain-files.ts";
-import { domainInputsKey } from "../../src/pipeline/domain-inputs.ts";
+import { domainInputs } from "../../src/pipeline/domain-inputs.ts";
 import { rowsKey, writeExports } from "../../src/exports/write.ts";
 import { EXPORTS_CODE, sheetKey, writeSheet, type SheetKeyHead } from "../../src/exports/xlsx.ts";
 import { codeVersion } from "../../src/util/code-version.ts";
@@ -52,9 +52,7 @@ const rel = (kind: ExportKind) => exportPath("uno.example", kind);
 
 /** The works' inputs digests, as a build records them before it writes the exports. */
 function digests(domainView: DomainView): Map<ListedWork, string> {
-  const works = new Map<ListedWork, string>();
-  domainInputsKey("test", domainView, domainInfo(domainView, false), new Map(), works);
-  return works;
+  return domainInputs("test", domainView, domainInfo(domainView, false), new Map()).workDigests;
 }
 
 /** Writes the exports of `view` into a fresh staging folder over `previous`; says which files were produced. */

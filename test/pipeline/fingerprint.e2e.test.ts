@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, readFile, stat, symlink, utimes, writeFile } from "node:fs/promises";
+import { cp, mkdir, readFile, rm, stat, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -125,6 +125,19 @@ describe("the inputs' fingerprint", () => {
     await symlink(other, path.join(linked, "content.csv"));
     expect(await inputFingerprint(linked, OPTIONS, path.join(linked, "digests.json"))).toBe(
       await inputFingerprint(s.content, OPTIONS),
+    );
+  });
+
+  it("never reads a linked CSV that is no regular file (a device that never ends, a dangling link)", async () => {
+    const devices = path.join(dir, "devices");
+    await mkdir(devices);
+    await symlink("/dev/zero", path.join(devices, "content.csv"));
+    const zero = await inputFingerprint(devices, OPTIONS, path.join(devices, "digests.json"));
+    expect(zero).toMatch(/^[0-9a-f]{64}$/);
+    await rm(path.join(devices, "content.csv"));
+    await symlink(path.join(dir, "no-such.csv"), path.join(devices, "content.csv"));
+    expect(await inputFingerprint(devices, OPTIONS, path.join(devices, "digests.json"))).not.toBe(
+      zero,
     );
   });
 

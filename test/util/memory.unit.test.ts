@@ -1,8 +1,10 @@
-import { describe, expect, it } from "vitest";
+import v8 from "node:v8";
+import { describe, expect, it, vi } from "vitest";
 import {
   BUILD_HEAP_GROWING_PERCENT,
   heapGrowingPercent,
   LARGE_BUILD_HEAP_GROWING_PERCENT,
+  tuneHeap,
 } from "../../src/util/memory.ts";
 
 describe("the heap growing factor of a build", () => {
@@ -13,5 +15,26 @@ describe("the heap growing factor of a build", () => {
     expect(heapGrowingPercent(20_000, 3, false)).toBe(0); // V8's own: sooner only costs time there
     expect(heapGrowingPercent(20_000, 30, false)).toBe(LARGE_BUILD_HEAP_GROWING_PERCENT);
     expect(heapGrowingPercent(5_000, 100, false)).toBe(LARGE_BUILD_HEAP_GROWING_PERCENT);
+  });
+});
+
+describe("tuneHeap", () => {
+  it("sets the factor heapGrowingPercent picks for the size and the site, and restores V8's default", () => {
+    const flags = vi.spyOn(v8, "setFlagsFromString");
+    try {
+      tuneHeap({ works: 300, domains: 2 }, false)();
+      tuneHeap({ works: 300, domains: 2 }, true)();
+      tuneHeap({ works: 5_000, domains: 100 }, false)();
+      expect(flags.mock.calls.map(([flag]) => flag)).toEqual([
+        "--heap-growing-percent=0",
+        "--heap-growing-percent=0",
+        `--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`,
+        "--heap-growing-percent=0",
+        `--heap-growing-percent=${LARGE_BUILD_HEAP_GROWING_PERCENT}`,
+        "--heap-growing-percent=0",
+      ]);
+    } finally {
+      flags.mockRestore();
+    }
   });
 });

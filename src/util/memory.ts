@@ -55,3 +55,17 @@ export function limitHeapGrowth(percent = BUILD_HEAP_GROWING_PERCENT): () => voi
 export function tuneHeap(size: { works: number; domains: number }, site: boolean): () => void {
   return limitHeapGrowth(heapGrowingPercent(size.works, size.domains, site));
 }
+
+/** Runs `work` with V8's heap tuned for a build of `size` (tuneHeap), restored after it however it ends. */
+export async function withTunedHeap<T>(
+  size: { works: number; domains: number },
+  site: boolean,
+  work: () => Promise<T>,
+): Promise<T> {
+  const restore = tuneHeap(size, site);
+  try {
+    return await work();
+  } finally {
+    restore();
+  }
+}

@@ -5,6 +5,7 @@ import {
   heapGrowingPercent,
   LARGE_BUILD_HEAP_GROWING_PERCENT,
   tuneHeap,
+  withTunedHeap,
 } from "../../src/util/memory.ts";
 
 describe("the heap growing factor of a build", () => {
@@ -33,6 +34,22 @@ describe("tuneHeap", () => {
         `--heap-growing-percent=${LARGE_BUILD_HEAP_GROWING_PERCENT}`,
         "--heap-growing-percent=0",
       ]);
+    } finally {
+      flags.mockRestore();
+    }
+  });
+
+  it("restores V8's default after the work, when the work throws too", async () => {
+    const flags = vi.spyOn(v8, "setFlagsFromString");
+    try {
+      const size = { works: 20_000, domains: 3 };
+      expect(await withTunedHeap(size, true, () => Promise.resolve(7))).toBe(7);
+      await expect(
+        withTunedHeap(size, true, () => Promise.reject(new Error("failed build"))),
+      ).rejects.toThrow("failed build");
+      const tuned = `--heap-growing-percent=${BUILD_HEAP_GROWING_PERCENT}`;
+      const reset = "--heap-growing-percent=0";
+      expect(flags.mock.calls.map(([flag]) => flag)).toEqual([tuned, reset, tuned, reset]);
     } finally {
       flags.mockRestore();
     }

@@ -27,12 +27,16 @@ Example:
     // to do loads only the check that says so (and hands its answer to build()).
     const started = performance.now();
     const { checkUpToDate } = await import("../../pipeline/up-to-date.ts");
+    const { withTunedHeap } = await import("../../util/memory.ts");
     const checked = await checkUpToDate(options);
     const { date, current } = checked;
+    // V8's heap is tuned here, for this build's size: a process-wide setting, which build() makes none of.
     const summary =
       current !== null
         ? { ...current, date, seconds: (performance.now() - started) / 1000, skipped: true }
-        : await (await import("../../pipeline/pipeline.ts")).build({ ...options, checked });
+        : await withTunedHeap(checked.size, options.site, async () =>
+            (await import("../../pipeline/pipeline.ts")).build({ ...options, checked }),
+          );
     reporter.done();
     io.stderr.write(
       `built ${summary.domains.length} domain(s) for ${summary.date} into ${options.outDir}: ` +

@@ -52,10 +52,11 @@ Example (the nightly run):
         ? whenIdle(() => target.prepare!())
         : () => {};
     const { build } = await import("../../pipeline/pipeline.ts");
-    // pipeline.ts's default, which the publish keeps its copies of the target's records under too.
+    const { checkUpToDate } = await import("../../pipeline/up-to-date.ts");
+    const { withTunedHeap } = await import("../../util/memory.ts");
+    // read-inputs.ts's default, which the publish keeps its copies of the target's records under too.
     const cacheDir = values.cache ?? path.resolve(".cache", "catalogue");
-    // A failed build throws here: nothing is published.
-    const built = await build({
+    const options = {
       contentDir: values.content,
       outDir: out,
       date: values.date,
@@ -64,7 +65,15 @@ Example (the nightly run):
       siteDir: values.site,
       cacheDir,
       reporter,
-    }).finally(stopPreparing);
+    };
+    // A failed build throws here: nothing is published. V8's heap is tuned here, for the build's
+    // size, and restored before the publish (build() makes no process-wide setting).
+    const built = await (async () => {
+      const checked = await checkUpToDate(options);
+      return checked.current !== null
+        ? build({ ...options, checked })
+        : withTunedHeap(checked.size, options.site, () => build({ ...options, checked }));
+    })().finally(stopPreparing);
     reporter.stage("publishing");
     reporter.done();
     // What the build changed, to plan the publish from (publish/changes.ts); without it, a comparison of every file.

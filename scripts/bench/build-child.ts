@@ -8,12 +8,20 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { build as Build } from "../../src/pipeline/pipeline.ts";
+import type { checkUpToDate as CheckUpToDate } from "../../src/pipeline/up-to-date.ts";
+import type { withTunedHeap as WithTunedHeap } from "../../src/util/memory.ts";
 
-const { build } = (await import(
-  process.env.BENCH_COMPILED === "1"
-    ? "../../lib/src/pipeline/pipeline.js"
-    : "../../src/pipeline/pipeline.ts"
-)) as { build: typeof Build };
+// What the command sets before it builds (src/cli/main.ts, cli/commands/build.ts): the environment
+// and V8's heap are the command's settings, which build() makes none of.
+process.env.ELEVENTY_SKIP_ESM_RESOLVER ??= "true";
+const compiled = process.env.BENCH_COMPILED === "1";
+const load = (module: string) =>
+  import(compiled ? `../../lib/src/${module}.js` : `../../src/${module}.ts`) as Promise<unknown>;
+const { build } = (await load("pipeline/pipeline")) as { build: typeof Build };
+const { checkUpToDate } = (await load("pipeline/up-to-date")) as {
+  checkUpToDate: typeof CheckUpToDate;
+};
+const { withTunedHeap } = (await load("util/memory")) as { withTunedHeap: typeof WithTunedHeap };
 
 const [content, out, date, ...rest] = process.argv.slice(2);
 const domains = rest.flatMap((arg, i) => (rest[i - 1] === "--domain" ? [arg] : []));
@@ -49,13 +57,17 @@ const sample = () => {
 const sampler = existsSync("/proc/self/task") ? setInterval(sample, 100) : undefined;
 
 const started = performance.now();
-const summary = await build({
+const options = {
   contentDir: content!,
   outDir: out!,
   date: date!,
   site: rest.includes("--site"),
   domains: domains.length > 0 ? domains : undefined,
-});
+};
+const checked = await checkUpToDate(options);
+const summary = await withTunedHeap(checked.size, options.site, () =>
+  build({ ...options, checked }),
+);
 const seconds = (performance.now() - started) / 1000;
 clearInterval(sampler);
 const usage = process.resourceUsage();

@@ -109,7 +109,7 @@ ${rowsKey(domain, works, workDigests)}`,
 
 /**
  * What a sheet's rows are made of, without making them: each row's work as its inputs digest, in
- * order (from domainInputsKey: the work, its director and window, the domain's language) and the
+ * order (from domainInputs: the work, its director and window, the domain's language) and the
  * domain's address (in the url column). The code that makes the cells and widths from them is in
  * the sheet's key (`sheetKey`: EXPORTS_CODE's version). Digesting the rows' values instead (a JSON
  * text of every cell) would make every row of every sheet, on every build, only to key it.
@@ -124,7 +124,7 @@ export function rowsKey(
   return md5(`${domain.base_url}\n${works.length}\n${digests}`);
 }
 
-/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/pipeline/pipeline.ts, sheetJob). */
+/** Writes one spreadsheet file: `writeSheet` here, or the same in a writer thread (src/pipeline/stages.ts, sheetJob). */
 export type SheetWriter = (file: string, spec: SheetSpec) => Promise<unknown>;
 
 /** Codes of a temporary folder that is full or not writable: the operator's to fix, not a bug. */

@@ -9,7 +9,7 @@ import type { ListedWork } from "./listed-work.ts";
  */
 
 /**
- * A work's inputs digest as domainInputsKey (src/pipeline/domain-inputs.ts) recorded it in
+ * A work's inputs digest as domainInputs (src/pipeline/domain-inputs.ts) recorded it in
  * `workDigests`. A function of the module, not a closure per domain: optimised code calls one
  * known function, and a new closure for each domain sent it back to be compiled again.
  */

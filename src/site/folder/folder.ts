@@ -84,7 +84,7 @@ export class SiteFolder {
     return [...this.ruleWarnings, ...blocked];
   }
 
-  /** The name pipeline.ts and the site folder's check call until they call warningsOn. */
+  /** The name read-inputs.ts and the site folder's check call until they call warningsOn. */
   blockedOn(domains: readonly PolicyDomain[]): Problem[] {
     return this.warningsOn(domains);
   }

@@ -5,7 +5,14 @@ import {
   SLUG_PATTERN,
   type Domain,
 } from "../content/schema.ts";
-import { API_PATH, ERROR_BODIES, EXPORT_KINDS, PAGE_SIZE, urlPath } from "./layout.ts";
+import {
+  API_PATH,
+  ERROR_BODIES,
+  EXPORT_KINDS,
+  OPENAPI_FILE,
+  PAGE_SIZE,
+  urlPath,
+} from "./layout.ts";
 
 /**
  * The OpenAPI 3.1 description of one domain's static API, written by the build at
@@ -229,7 +236,7 @@ function openapiDocument(domain: Domain): object {
 /** `[path, bytes]` of the domain's description in the output (for `tree.write(...openapiFile(domain))`). */
 export function openapiFile(domain: Domain): [string, string] {
   return [
-    `${domain.domain}${urlPath(domain.base_url)}/api/v1/openapi.json`,
+    `${domain.domain}${urlPath(domain.base_url)}${OPENAPI_FILE}`,
     JSON.stringify(openapiDocument(domain), null, 2) + "\n",
   ];
 }

@@ -10,6 +10,7 @@ import {
   selectHost,
   type HostRoutes,
 } from "../serve/routes.ts";
+import { BUILD_INFO_PATH } from "../output/catalogue-paths.ts";
 
 /**
  * The edge function (Cloudflare Workers style: a module whose default export has
@@ -35,7 +36,7 @@ const tables = new WeakMap<Assets, { at: number; table: HostRoutes[] }>();
 async function routingTable(env: Env): Promise<HostRoutes[]> {
   const cached = tables.get(env.ASSETS);
   if (cached !== undefined && Date.now() - cached.at < INFO_TTL_MS) return cached.table;
-  const response = await asset(env, "_catalogue/build.json");
+  const response = await asset(env, BUILD_INFO_PATH);
   if (response === null) throw new Error("the published build has no _catalogue/build.json");
   const table = hostTable((await response.json()) as BuildInfo);
   tables.set(env.ASSETS, { at: Date.now(), table });

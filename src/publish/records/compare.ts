@@ -9,6 +9,7 @@ import { chooseDomains, ownersOf, type BuildFile, type Source } from "../source.
 import { readState } from "./state.ts";
 import { recordCache } from "./record-cache.ts";
 import type { Listed, PublishedEntry, Store } from "../targets/target.ts";
+import { CATALOGUE_DIR } from "../../output/catalogue-paths.ts";
 
 /**
  * The full comparison: every file of the build against what the target holds by its records (or
@@ -76,7 +77,7 @@ export async function decide(
     if (same) state.published.set(BUILD_INFO_PATH, entryOf(buildJson));
   }
   const deletable = whole
-    ? (rel: string) => !rel.startsWith("_catalogue/")
+    ? (rel: string) => !rel.startsWith(`${CATALOGUE_DIR}/`)
     : scopedDeletes(source.info, names, parseBuildInfo(state.buildJson?.bytes ?? null));
   const plan = makePlan(files, state, deletable);
 

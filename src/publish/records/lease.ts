@@ -4,6 +4,7 @@ import { UserError } from "../../errors.ts";
 import { isAlive } from "../../output/tree.ts";
 import { md5 } from "../../util/hash.ts";
 import type { Store } from "../targets/target.ts";
+import { CATALOGUE_DIR } from "../../output/catalogue-paths.ts";
 
 /**
  * Who may change which domains of a target. A publisher writes a lease object of its own,
@@ -22,7 +23,7 @@ import type { Store } from "../targets/target.ts";
  * write against the newcomer's), never by comparing two machines' clocks.
  */
 
-export const LEASES_FOLDER = "_catalogue/leases/";
+export const LEASES_FOLDER = `${CATALOGUE_DIR}/leases/`;
 
 export interface LeaseOptions {
   /** A lease not rewritten for this long is stale (default two minutes). */

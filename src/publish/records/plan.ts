@@ -3,6 +3,7 @@ import { sameHeaders } from "../targets/file-headers.ts";
 import type { Phase } from "../source.ts";
 import type { TargetState } from "./state.ts";
 import type { SourceFile } from "../targets/target.ts";
+import { BUILD_INFO_PATH } from "../../output/catalogue-paths.ts";
 
 /**
  * What a publish does, computed before anything changes: the same plan drives the dry run, the
@@ -45,7 +46,7 @@ export const UNRECORDED_DELETES = 500;
 export function phaseIndex(u: Upload): number {
   if (u.file.phase === "media") return 0;
   if (u.file.phase === "entry")
-    return u.file.path === "_catalogue/build.json" ? 5 : u.file.path.endsWith("/1.json") ? 3 : 4;
+    return u.file.path === BUILD_INFO_PATH ? 5 : u.file.path.endsWith("/1.json") ? 3 : 4;
   return u.reason === "new" ? 1 : 2;
 }
 

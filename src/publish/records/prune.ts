@@ -13,6 +13,7 @@ import {
 } from "./records.ts";
 import { madeFile } from "../source.ts";
 import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "../targets/target.ts";
+import { CATALOGUE_DIR } from "../../output/catalogue-paths.ts";
 
 /**
  * `--prune-media`: removes the media no domain uses from every media folder of the target, while
@@ -31,7 +32,7 @@ import { LEGACY_PUBLISHED_PATH, type Listed, type Store } from "../targets/targe
  */
 
 /** The lease scope of a prune: overlaps only with another prune and a whole publish (`*`). */
-const PRUNE_SCOPE = "_catalogue/prune-media";
+const PRUNE_SCOPE = `${CATALOGUE_DIR}/prune-media`;
 
 export interface PruneOptions {
   dryRun: boolean;
@@ -58,7 +59,7 @@ export async function pruneMedia(
   let domainsLease: Lease | null = null;
   try {
     const since = lease?.since ?? Number.POSITIVE_INFINITY;
-    const catalogue = await store.list("_catalogue/");
+    const catalogue = await store.list(`${CATALOGUE_DIR}/`);
     if (catalogue.has(LEGACY_PUBLISHED_PATH)) {
       throw new UserError(
         `--prune-media: ${store.name} was last published by an older version (it has ${LEGACY_PUBLISHED_PATH}); publish every domain once first`,

@@ -10,6 +10,7 @@ import { acquireLease } from "./lease.ts";
 import type { PublishOptions } from "../options.ts";
 import { chooseDomains, madeFile, type BuildFile, type Source } from "../source.ts";
 import type { Store } from "../targets/target.ts";
+import { CATALOGUE_DIR } from "../../output/catalogue-paths.ts";
 
 /**
  * What a publish of some domains (`--domain`, a shard of a network) shares with the others that
@@ -28,7 +29,7 @@ export function scopedDeletes(info: BuildInfo, names: string[], stored: BuildInf
   const ours = (folder: string) =>
     all.every((d) => d.media_folder !== folder || names.includes(d.domain));
   return (rel: string) => {
-    if (rel.startsWith("_catalogue/")) return false;
+    if (rel.startsWith(`${CATALOGUE_DIR}/`)) return false;
     if (!isMedia(rel, info)) return names.includes(rel.slice(0, rel.indexOf("/")));
     // Without the target's build.json this publish cannot know which other domains share a media
     // folder: the first round of a network, whose shards publish at once, each uploading media the

@@ -10,6 +10,7 @@ import {
   type PublishedEntry,
   type Store,
 } from "../targets/target.ts";
+import { CATALOGUE_DIR } from "../../output/catalogue-paths.ts";
 
 /**
  * What a target holds of the domains a publish owns. A domain with a complete record is taken
@@ -57,7 +58,7 @@ export async function readState(
   info: BuildInfo,
   options: StateOptions,
 ): Promise<TargetState> {
-  const catalogue = options.catalogue ?? (await store.list("_catalogue/"));
+  const catalogue = options.catalogue ?? (await store.list(`${CATALOGUE_DIR}/`));
   const recordTags = new Map<string, string>();
   for (const [rel, listed] of catalogue)
     if (rel.startsWith(RECORDS_FOLDER) && rel.endsWith(".tsv"))

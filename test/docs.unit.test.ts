@@ -90,3 +90,41 @@ describe("documentation", () => {
     expect(written).toEqual(declared);
   });
 });
+
+/** Keep a Changelog's types, in its order, then what only contributors see. */
+const CHANGELOG_HEADINGS = [
+  "Added",
+  "Changed",
+  "Deprecated",
+  "Removed",
+  "Fixed",
+  "Security",
+  "For contributors",
+];
+
+/** The `###` headings of each release (`## [...]`) of a changelog, that are out of order or unknown. */
+function misplacedHeadings(changelog: string): string[] {
+  const problems: string[] = [];
+  for (const release of changelog.split(/^## /m).slice(1)) {
+    const name = release.slice(0, release.indexOf("\n"));
+    let last = -1;
+    for (const [, heading] of release.matchAll(/^### (.+)$/gm)) {
+      const at = CHANGELOG_HEADINGS.indexOf(heading!);
+      if (at <= last) problems.push(`${name}: "${heading}"`);
+      else last = at;
+    }
+  }
+  return problems;
+}
+
+describe("the changelog", () => {
+  it("has, in each release, Keep a Changelog's types in order, then For contributors, once each", async () => {
+    expect(misplacedHeadings(await readFile(path.join(ROOT, "CHANGELOG.md"), "utf8"))).toEqual([]);
+    // The check itself: a type after "For contributors", a repeat, an unknown heading.
+    expect(
+      misplacedHeadings(
+        "## [1]\n### Fixed\n### For contributors\n### Added\n## [2]\n### Fixed\n### Fixed\n### Notes\n",
+      ),
+    ).toEqual(['[1]: "Added"', '[2]: "Fixed"', '[2]: "Notes"']);
+  });
+});

@@ -49,6 +49,7 @@ const OUTSIDE = [
   "launchChromium",
   "launchBrowser",
   "startS3rver",
+  "useS3rver",
   "startServer",
   "startServe",
   "startNginx",

@@ -15,7 +15,7 @@ import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { startFaultProxy, seeded, type FaultProxy } from "./fault-proxy.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
 import { BucketModel } from "./reachability.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 
 /**
  * Publishing under faults, with nothing lost: a 1,500-work catalogue published and updated

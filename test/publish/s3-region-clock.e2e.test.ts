@@ -10,7 +10,7 @@ import { S3Store } from "../../src/publish/targets/s3.ts";
 import { endpointFor, namedRegion } from "../../src/publish/targets/s3-region.ts";
 import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 import { startStrictFront, type FrontOptions, type StrictFront } from "./strict-front.ts";
 
 /**

@@ -14,9 +14,9 @@ import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 import { startStrictFront, type FrontOptions, type StrictFront } from "./strict-front.ts";
 
 /**
- * S3 as real stores behave (issue 33, part 4): a bucket in another region than the configured
- * one, and a clock far from the store's, through a strict front (strict-front.ts) that refuses
- * requests as AWS S3 does, in front of s3rver.
+ * S3 as real stores behave, which s3rver alone does not: a bucket in another region than the
+ * configured one, and a clock far from the store's, through a strict front (strict-front.ts) that
+ * refuses requests as AWS S3 does, in front of s3rver.
  */
 
 const exec = promisify(execFile);

@@ -47,6 +47,7 @@ function projects(): Project[] {
 const OUTSIDE = [
   "CLI",
   "cli",
+  "catalogue",
   "launchChromium",
   "launchBrowser",
   "startS3rver",

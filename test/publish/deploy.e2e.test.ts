@@ -1,14 +1,12 @@
-import { execFile } from "node:child_process";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSource } from "../../src/publish/source.ts";
-import { CLI, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { useS3rver } from "../support/s3.ts";
 
-const exec = promisify(execFile);
 let root: { dir: string; cleanup: () => Promise<void> };
 let content: string;
 const s3 = useS3rver(["site"]);
@@ -23,16 +21,7 @@ afterAll(async () => {
 
 /** The real command line, as a user runs it. */
 async function deploy(args: string[]) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, "deploy", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...s3.env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return catalogue(["deploy", ...args], { env: s3.env });
 }
 
 async function bucket(prefix: string): Promise<Map<string, string>> {

@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { promisify } from "node:util";
 import {
   GetObjectCommand,
   ListObjectsV2Command,
@@ -14,12 +12,11 @@ import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { S3Store, transient } from "../../src/publish/targets/s3.ts";
 import { recordPath } from "../../src/publish/records/records.ts";
-import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
 import { s3Client, useS3rver } from "../support/s3.ts";
 import { verifySigV4 } from "./sigv4.ts";
-
-const exec = promisify(execFile);
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
@@ -42,16 +39,7 @@ async function keys(bucket: string, prefix = ""): Promise<string[]> {
 
 /** Runs the real command line, as a user would. */
 async function cli(args: string[], env: NodeJS.ProcessEnv = s3.env) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, "publish", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return catalogue(["publish", ...args], { env });
 }
 
 const target = (url: string, endpoint = s3.endpoint) =>

@@ -6,6 +6,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: end-to-end files start servers and browsers, so keep the parallelism modest.
     maxWorkers: 2,
+    // fast-check's fixed seed, in every test file of both projects.
+    setupFiles: ["test/setup/fast-check.ts"],
     // `vitest run` runs both; `--project unit` the fast ones alone. A test file says its kind in its
     // name (`*.unit.test.ts`, `*.e2e.test.ts`); test/projects.unit.test.ts fails on one that does not.
     projects: [

@@ -1,5 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import config from "../vitest.config.ts";
 
@@ -46,9 +47,11 @@ function projects(): Project[] {
 const OUTSIDE = [
   "CLI",
   "cli",
+  "catalogue",
   "launchChromium",
   "launchBrowser",
   "startS3rver",
+  "useS3rver",
   "startServer",
   "startServe",
   "startNginx",
@@ -59,6 +62,11 @@ const OUTSIDE = [
   "serveFolder",
   "makeFixture",
 ];
+
+/** A suite or test skipped on some machines: what a missing program outside Node makes a file do. */
+const SKIP = /\b(?:describe|it|test|suite)\.(?:skip|skipIf|runIf)\b|\b(?:ctx|context)\.skip\(/g;
+/** A file that starts programs. */
+const CHILD_PROCESS = /from\s+"node:child_process"/;
 
 /** The names a file imports (static, type-only excepted, and destructured dynamic imports). */
 function importedNames(source: string): string[] {
@@ -111,18 +119,31 @@ describe("the test projects", () => {
     expect(e2e!.globalSetup).toEqual(["test/setup/compile.ts"]);
   });
 
-  it("keep servers, browsers, S3 and the compiled command out of unit", async () => {
+  it("run fast-check with one fixed seed, set before every file of both", () => {
+    expect(config.test?.setupFiles).toEqual(["test/setup/fast-check.ts"]);
+    for (const project of config.test?.projects ?? [])
+      expect(project).toMatchObject({ extends: true });
+    // This file runs after the setup file too.
+    expect(fc.readConfigureGlobal().seed).toEqual(expect.any(Number));
+  });
+
+  it("keep servers, browsers, S3, other programs and the compiled command out of unit", async () => {
     const problems: string[] = [];
     for (const file of await filesOf("unit")) {
       const source = await readFile(path.join(ROOT, file), "utf8");
       const outside = importedNames(source).filter((name) => OUTSIDE.includes(name));
       if (outside.length > 0) problems.push(`${file} imports ${outside.join(", ")}`);
       if (/["'`/]lib\//.test(source)) problems.push(`${file} reads the compiled lib/`);
+      // A unit test runs on every machine with npm's packages alone: it starts no program and
+      // skips nothing (requireTool's skips are for e2e files).
+      if (CHILD_PROCESS.test(source)) problems.push(`${file} imports node:child_process`);
+      const skips = source.match(SKIP) ?? [];
+      if (skips.length > 0) problems.push(`${file} skips: ${skips.join(", ")}`);
     }
     expect(problems).toEqual([]);
   });
 
-  it("are told apart by the import scan above (it finds what e2e files use)", async () => {
+  it("are told apart by the scans above (they find what e2e files use)", async () => {
     const scanned = await Promise.all(
       (await filesOf("e2e")).map(async (file) =>
         importedNames(await readFile(path.join(ROOT, file), "utf8")),
@@ -132,5 +153,10 @@ describe("the test projects", () => {
     // Each kind of helper the scan looks for is seen in some e2e file: the scan reads real imports.
     for (const name of ["CLI", "launchChromium", "startS3rver", "startServer", "availableServers"])
       expect(found).toContain(name);
+    const sources = await Promise.all(
+      (await filesOf("e2e")).map((file) => readFile(path.join(ROOT, file), "utf8")),
+    );
+    expect(sources.some((source) => CHILD_PROCESS.test(source))).toBe(true);
+    expect(sources.some((source) => (source.match(SKIP) ?? []).length > 0)).toBe(true);
   });
 });

@@ -12,7 +12,7 @@ import { writeCloudFrontFiles } from "../../src/edge/cloudfront-files.ts";
 import { readBuildInfo } from "../../src/output/build-info.ts";
 import { headersFor } from "../../src/publish/targets/file-headers.ts";
 import { CLI, ROOT } from "../helpers/catalogue.ts";
-import { s3Client, startS3rver, type S3rver } from "../publish/s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 import { DISCOVERY } from "../serve/fixture.ts";
 import { asyncHandler } from "../support/async-handler.ts";
 

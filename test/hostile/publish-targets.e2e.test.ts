@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT } from "../helpers/catalogue.ts";
 import { startFaultProxy, type FaultProxy } from "../publish/fault-proxy.ts";
-import { startS3rver, type S3rver } from "../publish/s3rver.ts";
+import { startS3rver, type S3rver } from "../support/s3.ts";
 import type { CliResult } from "../reliability/helpers.ts";
 import { builtProject, expectNoCrash, newProject } from "./project.ts";
 

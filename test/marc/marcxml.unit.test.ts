@@ -1,8 +1,3 @@
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import fc from "fast-check";
 import { parseDocument } from "htmlparser2";
 import { describe, expect, it } from "vitest";
@@ -14,7 +9,6 @@ import {
   marcxmlRecord,
 } from "../../src/marc/marcxml.ts";
 import type { Field, MarcRecord } from "../../src/marc/record.ts";
-import { requireTool } from "../support/requires.ts";
 
 const LEADER = "00000ngm a22000003i 4500";
 const datafield = (tag: string, ind: string, ...pairs: [string, string][]): Field => ({
@@ -168,33 +162,4 @@ describe("MARCXML", () => {
       { numRuns: 200 },
     );
   });
-
-  const xmllint = requireTool("xmllint", "the MARCXML well-formedness test");
-  it.runIf(xmllint !== null)(
-    "is well-formed XML for xmllint, with hostile text in it",
-    async () => {
-      const dir = await mkdtemp(path.join(tmpdir(), "catalogue-marcxml-"));
-      try {
-        const file = path.join(dir, "records.xml");
-        await writeFile(
-          file,
-          marcxml([
-            {
-              leader: LEADER,
-              fields: [datafield("245", "00", ["a", "<&>\"'\x01\x1e\ud800 ]]> 🎬 e\u0301"])],
-            },
-          ]),
-        );
-        const { stdout } = await promisify(execFile)(xmllint!, [
-          "--noout",
-          "--xpath",
-          "string(//*[local-name()='subfield'])",
-          file,
-        ]);
-        expect(stdout).toBe("<&>\"' ]]> 🎬 e\u0301\n");
-      } finally {
-        await rm(dir, { recursive: true, force: true });
-      }
-    },
-  );
 });

@@ -6,7 +6,6 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  type S3Client,
 } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BuildSummary } from "../../src/pipeline/pipeline.ts";
@@ -33,7 +32,7 @@ import {
   tempDir,
 } from "../helpers/catalogue.ts";
 import { seeded, startFaultProxy } from "./fault-proxy.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { useS3rver } from "../support/s3.ts";
 
 /**
  * A deploy plans its publish from what the build changed (publish/changes.ts) when every record
@@ -44,19 +43,14 @@ import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
  */
 
 let root: { dir: string; cleanup: () => Promise<void> };
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site"]);
 /** The generated catalogue, and a copy with one work renamed and another withdrawn. */
 let original: string;
 let edited: string;
 
 beforeAll(async () => {
   root = await tempDir("catalogue-changes-");
-  [original, s3] = await Promise.all([
-    generatedContent(root.dir, { works: 200, domains: 2 }),
-    startS3rver(["site"]),
-  ]);
-  client = s3Client(s3.endpoint);
+  original = await generatedContent(root.dir, { works: 200, domains: 2 });
   edited = path.join(root.dir, "edited");
   await cp(original, edited, { recursive: true });
   const csv = path.join(edited, "audiovisuals.csv");
@@ -71,8 +65,6 @@ beforeAll(async () => {
   await writeFile(csv, [header, ...edit].join("\n"));
 }, 120_000);
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
@@ -138,7 +130,7 @@ async function listBucket(prefix: string): Promise<Map<string, string>> {
   const found = new Map<string, string>();
   let token: string | undefined;
   do {
-    const page = await client.send(
+    const page = await s3.client.send(
       new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/`, ContinuationToken: token }),
     );
     for (const o of page.Contents ?? [])
@@ -162,7 +154,7 @@ async function expectExactly(prefix: string, out: string) {
     await readFile(path.join(await realpath(out), "_catalogue/inputs.json"), "utf8"),
   ).domains as Record<string, string>;
   for (const { domain } of info.domains) {
-    const object = await client.send(
+    const object = await s3.client.send(
       new GetObjectCommand({ Bucket: "site", Key: `${prefix}/${recordPath(domain)}` }),
     );
     const record = decodeRecord(Buffer.from(await object.Body!.transformToByteArray()))!;
@@ -224,8 +216,8 @@ describe("a deploy planned from the build's changes", { timeout: 300_000 }, () =
     await deploy("verify", out, edited);
     const gone = "domain-1.example/_api/detail/3.json";
     const tampered = "domain-2.example/_api/detail/4.json";
-    await client.send(new DeleteObjectCommand({ Bucket: "site", Key: `verify/${gone}` }));
-    await client.send(
+    await s3.client.send(new DeleteObjectCommand({ Bucket: "site", Key: `verify/${gone}` }));
+    await s3.client.send(
       new PutObjectCommand({ Bucket: "site", Key: `verify/${tampered}`, Body: "{}" }),
     );
     const back = await deploy("verify", out, original);
@@ -250,9 +242,9 @@ describe("a deploy planned from the build's changes", { timeout: 300_000 }, () =
     // A record left updating (a killed publish): that domain is listed, everything compared.
     const key = `doubt/${recordPath("domain-1.example")}`;
     const text = await (
-      await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
+      await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
     ).Body!.transformToString();
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: key,
@@ -313,7 +305,7 @@ describe(
       const expectRecordsTrue = async () => {
         const bucket = await listBucket("kill");
         for (const rel of [...bucket.keys()].filter((r) => r.startsWith("_catalogue/records/"))) {
-          const object = await client.send(
+          const object = await s3.client.send(
             new GetObjectCommand({ Bucket: "site", Key: `kill/${rel}` }),
           );
           const record = decodeRecord(Buffer.from(await object.Body!.transformToByteArray()))!;

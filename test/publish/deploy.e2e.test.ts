@@ -1,49 +1,31 @@
-import { execFile } from "node:child_process";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSource } from "../../src/publish/source.ts";
-import { CLI, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
+import { useS3rver } from "../support/s3.ts";
 
-const exec = promisify(execFile);
 let root: { dir: string; cleanup: () => Promise<void> };
 let content: string;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-deploy-");
-  [content, s3] = await Promise.all([
-    generatedContent(root.dir, { works: 60, domains: 2 }),
-    startS3rver(["site"]),
-  ]);
-  client = s3Client(s3.endpoint);
+  content = await generatedContent(root.dir, { works: 60, domains: 2 });
 });
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
 /** The real command line, as a user runs it. */
 async function deploy(args: string[]) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, "deploy", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...s3.env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return catalogue(["deploy", ...args], { env: s3.env });
 }
 
 async function bucket(prefix: string): Promise<Map<string, string>> {
-  const page = await client.send(
+  const page = await s3.client.send(
     new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/` }),
   );
   return new Map(

@@ -7,16 +7,14 @@ import { acquireLease, LEASES_FOLDER, type Lease } from "../../src/publish/recor
 import { S3Store } from "../../src/publish/targets/s3.ts";
 import type { Store } from "../../src/publish/targets/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
-import { startS3rver, type S3rver } from "./s3rver.ts";
+import { useS3rver } from "../support/s3.ts";
 
 let root: { dir: string; cleanup: () => Promise<void> };
-let s3: S3rver;
+const s3 = useS3rver(["leases"]);
 beforeAll(async () => {
   root = await tempDir("catalogue-lease-");
-  s3 = await startS3rver(["leases"]);
 });
 afterAll(async () => {
-  await s3?.stop();
   await root?.cleanup();
 });
 

@@ -11,7 +11,7 @@ import { decodeRecord } from "../../src/publish/records/records.ts";
 import { readSource } from "../../src/publish/source.ts";
 import { mapLimit } from "../../src/util/concurrency.ts";
 import { buildFixture, CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 
 /**
  * A network of six domains published by three shards into one bucket, each a separate

@@ -3,7 +3,6 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  type S3Client,
 } from "@aws-sdk/client-s3";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,26 +12,22 @@ import { S3Store } from "../../src/publish/targets/s3.ts";
 import type { Store } from "../../src/publish/targets/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { useS3rver } from "../support/s3.ts";
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-prune-");
-  [editions, s3] = await Promise.all([makeEditions(root.dir, 30), startS3rver(["site"])]);
-  client = s3Client(s3.endpoint);
+  editions = await makeEditions(root.dir, 30);
 });
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
 const put = (key: string) =>
-  client.send(
+  s3.client.send(
     new PutObjectCommand({
       Bucket: "site",
       Key: `prune/${key}`,
@@ -41,7 +36,7 @@ const put = (key: string) =>
     }),
   );
 async function held(folder: string): Promise<string[]> {
-  const page = await client.send(
+  const page = await s3.client.send(
     new ListObjectsV2Command({ Bucket: "site", Prefix: `prune/${folder}` }),
   );
   return (page.Contents ?? []).map((o) => o.Key!.slice("prune/".length)).sort();
@@ -163,11 +158,11 @@ describe("--prune-media", { timeout: 120_000 }, () => {
     // domain-1's record as a scoped publish leaves it when an image it dropped is in a folder
     // another domain uses: pending, the record `updating`.
     const recordKey = "prune/_catalogue/records/domain-1.example.tsv";
-    const stored = await client.send(new GetObjectCommand({ Bucket: "site", Key: recordKey }));
+    const stored = await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: recordKey }));
     const record = decodeRecord(await stored.Body!.transformToString())!;
     const dropped = "domain-1.example/media/left-pending-480.jpeg";
     await put(dropped);
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: recordKey,
@@ -176,7 +171,7 @@ describe("--prune-media", { timeout: 120_000 }, () => {
     );
     // A shard's lease, listed by the prune and gone when it reads it (that shard just finished).
     const released = "_catalogue/leases/zz-released.json";
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: `prune/${released}`,
@@ -199,7 +194,7 @@ describe("--prune-media", { timeout: 120_000 }, () => {
       expect(pruned.pruned).toContain(dropped);
       const fixed = decodeRecord(
         await (
-          await client.send(new GetObjectCommand({ Bucket: "site", Key: recordKey }))
+          await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: recordKey }))
         ).Body!.transformToString(),
       )!;
       expect({ state: fixed.state, pending: [...fixed.pending] }).toEqual({
@@ -207,7 +202,7 @@ describe("--prune-media", { timeout: 120_000 }, () => {
         pending: [],
       });
     } finally {
-      await client.send(new DeleteObjectCommand({ Bucket: "site", Key: `prune/${released}` }));
+      await s3.client.send(new DeleteObjectCommand({ Bucket: "site", Key: `prune/${released}` }));
     }
   });
 

@@ -3,7 +3,6 @@ import {
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
-  type S3Client,
 } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
@@ -21,21 +20,17 @@ import type { Store } from "../../src/publish/targets/target.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { expectHolds, type Driver } from "./conformance.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { useS3rver } from "../support/s3.ts";
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-records-");
-  [editions, s3] = await Promise.all([makeEditions(root.dir, 40), startS3rver(["site"])]);
-  client = s3Client(s3.endpoint);
+  editions = await makeEditions(root.dir, 40);
 });
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
@@ -72,13 +67,13 @@ function driverOf(prefix: string): Driver {
           headers: { contentType: string; cacheControl: string; contentDisposition?: string };
         }
       >();
-      const page = await client.send(
+      const page = await s3.client.send(
         new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/` }),
       );
       for (const o of page.Contents ?? []) {
         const rel = o.Key!.slice(prefix.length + 1);
         if (rel.startsWith("_catalogue/records/") || rel.startsWith("_catalogue/leases/")) continue;
-        const object = await client.send(new GetObjectCommand({ Bucket: "site", Key: o.Key! }));
+        const object = await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: o.Key! }));
         const headers: { contentType: string; cacheControl: string; contentDisposition?: string } =
           { contentType: object.ContentType!, cacheControl: object.CacheControl! };
         if (object.ContentDisposition !== undefined)
@@ -107,7 +102,7 @@ describe("records", { timeout: 120_000 }, () => {
     const record = decodeRecord(
       Buffer.from(
         await (
-          await client.send(
+          await s3.client.send(
             new GetObjectCommand({
               Bucket: "site",
               Key: `trust/${recordPath("domain-1.example")}`,
@@ -127,9 +122,9 @@ describe("records", { timeout: 120_000 }, () => {
     await publish({ dir: editions.before, target: spied("updating") });
     const key = `updating/${recordPath("domain-1.example")}`;
     const text = await (
-      await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
+      await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
     ).Body!.transformToString();
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: key,
@@ -147,18 +142,20 @@ describe("records", { timeout: 120_000 }, () => {
     await publish({ dir: editions.before, target: spied("verify") });
     const missing = `domain-1.example/_api/detail/${editions.retitled.id}.json`;
     const tampered = "domain-2.example/_api/list/plain/default/1.json";
-    await client.send(new DeleteObjectCommand({ Bucket: "site", Key: `verify/${missing}` }));
-    await client.send(
+    await s3.client.send(new DeleteObjectCommand({ Bucket: "site", Key: `verify/${missing}` }));
+    await s3.client.send(
       new PutObjectCommand({ Bucket: "site", Key: `verify/${tampered}`, Body: "{}" }),
     );
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: "verify/domain-1.example/_api/detail/stray.json",
         Body: "{}",
       }),
     );
-    await client.send(new PutObjectCommand({ Bucket: "site", Key: "verify/stray.txt", Body: "?" }));
+    await s3.client.send(
+      new PutObjectCommand({ Bucket: "site", Key: "verify/stray.txt", Body: "?" }),
+    );
     expect((await publish({ dir: editions.before, target: spied("verify") })).uploaded).toBe(0);
     const target = spied("verify");
     const summary = await publish({ dir: editions.before, target, verify: true });
@@ -187,14 +184,14 @@ describe("a target published by an older version", { timeout: 120_000 }, () => {
       const record = decodeRecord(
         Buffer.from(
           await (
-            await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
+            await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
           ).Body!.transformToByteArray(),
         ),
       )!;
       for (const [rel, entry] of record.files) files[rel] = entry;
-      await client.send(new DeleteObjectCommand({ Bucket: "site", Key: key }));
+      await s3.client.send(new DeleteObjectCommand({ Bucket: "site", Key: key }));
     }
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: "legacy/_catalogue/published.json",
@@ -205,7 +202,7 @@ describe("a target published by an older version", { timeout: 120_000 }, () => {
     // Its entries said how every file was stored: only what changed goes, and its deletes are routine.
     expect(summary.plan.uploads.map((u) => u.file.path).sort()).toEqual(editions.changed);
     expect(summary.plan.recordedDeletes).toBe(editions.removed.length);
-    const page = await client.send(
+    const page = await s3.client.send(
       new ListObjectsV2Command({ Bucket: "site", Prefix: "legacy/_catalogue/" }),
     );
     expect((page.Contents ?? []).map((o) => o.Key).sort()).toEqual([
@@ -235,7 +232,7 @@ describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
     expect(one.plan.deletes.every((rel) => rel.startsWith("domain-1.example/"))).toBe(true);
     const info = JSON.parse(
       await (
-        await client.send(
+        await s3.client.send(
           new GetObjectCommand({ Bucket: "site", Key: "shards/_catalogue/build.json" }),
         )
       ).Body!.transformToString(),
@@ -264,7 +261,7 @@ describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
 
   it("a scoped publish deletes media only from a media folder no other domain uses", async () => {
     await publish({ dir: editions.before, target: spied("media") });
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: "media/domain-1.example/media/unused-480.jpeg",
@@ -275,12 +272,12 @@ describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
     const key = "media/_catalogue/build.json";
     const info = JSON.parse(
       await (
-        await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
+        await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
       ).Body!.transformToString(),
     );
     const original = JSON.stringify(info, null, 2) + "\n";
     info.domains[1].media_folder = "domain-1.example/media";
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: key,
@@ -294,7 +291,7 @@ describe("scoped publishes (--domain)", { timeout: 120_000 }, () => {
       verify: true,
     });
     expect(shared.plan.deletes).toEqual([]);
-    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: original }));
+    await s3.client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: original }));
     const own = await publish({
       dir: editions.before,
       target: spied("media"),
@@ -324,7 +321,7 @@ const storedRecord = async (prefix: string, domain: string) =>
   decodeRecord(
     Buffer.from(
       await (
-        await client.send(
+        await s3.client.send(
           new GetObjectCommand({ Bucket: "site", Key: `${prefix}/${recordPath(domain)}` }),
         )
       ).Body!.transformToByteArray(),
@@ -383,7 +380,7 @@ describe("a publish with nothing to do (publish/unchanged.ts)", { timeout: 120_0
     ).toBe(true);
 
     // build.json changed behind the publisher's back: restored.
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({ Bucket: "site", Key: "doubt/_catalogue/build.json", Body: "{}" }),
     );
     const restored = await publish({ dir: editions.after, target: spied("doubt") });
@@ -404,10 +401,10 @@ describe("a publish with nothing to do (publish/unchanged.ts)", { timeout: 120_0
       contentType: "text/html; charset=utf-8",
       cacheControl: "public, max-age=300",
     });
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({ Bucket: "site", Key: "doubt/gone.example/index.html", Body: "a" }),
     );
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: `doubt/${recordPath("gone.example")}`,
@@ -419,7 +416,7 @@ describe("a publish with nothing to do (publish/unchanged.ts)", { timeout: 120_0
 
     // A record left updating by a killed run, with the right key: the domain is listed again.
     const record = await storedRecord("doubt", "domain-2.example");
-    await client.send(
+    await s3.client.send(
       new PutObjectCommand({
         Bucket: "site",
         Key: `doubt/${recordPath("domain-2.example")}`,

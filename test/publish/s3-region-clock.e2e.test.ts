@@ -1,25 +1,23 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { promisify } from "node:util";
 import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { S3Store } from "../../src/publish/targets/s3.ts";
 import { endpointFor, namedRegion } from "../../src/publish/targets/s3-region.ts";
-import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 import { startStrictFront, type FrontOptions, type StrictFront } from "./strict-front.ts";
 
 /**
- * S3 as real stores behave (issue 33, part 4): a bucket in another region than the configured
- * one, and a clock far from the store's, through a strict front (strict-front.ts) that refuses
- * requests as AWS S3 does, in front of s3rver.
+ * S3 as real stores behave, which s3rver alone does not: a bucket in another region than the
+ * configured one, and a clock far from the store's, through a strict front (strict-front.ts) that
+ * refuses requests as AWS S3 does, in front of s3rver.
  */
 
-const exec = promisify(execFile);
 const HOUR = 3_600_000;
 
 let root: { dir: string; cleanup: () => Promise<void> };
@@ -77,7 +75,6 @@ async function front(options: Omit<FrontOptions, "upstream" | "secret">): Promis
 /** The real command line; the configured region is us-east-1 (s3.env). */
 async function cli(to: string, endpoint: string | undefined, env: NodeJS.ProcessEnv = s3.env) {
   const args = [
-    CLI,
     "publish",
     "--to",
     to,
@@ -85,16 +82,7 @@ async function cli(to: string, endpoint: string | undefined, env: NodeJS.Process
     editions.before,
     ...(endpoint === undefined ? [] : ["--endpoint", endpoint]),
   ];
-  try {
-    const { stdout, stderr } = await exec(process.execPath, args, {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return catalogue(args, { env });
 }
 
 const REGION_LINE = (to: string) =>

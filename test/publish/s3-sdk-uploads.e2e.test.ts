@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { publish } from "../../src/publish/publish.ts";
 import { directPut } from "../../src/publish/targets/s3-put.ts";
 import { S3Store } from "../../src/publish/targets/s3.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { useS3rver } from "../support/s3.ts";
 
 // As for a bucket that s3-put.ts cannot sign (an S3 Express directory bucket, a multi-region
 // access point): no direct uploads, so every upload goes through the SDK's PutObject.
@@ -17,17 +17,13 @@ vi.mock("../../src/publish/targets/s3-put.ts", async (original) => ({
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-s3-sdk-");
-  [editions, s3] = await Promise.all([makeEditions(root.dir, 30), startS3rver(["site"])]);
-  client = s3Client(s3.endpoint);
+  editions = await makeEditions(root.dir, 30);
 });
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
@@ -38,11 +34,15 @@ describe("uploads of a bucket signed otherwise than with Signature V4", () => {
     expect(vi.mocked(directPut)).toHaveBeenCalled();
     const count = await publishedCount(editions.before);
     expect(summary.uploaded).toBe(count);
-    const listed = await client.send(new ListObjectsV2Command({ Bucket: "site", Prefix: "sdk/" }));
+    const listed = await s3.client.send(
+      new ListObjectsV2Command({ Bucket: "site", Prefix: "sdk/" }),
+    );
     expect(listed.KeyCount).toBe(count + 2); // and a record per domain
     const files = await readFiles(editions.before);
     const rel = "domain-1.example/_api/export/export_excel.xlsx";
-    const exported = await client.send(new GetObjectCommand({ Bucket: "site", Key: `sdk/${rel}` }));
+    const exported = await s3.client.send(
+      new GetObjectCommand({ Bucket: "site", Key: `sdk/${rel}` }),
+    );
     const bytes = Buffer.from(await exported.Body!.transformToByteArray());
     expect(createHash("md5").update(bytes).digest("hex")).toBe(files[rel]!.md5);
     expect(exported.ContentDisposition).toBe(

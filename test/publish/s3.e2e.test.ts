@@ -1,8 +1,6 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createServer, request, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { promisify } from "node:util";
 import {
   GetObjectCommand,
   ListObjectsV2Command,
@@ -14,31 +12,26 @@ import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
 import { S3Store, transient } from "../../src/publish/targets/s3.ts";
 import { recordPath } from "../../src/publish/records/records.ts";
-import { CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { makeEditions, publishedCount, readFiles, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, useS3rver } from "../support/s3.ts";
 import { verifySigV4 } from "./sigv4.ts";
-
-const exec = promisify(execFile);
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site", "bare"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-s3-");
-  [editions, s3] = await Promise.all([makeEditions(root.dir, 40), startS3rver(["site", "bare"])]);
-  client = s3Client(s3.endpoint);
+  editions = await makeEditions(root.dir, 40);
 });
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
 async function keys(bucket: string, prefix = ""): Promise<string[]> {
-  const page = await client.send(
+  const page = await s3.client.send(
     new ListObjectsV2Command({ Bucket: bucket, Prefix: prefix || undefined }),
   );
   return (page.Contents ?? []).map((o) => o.Key!).sort();
@@ -46,16 +39,7 @@ async function keys(bucket: string, prefix = ""): Promise<string[]> {
 
 /** Runs the real command line, as a user would. */
 async function cli(args: string[], env: NodeJS.ProcessEnv = s3.env) {
-  try {
-    const { stdout, stderr } = await exec(process.execPath, [CLI, "publish", ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
+  return catalogue(["publish", ...args], { env });
 }
 
 const target = (url: string, endpoint = s3.endpoint) =>
@@ -230,7 +214,7 @@ describe("S3 target", () => {
     await publish({ dir: editions.before, target: target("s3://site/headers") });
     const key = `headers/${recordPath("domain-1.example")}`;
     const record = await (
-      await client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
+      await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: key }))
     ).Body!.transformToString();
     const rel = `domain-1.example/_api/detail/${editions.retitled.id}.json`;
     // As if the previous publish, by another version (whose inputs keys differ), had used other caching rules for this file.
@@ -241,10 +225,10 @@ describe("S3 target", () => {
         "$1no-store",
       );
     expect(edited).not.toBe(record);
-    await client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: edited }));
+    await s3.client.send(new PutObjectCommand({ Bucket: "site", Key: key, Body: edited }));
     const summary = await publish({ dir: editions.before, target: target("s3://site/headers") });
     expect(summary.plan.uploads.map((u) => [u.file.path, u.reason])).toEqual([[rel, "headers"]]);
-    const object = await client.send(
+    const object = await s3.client.send(
       new GetObjectCommand({ Bucket: "site", Key: `headers/${rel}` }),
     );
     expect(object.CacheControl).toBe("public, max-age=300");
@@ -253,7 +237,7 @@ describe("S3 target", () => {
 
   it("serves exports as downloads and media as immutable", async () => {
     await publish({ dir: editions.before, target: target("s3://site/kinds") });
-    const exported = await client.send(
+    const exported = await s3.client.send(
       new GetObjectCommand({
         Bucket: "site",
         Key: "kinds/domain-1.example/_api/export/export_excel.xlsx",
@@ -266,7 +250,7 @@ describe("S3 target", () => {
       'attachment; filename="export_excel-domain-1.example-2026-11-20.xlsx"',
     );
     const media = (await keys("site", "kinds/domain-1.example/media/"))[0]!;
-    const image = await client.send(new GetObjectCommand({ Bucket: "site", Key: media }));
+    const image = await s3.client.send(new GetObjectCommand({ Bucket: "site", Key: media }));
     expect(image.ContentType).toBe("image/jpeg");
     expect(image.CacheControl).toBe("public, max-age=31536000, immutable");
   });
@@ -381,7 +365,7 @@ describe("S3 target", () => {
       });
       await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
       endpoint = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-      await client.send(
+      await s3.client.send(
         new PutObjectCommand({
           Bucket: "site",
           Key: "cut/object.json",
@@ -447,7 +431,7 @@ describe("S3 target", () => {
         names.map((n) => `escaped prefix+ü/${n}`).sort(),
       );
       for (const [i, name] of names.entries()) {
-        const stored = await client.send(
+        const stored = await s3.client.send(
           new GetObjectCommand({ Bucket: "site", Key: `escaped prefix+ü/${name}` }),
         );
         expect(await stored.Body!.transformToString()).toBe(`{"n":${i}}`);

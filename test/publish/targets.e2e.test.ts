@@ -11,7 +11,7 @@ import { mapLimit } from "../../src/util/concurrency.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { targetConformance, type Driver } from "./conformance.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "./s3rver.ts";
+import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;

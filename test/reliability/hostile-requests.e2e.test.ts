@@ -436,9 +436,6 @@ describe("hostile requests to catalogue serve", () => {
     // Not vacuous: most requests got an answer, of many kinds.
     const answered = replies.filter((r) => r.statuses.length > 0).length;
     expect(answered).toBeGreaterThan(1500);
-    console.log(
-      `request fuzz: ${requests.length} requests in ${seconds.toFixed(1)} s, ${answered} answered; statuses ${JSON.stringify(Object.fromEntries([...statuses].sort(([a], [b]) => a - b)))}`,
-    );
     for (const status of [200, 301, 400, 404, 405])
       expect(statuses.get(status) ?? 0).toBeGreaterThan(0);
     expect(seconds).toBeLessThan(60);
@@ -457,7 +454,6 @@ describe("hostile requests to catalogue serve", () => {
 
   it("a 10-second soak at 100 connections: no error, no 5xx, flat memory", async () => {
     const result = await soak(server, await soakRequests(out), 10, 100);
-    console.log(`soak: ${JSON.stringify(result)}`);
     expect(result.requests).toBeGreaterThan(1000);
     expect({
       errors: result.errors,

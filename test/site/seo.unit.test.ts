@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { parseFeed } from "@rowanmanning/feed-parser";
 import jsonld from "jsonld";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,15 +11,13 @@ import { buildSite, directorPhotos, SCRIPT_ID, SCRIPT_TITLE, siteContent } from 
 
 /**
  * What search engines, link previews and feed readers get from the site: the sitemap (checked
- * against the protocol's schema with xmllint), robots.txt, the Atom feed (read by a feed parser),
+ * listing exactly the pages built; test/site/sitemap-schema.e2e.test.ts checks its files against
+ * the protocol's schema with xmllint), robots.txt, the Atom feed (read by a feed parser),
  * every page's head and its JSON-LD (expanded by a JSON-LD processor). Expected values come from
  * the content and the built files, not from src/site/.
  */
 
-const run = promisify(execFile);
 const FIXTURES = path.join(ROOT, "test/fixtures");
-const SITEMAP_XSD = path.join(FIXTURES, "sitemaps/sitemap.xsd");
-const SITEINDEX_XSD = path.join(FIXTURES, "sitemaps/siteindex.xsd");
 const SCHEMA_ORG = JSON.parse(
   await readFile(path.join(FIXTURES, "schema.org/context.jsonld"), "utf8"),
 );
@@ -72,18 +68,12 @@ const pageDirs = (domain: string) =>
     .map((f) => f.slice(BASES[domain]!.folder.length, -"index.html".length))
     .filter((d) => !d.startsWith("api/"));
 
-async function xmllint(schema: string, file: string) {
-  const { stderr } = await run("xmllint", ["--noout", "--schema", schema, file]).catch((e) => e);
-  return stderr.trim();
-}
-
 describe("the sitemap", () => {
-  it("validates against the protocol's schema and lists exactly the pages built, but other orderings", async () => {
+  it("lists exactly the pages built, but other orderings", async () => {
     for (const view of views) {
       const domain = view.domain.domain;
       const { url, folder } = BASES[domain]!;
       const file = path.join(out, folder, "sitemap.xml");
-      expect(await xmllint(SITEMAP_XSD, file)).toBe(`${file} validates`);
       const locs = [...(await readFile(file, "utf8")).matchAll(/<loc>([^<]*)<\/loc>/g)].map(
         (m) => m[1]!,
       );
@@ -99,7 +89,7 @@ describe("the sitemap", () => {
     }
   });
 
-  it("splits a domain past 50,000 URLs (or 50 MB) into parts under a sitemap index, each valid", async () => {
+  it("splits a domain past 50,000 URLs (or 50 MB) into parts under a sitemap index", async () => {
     const base = "https://big.example/cataleg";
     const urls = Array.from(
       { length: MAX_URLS * 2 + 1 },
@@ -119,11 +109,6 @@ describe("the sitemap", () => {
     const counts: number[] = [];
     const all: string[] = [];
     for (const [name, text] of files) {
-      const file = path.join(dir, name);
-      await writeFile(file, text);
-      expect(await xmllint(name === "sitemap.xml" ? SITEINDEX_XSD : SITEMAP_XSD, file)).toBe(
-        `${file} validates`,
-      );
       if (name !== "sitemap.xml") {
         const locs = [...text.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1]!);
         counts.push(locs.length);

@@ -20,6 +20,8 @@ export interface CommandOptions {
   input?: string;
   /** Another Node binary to run it with. */
   node?: string;
+  /** Node's own options, before the script (`--stack-size=…`, `--require …`). */
+  nodeArgs?: string[];
   /** Killed (SIGKILL) past this time; the run then ends with that signal. */
   timeoutMs?: number;
 }
@@ -30,7 +32,7 @@ export interface CommandOptions {
  */
 export function catalogue(args: string[], o: CommandOptions = {}): Promise<CommandRun> {
   const env = o.inherit ? { ...process.env, ...o.env } : { PATH: process.env.PATH, ...o.env };
-  const child = spawn(o.node ?? process.execPath, [CLI, ...args], {
+  const child = spawn(o.node ?? process.execPath, [...(o.nodeArgs ?? []), CLI, ...args], {
     cwd: o.cwd ?? ROOT,
     env,
     stdio: ["pipe", "pipe", "pipe"],

@@ -23,7 +23,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
-import { startS3rver } from "../test/publish/s3rver.ts";
+import { startS3rver } from "../test/support/s3.ts";
 import { reportRows } from "./bench/rows.ts";
 import {
   alternatedBuilds,

@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs, promisify } from "node:util";
 import { startFaultProxy, type FaultProxy } from "../test/publish/fault-proxy.ts";
-import { startS3rver } from "../test/publish/s3rver.ts";
+import { startS3rver } from "../test/support/s3.ts";
 import { reportRows, type BenchRow } from "./bench/rows.ts";
 import { generateCatalogue } from "./generate.ts";
 

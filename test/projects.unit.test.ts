@@ -48,6 +48,7 @@ const OUTSIDE = [
   "CLI",
   "cli",
   "catalogue",
+  "startCatalogue",
   "launchChromium",
   "launchBrowser",
   "startS3rver",

@@ -4,23 +4,14 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashFile } from "../../src/util/hash.ts";
-import { CLI, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 
 const run = promisify(execFile);
 
-/** Runs the real command line; resolves with the exit code and both streams. */
-async function catalogue(args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** Runs the real command line in `cwd` with this process's environment and `env`. */
+const inFolder = (args: string[], cwd: string, env: NodeJS.ProcessEnv = {}) =>
+  catalogue(args, { cwd, env, inherit: true });
 
 /** Every file of a tree with its MD5, to compare whole outputs. */
 async function snapshot(root: string): Promise<Record<string, string>> {
@@ -45,7 +36,7 @@ afterAll(() => cleanup());
 
 describe("catalogue build and validate (CLI)", () => {
   it("builds, is deterministic across output folders, and rebuilds without rewriting", async () => {
-    const first = await catalogue(
+    const first = await inFolder(
       ["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"],
       dir,
     );
@@ -53,11 +44,9 @@ describe("catalogue build and validate (CLI)", () => {
       /built 2 domain\(s\) for 2026-11-20 into a: \d+ files, \d+ written, 0 unchanged, 0 removed/,
     );
     expect(first.code).toBe(0);
-    const second = await catalogue(
-      ["build", "--content", content, "--out", "b", "--no-site"],
-      dir,
-      { SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 20, 15) / 1000) },
-    );
+    const second = await inFolder(["build", "--content", content, "--out", "b", "--no-site"], dir, {
+      SOURCE_DATE_EPOCH: String(Date.UTC(2026, 10, 20, 15) / 1000),
+    });
     expect(second.code).toBe(0);
     const a = await snapshot(path.join(dir, "a"));
     expect(Object.keys(a).length).toBeGreaterThan(100);
@@ -65,7 +54,7 @@ describe("catalogue build and validate (CLI)", () => {
 
     const probe = path.join(dir, "a", "domain-1.example/_api/list/plain/default/1.json");
     const before = await stat(probe);
-    const again = await catalogue(
+    const again = await inFolder(
       ["build", "--content", content, "--out", "a", "--date", "2026-11-20", "--no-site"],
       dir,
     );
@@ -108,7 +97,7 @@ describe("catalogue build and validate (CLI)", () => {
   it("rewrites only what a one-title rename changes", async () => {
     const copy = path.join(dir, "edited");
     await run("cp", ["-a", content, copy]);
-    await catalogue(
+    await inFolder(
       ["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"],
       dir,
     );
@@ -124,7 +113,7 @@ describe("catalogue build and validate (CLI)", () => {
     const line = csv.split("\n").find((l) => l.startsWith(`${first.results[0].id},`))!;
     const renamed = line.replace(/^(\d+),[^,]+,/, "$1,Zzz renamed title,");
     await writeFile(path.join(copy, "audiovisuals.csv"), csv.replace(line, renamed));
-    const result = await catalogue(
+    const result = await inFolder(
       ["build", "--content", copy, "--out", "e", "--date", "2026-11-20", "--no-site"],
       dir,
     );
@@ -140,7 +129,7 @@ describe("catalogue build and validate (CLI)", () => {
   it("rejects bad content with every problem, exit 1, no stack trace, and keeps the previous output", async () => {
     const bad = path.join(dir, "bad");
     await run("cp", ["-a", content, bad]);
-    await catalogue(
+    await inFolder(
       ["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"],
       dir,
     );
@@ -151,7 +140,7 @@ describe("catalogue build and validate (CLI)", () => {
     lines[2] = lines[2]!.replace(/^(\d+),([^,]+),[^,]+,/, "$1,$2,../x,");
     lines[4] = lines[4]!.replace(/^\d+,/, "abc,");
     await writeFile(path.join(bad, "audiovisuals.csv"), lines.join("\n"));
-    const result = await catalogue(
+    const result = await inFolder(
       ["build", "--content", bad, "--out", "kept", "--date", "2026-11-20", "--no-site"],
       dir,
     );
@@ -164,23 +153,23 @@ describe("catalogue build and validate (CLI)", () => {
     expect(await readlink(path.join(dir, "kept"))).toBe(link);
     expect(await snapshot(path.join(dir, "kept"))).toEqual(before);
 
-    const validate = await catalogue(["validate", "--content", bad], dir);
+    const validate = await inFolder(["validate", "--content", bad], dir);
     expect(validate.code).toBe(1);
     // The id that became "abc" no longer exists, so its availability row now dangles too.
     expect(validate.stderr).toMatch(
       /availability\.csv:\d+: audiovisual_id: no audiovisual with id 4 in /,
     );
     expect(validate.stderr).toContain("3 problem(s) found");
-    expect((await catalogue(["validate", "--content", content], dir)).code).toBe(0);
+    expect((await inFolder(["validate", "--content", content], dir)).code).toBe(0);
   });
 
   it("builds only the named domains and keeps the others' output", async () => {
-    await catalogue(
+    await inFolder(
       ["build", "--content", content, "--out", "d", "--date", "2026-11-20", "--no-site"],
       dir,
     );
     const before = await snapshot(path.join(dir, "d"));
-    const result = await catalogue(
+    const result = await inFolder(
       [
         "build",
         "--content",
@@ -205,7 +194,7 @@ describe("catalogue build and validate (CLI)", () => {
       "domain-1.example",
       "domain-2.example",
     ]);
-    const unknown = await catalogue(
+    const unknown = await inFolder(
       ["build", "--content", content, "--out", "d", "--domain", "nope.example", "--no-site"],
       dir,
     );
@@ -216,17 +205,17 @@ describe("catalogue build and validate (CLI)", () => {
   });
 
   it("answers usage errors with exit 1 and the usage line", async () => {
-    const result = await catalogue(["build", "--frobnicate"], dir);
+    const result = await inFolder(["build", "--frobnicate"], dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain("Usage: catalogue build");
-    const date = await catalogue(
+    const date = await inFolder(
       ["build", "--content", content, "--date", "2026-02-30", "--no-site"],
       dir,
     );
     expect(date.code).toBe(1);
     expect(date.stderr).toContain('--date: expected a date YYYY-MM-DD, got "2026-02-30"');
     expect(await lstat(path.join(dir, "dist")).catch(() => null)).toBeNull();
-    const help = await catalogue(["--help"], dir);
+    const help = await inFolder(["--help"], dir);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/build +validate the content/);
   });
@@ -237,19 +226,11 @@ describe("writer threads", () => {
     // 2,500 works × 2 domains: a build that large starts its writer threads at once.
     const large = await generatedContent(path.join(dir, "large"), { works: 2500, domains: 2 });
     const out = path.join(dir, "large-out");
-    const { stderr } = await run(process.execPath, [
-      "--max-old-space-size=2048",
-      "--stack-size=2000",
-      CLI,
-      "build",
-      "--no-site",
-      "--content",
-      large,
-      "--out",
-      out,
-      "--date",
-      "2026-11-20",
-    ]);
+    const { code, stderr } = await catalogue(
+      ["build", "--no-site", "--content", large, "--out", out, "--date", "2026-11-20"],
+      { nodeArgs: ["--max-old-space-size=2048", "--stack-size=2000"], inherit: true },
+    );
+    expect(code, stderr).toBe(0);
     expect(stderr).toMatch(/built 2 domain\(s\)/);
     expect(await readdir(path.join(out, "domain-1.example"))).toContain("_api");
   });

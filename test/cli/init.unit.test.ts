@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readSiteFolder } from "../../src/site/folder/folder.ts";
 import { checkContent } from "../../src/content/load.ts";
 import { domainView } from "../../src/model/domain-view.ts";
-import { watchUrl } from "../../src/site/model.ts";
 import { buildFixture, tempDir } from "../helpers/catalogue.ts";
 import { runCli } from "../reliability/helpers.ts";
 
@@ -84,47 +83,6 @@ describe("catalogue init", () => {
       `next:\n  cd ${path.join(parent, "library")}\n  npx catalogue dev `,
     );
     expect(result.stderr).not.toContain("npm install");
-  });
-
-  it("shows a new user the optional columns: a site in two languages, synopses and a link to watch or borrow", async () => {
-    const project = path.join(dir, "features");
-    expect((await runCli(["init", project])).code).toBe(0);
-    const content = path.join(project, "content");
-    const { catalogue } = await checkContent(content);
-    const [catalan, english] = catalogue!.domains;
-    expect(catalan!.languages).toEqual(["es"]);
-    expect(catalan!.names?.es).toBeTruthy();
-    expect(catalan!.watch_url).toMatch(/\{id\}/);
-    expect(english!.watch_url).toBeUndefined();
-    const withSynopses = catalogue!.works.filter((w) => w.synopses !== undefined);
-    expect(withSynopses.length).toBeGreaterThan(0);
-    const work = withSynopses[0]!;
-    const out = path.join(project, "dist");
-    await buildFixture(content, out, { site: true });
-    const page = (prefix: string) =>
-      readFile(
-        path.join(
-          out,
-          catalan!.domain,
-          prefix,
-          `audiovisual-detail/${work.id}/${work.slug}/index.html`,
-        ),
-        "utf8",
-      );
-    for (const [prefix, lang] of [
-      ["", "ca"],
-      ["es", "es"],
-    ] as const) {
-      const html = await page(prefix);
-      expect(html).toContain(`<html lang="${lang}">`);
-      expect(html).toContain(`<p>${work.synopses![lang]!.replace(/'/g, "&#39;")}</p>`);
-      expect(html).toContain(
-        `<p class="watch" data-pagefind-ignore><a href="${watchUrl(catalan!.watch_url!, work)}">`,
-      );
-    }
-    expect(await readFile(path.join(out, catalan!.domain, "es/index.html"), "utf8")).toContain(
-      catalan!.names!.es!,
-    );
   });
 
   it("adds to an existing .gitignore only the lines it lacks", async () => {

@@ -1,24 +1,13 @@
-import { execFile } from "node:child_process";
 import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashFile } from "../../src/util/hash.ts";
-import { CLI, tempDir } from "../helpers/catalogue.ts";
+import { tempDir } from "../helpers/catalogue.ts";
 import { MINIMAL, writeContent } from "../helpers/content.ts";
+import { catalogue } from "../support/command.ts";
 
-const run = promisify(execFile);
-
-/** Runs the real command line; resolves with the exit code and both streams. */
-async function catalogue(args: string[], cwd: string) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+/** Runs the real command line in `cwd` with this process's environment. */
+const inFolder = (args: string[], cwd: string) => catalogue(args, { cwd, inherit: true });
 
 async function snapshot(root: string): Promise<Record<string, string>> {
   const result: Record<string, string> = {};
@@ -70,7 +59,7 @@ describe("the files librarians keep", () => {
     );
     expect(await readFile(path.join(excel, "directors.csv"), "utf8")).toContain(";VERDADERO;");
     const cache = path.join(dir, ".cache");
-    const a = await catalogue(
+    const a = await inFolder(
       [
         "build",
         "--content",
@@ -85,7 +74,7 @@ describe("the files librarians keep", () => {
       ],
       dir,
     );
-    const b = await catalogue(
+    const b = await inFolder(
       [
         "build",
         "--content",
@@ -125,7 +114,7 @@ describe("the files librarians keep", () => {
       path.join(content, "domains.csv"),
       Buffer.from(MINIMAL.domains.replace("Uno", "Uno Peñíscola"), "latin1"),
     );
-    const result = await catalogue(["validate", "--content", content], dir);
+    const result = await inFolder(["validate", "--content", content], dir);
     expect(result.code).toBe(1);
     expect(result.stderr.replaceAll(content, "content").split("\n")).toEqual([
       'content/availability.csv:3: available_until: expected a date YYYY-MM-DD or day first DD/MM/YYYY, got "12/31/2026", which is month first: write 31/12/2026 or 2026-12-31',
@@ -141,28 +130,28 @@ describe("suggestions, warnings and --strict", () => {
     const content = await writeContent(path.join(dir, "typo"), {
       audiovisuals: MINIMAL.audiovisuals.replace("id,name,", "id,nmae,"),
     });
-    const result = await catalogue(["validate", "--content", content], dir);
+    const result = await inFolder(["validate", "--content", content], dir);
     expect(result.code).toBe(1);
     expect(result.stderr.replaceAll(content, "content")).toBe(
       'content/audiovisuals.csv:1: nmae: unknown column; did you mean "name"?\n1 problem(s) found\n',
     );
-    const command = await catalogue(["biuld"], dir);
+    const command = await inFolder(["biuld"], dir);
     expect([command.code, command.stderr.split("\n")[0]]).toEqual([
       1,
       'catalogue: unknown command "biuld"; did you mean "build"?',
     ]);
-    const flag = await catalogue(["publish", "--tos", "x.zip"], dir);
+    const flag = await inFolder(["publish", "--tos", "x.zip"], dir);
     expect([flag.code, flag.stderr.split("\n")[0]]).toEqual([
       1,
       "catalogue publish: unknown option --tos; did you mean --to?",
     ]);
-    const server = await catalogue(["config", "ngnix"], dir);
+    const server = await inFolder(["config", "ngnix"], dir);
     expect([server.code, server.stderr]).toEqual([
       1,
       expect.stringContaining('got "ngnix" (did you mean "nginx"?)'),
     ]);
     // Nothing close: no suggestion.
-    expect((await catalogue(["frobnicate"], dir)).stderr.split("\n")[0]).toBe(
+    expect((await inFolder(["frobnicate"], dir)).stderr.split("\n")[0]).toBe(
       'catalogue: unknown command "frobnicate"',
     );
   });
@@ -186,7 +175,7 @@ describe("suggestions, warnings and --strict", () => {
       "--cache",
       cache,
     ];
-    const strict = await catalogue([...args, "--strict"], dir);
+    const strict = await inFolder([...args, "--strict"], dir);
     expect(strict.code).toBe(1);
     // One problem for the path the two rows share, naming both; nothing said of a stand-in.
     expect(strict.stderr.replaceAll(content, "content").split("\n")).toEqual([
@@ -194,7 +183,7 @@ describe("suggestions, warnings and --strict", () => {
       "1 problem(s) found; nothing was written",
       "",
     ]);
-    const built = await catalogue(args, dir);
+    const built = await inFolder(args, dir);
     expect(built.code).toBe(0);
     expect(built.stderr.replaceAll(content, "content").split("\n").slice(0, 1)).toEqual([
       'content/audiovisuals.csv:2: warning: cover: image file not found: "covers/a.png" (content/covers/a.png; "covers/A.PNG" exists, in another case), named on lines 2, 4; a cover drawn from each row stands in',
@@ -214,9 +203,9 @@ describe("suggestions, warnings and --strict", () => {
       width: 400,
       height: 600,
     });
-    const validate = await catalogue(["validate", "--content", content, "--strict"], dir);
+    const validate = await inFolder(["validate", "--content", content, "--strict"], dir);
     expect([validate.code, validate.stderr.split("\n").at(-2)]).toEqual([1, "1 problem(s) found"]);
-    const lenient = await catalogue(["validate", "--content", content], dir);
+    const lenient = await inFolder(["validate", "--content", content], dir);
     expect([lenient.code, lenient.stdout]).toEqual([
       0,
       "content is valid: 2 domains, 2 directors, 3 audiovisuals, 2 images, 2 stand-in(s) for missing images (the build draws them)\n",
@@ -227,14 +216,14 @@ describe("suggestions, warnings and --strict", () => {
 describe("the first minutes", () => {
   it("every --help has an example, and publish's names the credentials it reads", async () => {
     const { commands } = await import("../../src/cli/command-list.ts");
-    expect((await catalogue(["--help"], dir)).stdout).toMatch(
+    expect((await inFolder(["--help"], dir)).stdout).toMatch(
       /\nExample \([^)]*\):\n {2}npx catalogue /,
     );
     for (const entry of commands) {
-      const help = await catalogue([entry.name, "--help"], dir);
+      const help = await inFolder([entry.name, "--help"], dir);
       expect(help.stdout, entry.name).toMatch(/\nExamples?( \([^)]*\))?:\n {2}npx catalogue /);
     }
-    const publish = (await catalogue(["publish", "--help"], dir)).stdout;
+    const publish = (await inFolder(["publish", "--help"], dir)).stdout;
     for (const name of [
       "AWS_ACCESS_KEY_ID",
       "AWS_SECRET_ACCESS_KEY",
@@ -251,14 +240,14 @@ describe("the first minutes", () => {
   it("refuses an archive extension the publisher does not write, and keeps folders named like hosts", async () => {
     const out = await writeContent(path.join(dir, "to-built"));
     for (const to of ["site.rar", "site.7z", "site.tar", "site.tar.xz", "site.bz2"]) {
-      const result = await catalogue(["publish", "--dir", out, "--to", path.join(dir, to)], dir);
+      const result = await inFolder(["publish", "--dir", out, "--to", path.join(dir, to)], dir);
       expect(result.code, to).toBe(1);
       expect(result.stderr, to).toMatch(
         /catalogue writes \.zip and \.tar\.gz archives, not \.[\w.]+: use .*site\.zip or .*site\.tar\.gz/,
       );
     }
     // A folder named like a host is a folder target (here refused later, for another reason: no build in --dir).
-    const host = await catalogue(
+    const host = await inFolder(
       ["publish", "--dir", path.join(dir, "nothing"), "--to", path.join(dir, "www.example.org")],
       dir,
     );

@@ -1,10 +1,8 @@
-import { execFile } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { commands } from "../../src/cli/command-list.ts";
 import { run } from "../../src/cli/run.ts";
-import { CLI } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 
 /**
  * What the compiled command loads to answer `--help`: a command module that imports its
@@ -17,9 +15,11 @@ import { CLI } from "../helpers/catalogue.ts";
  * module.register's hooks do not see.
  */
 async function loaded(args: string[]): Promise<string[]> {
-  const { stderr } = await promisify(execFile)(process.execPath, [CLI, ...args], {
-    env: { ...process.env, NODE_DEBUG: "esm,module" },
+  const { code, stderr } = await catalogue(args, {
+    env: { NODE_DEBUG: "esm,module" },
+    inherit: true,
   });
+  if (code !== 0) throw new Error(`catalogue ${args.join(" ")} exited with ${code}: ${stderr}`);
   const urls = new Set<string>();
   for (const [, url] of stderr.matchAll(/^ESM \d+: Storing (file:\S+)/gm)) urls.add(url!);
   for (const [, file] of stderr.matchAll(/^MODULE \d+: load "([^"]+)"/gm))
@@ -49,7 +49,8 @@ describe("the command's start", () => {
         urls.filter((url) => url.includes("/lib/") || url.includes("/node_modules/")),
         args.join(" "),
       ).toEqual([]);
-      const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...args]);
+      const { code, stdout } = await catalogue(args, { inherit: true });
+      expect(code, args.join(" ")).toBe(0);
       expect(stdout, args.join(" ")).toBe(await helpOfTheSources());
     }
   });

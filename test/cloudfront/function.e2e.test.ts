@@ -1,19 +1,16 @@
-import { execFile } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cloudFrontFunction, responseHeadersPolicy } from "../../src/edge/cloudfront.ts";
 import type { BuildInfo, DomainInfo } from "../../src/output/build-info.ts";
-import { CLI, tempDir } from "../helpers/catalogue.ts";
+import { tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { loadFunction } from "./harness.ts";
 
 /**
  * `catalogue config cloudfront`: the files it writes, the function's limits, and single requests
  * through the function (the whole contract runs through it in test/serve/conformance.e2e.test.ts).
  */
-
-const run = promisify(execFile);
 
 const domain = (name: string, base: string, media: string, scheme = "https"): DomainInfo => ({
   domain: name,
@@ -267,15 +264,11 @@ describe("catalogue config cloudfront", () => {
     await mkdir(path.join(dist, "_catalogue"), { recursive: true });
     await writeFile(path.join(dist, "_catalogue/build.json"), JSON.stringify(BUILD));
     const out = path.join(temp.dir, "cf");
-    const { stderr } = await run(process.execPath, [
-      CLI,
-      "config",
-      "cloudfront",
-      "--dir",
-      dist,
-      "--out",
-      out,
-    ]);
+    const { code, stderr } = await catalogue(
+      ["config", "cloudfront", "--dir", dist, "--out", out],
+      { inherit: true },
+    );
+    expect(code, stderr).toBe(0);
     expect(stderr).toContain("function.js");
     expect(await readFile(path.join(out, "function.js"), "utf8")).toBe(cloudFrontFunction(BUILD));
     expect(
@@ -292,16 +285,10 @@ describe("catalogue config cloudfront", () => {
       ...Array.from({ length: 101 }, (_, i) => domain(`d${i}.example`, "", `d${i}.example/media`)),
     );
     await writeFile(path.join(dist, "_catalogue/build.json"), JSON.stringify(many));
-    const refused = await run(process.execPath, [
-      CLI,
-      "config",
-      "cloudfront",
-      "--dir",
-      dist,
-      "--out",
-      out,
-    ]).catch((e: { code: number; stderr: string }) => e);
-    expect((refused as { code: number }).code).toBe(1);
-    expect((refused as { stderr: string }).stderr).toMatch(/at most 100 alternate domain names/);
+    const refused = await catalogue(["config", "cloudfront", "--dir", dist, "--out", out], {
+      inherit: true,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/at most 100 alternate domain names/);
   });
 });

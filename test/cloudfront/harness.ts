@@ -1,17 +1,15 @@
 import { PutObjectCommand } from "@aws-sdk/client-s3";
-import { execFile } from "node:child_process";
 import { readFile, mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import vm from "node:vm";
 import { gzipSync } from "node:zlib";
 import { writeCloudFrontFiles } from "../../src/edge/cloudfront-files.ts";
 import { readBuildInfo } from "../../src/output/build-info.ts";
 import { headersFor } from "../../src/publish/targets/file-headers.ts";
-import { CLI, ROOT } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
 import { DISCOVERY } from "../serve/fixture.ts";
 import { asyncHandler } from "../support/async-handler.ts";
@@ -26,7 +24,6 @@ import { asyncHandler } from "../support/async-handler.ts";
  * response headers policy, and compression as a cache policy with compression on does it.
  */
 
-const run = promisify(execFile);
 export const BUCKET = "catalogue-cf";
 export const PREFIX = "site/prod";
 /** Methods a behaviour can allow; CloudFront refuses any other before functions run (403). */
@@ -134,23 +131,12 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
   const store = new Map<string, string>();
 
   const deploy = async () => {
-    await run(
-      process.execPath,
-      [
-        CLI,
-        "publish",
-        "--dir",
-        dist,
-        "--to",
-        `s3://${BUCKET}/${PREFIX}`,
-        "--endpoint",
-        s3.endpoint,
-      ],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH, ...s3.env },
-      },
+    const published = await catalogue(
+      ["publish", "--dir", dist, "--to", `s3://${BUCKET}/${PREFIX}`, "--endpoint", s3.endpoint],
+      { env: s3.env },
     );
+    if (published.code !== 0)
+      throw new Error(`publish exited with ${published.code}: ${published.stderr}`);
     // The fixture's hand-placed pages are in no manifest: uploaded as publish would.
     const info = await readBuildInfo(dist);
     const client = s3Client(s3.endpoint);

@@ -1,7 +1,5 @@
-import { execFile } from "node:child_process";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
 import { Miniflare } from "miniflare";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { bundleWorkerSources } from "../../src/edge/bundle.ts";
@@ -9,7 +7,7 @@ import cloudflare from "../../src/edge/cloudflare.ts";
 import { r2Assets, type R2Bucket } from "../../src/edge/r2.ts";
 import { ASSET_LIMITS, checkAssetLimits, COMPATIBILITY_DATE } from "../../src/edge/wrangler.ts";
 import type { FileEntry } from "../../src/output/tree.ts";
-import { CLI } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { makeFixture, type Fixture } from "../serve/fixture.ts";
 import { ask } from "../serve/http.ts";
 import { miniflareOptions } from "./workerd.ts";
@@ -19,7 +17,6 @@ import { miniflareOptions } from "./workerd.ts";
  * those very files. The full conformance run of that Worker is in test/serve/conformance.e2e.test.ts.
  */
 
-const run = promisify(execFile);
 const API = "/api/v1/videos/audiovisuals/";
 let fx: Fixture;
 
@@ -29,8 +26,15 @@ beforeAll(async () => {
 afterAll(() => fx?.cleanup());
 afterEach(() => vi.useRealTimers());
 
-const configWorkers = (...args: string[]) =>
-  run(process.execPath, [CLI, "config", "workers", "--dir", fx.dist, ...args]);
+/** `catalogue config workers` of the fixture's build; a failure is a result (see failing cases). */
+const runConfigWorkers = (...args: string[]) =>
+  catalogue(["config", "workers", "--dir", fx.dist, ...args], { inherit: true });
+/** The same, which must succeed. */
+const configWorkers = async (...args: string[]) => {
+  const ran = await runConfigWorkers(...args);
+  expect(ran.code, ran.stderr).toBe(0);
+  return ran;
+};
 const readOut = async (out: string) => ({
   code: await readFile(path.join(out, "worker.js"), "utf8"),
   config: JSON.parse(await readFile(path.join(out, "wrangler.json"), "utf8")) as Record<
@@ -147,20 +151,15 @@ describe("catalogue config workers", () => {
       ],
       [[], /^catalogue config: config workers needs --out FOLDER/],
     ] as const) {
-      const failure = await configWorkers(...args).catch((e) => e);
+      const failure = await runConfigWorkers(...args);
       expect(failure.code, args.join(" ")).toBe(1);
       expect(failure.stderr).toMatch(message);
       expect(failure.stderr.trim().split("\n")).toHaveLength(1);
     }
-    const missing = await run(process.execPath, [
-      CLI,
-      "config",
-      "workers",
-      "--dir",
-      path.join(fx.dir, "nothing"),
-      "--out",
-      out,
-    ]).catch((e) => e);
+    const missing = await catalogue(
+      ["config", "workers", "--dir", path.join(fx.dir, "nothing"), "--out", out],
+      { inherit: true },
+    );
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/nothing does not exist: run "catalogue build/);
     expect((await stat(path.join(out, "wrangler.json"))).mtimeMs).toBe(before.mtimeMs);

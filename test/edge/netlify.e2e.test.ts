@@ -113,37 +113,21 @@ describe("Netlify _redirects and _headers", () => {
 
 describe("catalogue config netlify", () => {
   it("writes the domain's _headers and _redirects, and refuses an unknown domain", async () => {
-    const { execFile } = await import("node:child_process");
-    const { promisify } = await import("node:util");
-    const { CLI } = await import("../helpers/catalogue.ts");
-    const run = promisify(execFile);
+    const { catalogue } = await import("../support/command.ts");
     const d = info.domains[0]!;
     const out = path.join(root.dir, "netlify");
-    await run(process.execPath, [
-      CLI,
-      "config",
-      "netlify",
-      "--dir",
-      dist,
-      "--domain",
-      d.domain,
-      "--out",
-      out,
-    ]);
+    const wrote = await catalogue(
+      ["config", "netlify", "--dir", dist, "--domain", d.domain, "--out", out],
+      { inherit: true },
+    );
+    expect(wrote.code, wrote.stderr).toBe(0);
     const expected = netlifyRules(info, d.domain);
     expect(await readFile(path.join(out, "_headers"), "utf8")).toBe(expected.headers);
     expect(await readFile(path.join(out, "_redirects"), "utf8")).toBe(expected.redirects);
-    const failure = await run(process.execPath, [
-      CLI,
-      "config",
-      "netlify",
-      "--dir",
-      dist,
-      "--domain",
-      "nope.example",
-      "--out",
-      out,
-    ]).catch((e) => e);
+    const failure = await catalogue(
+      ["config", "netlify", "--dir", dist, "--domain", "nope.example", "--out", out],
+      { inherit: true },
+    );
     expect(failure.code).toBe(1);
     expect(failure.stderr).toContain(
       `--domain: no domain nope.example in the build; its domains are: ${d.domain}`,

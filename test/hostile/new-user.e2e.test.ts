@@ -1,13 +1,12 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "../helpers/catalogue.ts";
 import { MINIMAL } from "../helpers/content.ts";
 import { ask } from "../serve/http.ts";
 import { cli } from "../reliability/helpers.ts";
+import { startCatalogue } from "../support/command.ts";
 import {
   domainsCsv,
   expectNoCrash,
@@ -284,18 +283,15 @@ describe("serve (item 5: DOMAIN.localhost answered as dev does, each domain's ad
     await restore();
     const built = await project.build("--no-site");
     expect(built.code, built.stderr).toBe(0);
-    const child = spawn(process.execPath, [CLI, "serve", "--dir", "dist", "--port", "0"], {
+    const serve = startCatalogue(["serve", "--dir", "dist", "--port", "0"], {
       cwd: project.dir,
-      stdio: ["ignore", "pipe", "pipe"],
+      inherit: true,
     });
     try {
-      let stdout = "";
-      child.stdout.on("data", (chunk) => (stdout += chunk));
-      const deadline = Date.now() + 20_000;
-      while (!/:(\d+)/.test(stdout) && Date.now() < deadline && child.exitCode === null)
-        await new Promise((r) => setTimeout(r, 100));
+      await serve.waitFor(/:(\d+)/, { timeoutMs: 20_000 });
       // Give the start-up lines a moment to arrive whole.
       await new Promise((r) => setTimeout(r, 500));
+      const stdout = serve.stdout();
       const port = Number(
         /127\.0\.0\.1:(\d+)|localhost:(\d+)/.exec(stdout)?.slice(1).find(Boolean),
       );
@@ -311,7 +307,7 @@ describe("serve (item 5: DOMAIN.localhost answered as dev does, each domain's ad
         (await page(project, "dos.example/_api/list/plain/default/1.json"))!,
       );
     } finally {
-      child.kill("SIGTERM");
+      await serve.stop("SIGTERM");
     }
   }, 60_000);
 });

@@ -9,7 +9,8 @@ import { type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { domainView, type DomainView } from "../../src/model/domain-view.ts";
-import { buildFixture, CLI, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture, generatedContent, ROOT, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { serveFolder } from "../site/fixture.ts";
 
 /**
@@ -146,7 +147,10 @@ run("a domain in three languages in a browser", () => {
 
   it("switches language and searches in the offline copy, from file://", async () => {
     const archive = path.join(temp.dir, "copy.tar.gz");
-    await exec(process.execPath, [CLI, "publish", "--dir", dist, "--to", archive]);
+    const published = await catalogue(["publish", "--dir", dist, "--to", archive], {
+      inherit: true,
+    });
+    expect(published.code, published.stderr).toBe(0);
     const unpacked = `${archive}.d`;
     await mkdir(unpacked);
     await exec("tar", ["-xzf", archive, "-C", unpacked]);

@@ -1,17 +1,16 @@
-import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { GetObjectCommand, ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateCatalogue } from "../../scripts/generate.ts";
 import { decodeRecord } from "../../src/publish/records/records.ts";
 import { readSource } from "../../src/publish/source.ts";
 import { mapLimit } from "../../src/util/concurrency.ts";
-import { buildFixture, CLI, ROOT, tempDir } from "../helpers/catalogue.ts";
-import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
+import { buildFixture, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
+import { useS3rver } from "../support/s3.ts";
 
 /**
  * A network of six domains published by three shards into one bucket, each a separate
@@ -21,7 +20,6 @@ import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
  * media), with no full publish in between.
  */
 
-const exec = promisify(execFile);
 const DATE = "2026-11-20";
 const TARGET = "s3://net/site";
 
@@ -63,18 +61,14 @@ const WITHDRAWN = idOf(8);
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let content: string;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["net"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-network-");
   content = path.join(root.dir, "content");
-  [s3] = await Promise.all([startS3rver(["net"]), writeNetwork(content)]);
-  client = s3Client(s3.endpoint);
+  await writeNetwork(content);
 });
 afterAll(async () => {
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
@@ -152,10 +146,8 @@ async function deployShard(shard: { shard: string; domains: string[] }, extra: s
   ];
   for (const domain of shard.domains) args.push("--domain", domain);
   args.push("--to", TARGET, "--endpoint", s3.endpoint, ...extra);
-  const { stderr } = await exec(process.execPath, [CLI, ...args], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH, ...s3.env },
-  });
+  const { code, stderr } = await catalogue(args, { env: s3.env });
+  expect(code, stderr).toBe(0);
   return stderr;
 }
 
@@ -185,7 +177,7 @@ async function keys(): Promise<string[]> {
   const found: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(
+    const page = await s3.client.send(
       new ListObjectsV2Command({ Bucket: "net", Prefix: "site/", ContinuationToken: token }),
     );
     for (const o of page.Contents ?? []) found.push(o.Key!.slice("site/".length));
@@ -197,7 +189,9 @@ async function keys(): Promise<string[]> {
 /** Every object under the target's prefix: its bytes' MD5 and the headers it is served with. */
 async function bucket() {
   const objects = await mapLimit(await keys(), 16, async (rel) => {
-    const object = await client.send(new GetObjectCommand({ Bucket: "net", Key: `site/${rel}` }));
+    const object = await s3.client.send(
+      new GetObjectCommand({ Bucket: "net", Key: `site/${rel}` }),
+    );
     const bytes = Buffer.from(await object.Body!.transformToByteArray());
     return [
       rel,
@@ -223,7 +217,9 @@ async function expectFullBuild(full: Awaited<ReturnType<typeof fullBuild>>) {
   expect(bookkeeping.sort()).toEqual(DOMAINS.map((d) => `_catalogue/records/${d.host}.tsv`).sort());
   for (const rel of bookkeeping) {
     // Every record complete: the next publish of each domain trusts it and lists nothing.
-    const object = await client.send(new GetObjectCommand({ Bucket: "net", Key: `site/${rel}` }));
+    const object = await s3.client.send(
+      new GetObjectCommand({ Bucket: "net", Key: `site/${rel}` }),
+    );
     expect(decodeRecord(await object.Body!.transformToString())?.state, rel).toBe("complete");
     held.delete(rel);
   }
@@ -283,11 +279,11 @@ describe("a network of three shards into one bucket", { timeout: 240_000 }, () =
     expect(second[2]).toMatch(/: 0 uploaded, \d+ skipped, 0 deleted/);
 
     // A full publish of the full build: nothing to change.
-    const { stderr } = await exec(
-      process.execPath,
-      [CLI, "publish", "--dir", full.out, "--to", TARGET, "--endpoint", s3.endpoint],
-      { cwd: ROOT, env: { PATH: process.env.PATH, ...s3.env } },
+    const { code, stderr } = await catalogue(
+      ["publish", "--dir", full.out, "--to", TARGET, "--endpoint", s3.endpoint],
+      { env: s3.env },
     );
+    expect(code, stderr).toBe(0);
     expect(stderr).toMatch(
       new RegExp(`^published to s3://net/site: 0 uploaded, ${full.files.size} skipped, 0 deleted`),
     );

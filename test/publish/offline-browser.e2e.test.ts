@@ -11,7 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCatalogue } from "../../src/content/load.ts";
 import { domainView, type DomainView } from "../../src/model/domain-view.ts";
 import { startServer } from "../../src/serve/server.ts";
-import { buildFixture, CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { SCRIPT_ID, SCRIPT_TITLE } from "../site/fixture.ts";
 
 /**
@@ -102,15 +103,11 @@ afterAll(async () => {
 /** Publishes the build into an archive and unpacks it; returns the unpacked folder. */
 async function archive(name: string, domain?: string): Promise<string> {
   const file = path.join(root.dir, name);
-  await run(process.execPath, [
-    CLI,
-    "publish",
-    "--dir",
-    dist,
-    "--to",
-    file,
-    ...(domain ? ["--domain", domain] : []),
-  ]);
+  const published = await catalogue(
+    ["publish", "--dir", dist, "--to", file, ...(domain ? ["--domain", domain] : [])],
+    { inherit: true },
+  );
+  expect(published.code, published.stderr).toBe(0);
   const dir = `${file}.d`;
   await mkdir(dir);
   if (name.endsWith(".zip")) await run("unzip", ["-q", file, "-d", dir]);

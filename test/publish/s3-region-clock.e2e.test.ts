@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { ListObjectsV2Command, type S3Client } from "@aws-sdk/client-s3";
+import { ListObjectsV2Command } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { UserError } from "../../src/errors.ts";
 import { publish } from "../../src/publish/publish.ts";
@@ -9,7 +9,7 @@ import { endpointFor, namedRegion } from "../../src/publish/targets/s3-region.ts
 import { tempDir } from "../helpers/catalogue.ts";
 import { catalogue } from "../support/command.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
+import { useS3rver } from "../support/s3.ts";
 import { startStrictFront, type FrontOptions, type StrictFront } from "./strict-front.ts";
 
 /**
@@ -22,16 +22,14 @@ const HOUR = 3_600_000;
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
-let s3: S3rver;
-let client: S3Client;
+const s3 = useS3rver(["site"]);
 /** What a publish straight to s3rver stores: what every publish through the front must store too. */
 let direct: Map<string, string>;
 const fronts: StrictFront[] = [];
 
 beforeAll(async () => {
   root = await tempDir("catalogue-s3-front-");
-  [editions, s3] = await Promise.all([makeEditions(root.dir, 30), startS3rver(["site"])]);
-  client = s3Client(s3.endpoint);
+  editions = await makeEditions(root.dir, 30);
   await publish({
     dir: editions.before,
     target: new S3Store({ url: "s3://site/direct", endpoint: s3.endpoint, env: s3.env }),
@@ -40,8 +38,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const front of fronts) await front.stop();
-  client?.destroy();
-  await s3?.stop();
   await root?.cleanup();
 });
 
@@ -50,7 +46,7 @@ async function stored(prefix: string): Promise<Map<string, string>> {
   const objects = new Map<string, string>();
   let token: string | undefined;
   do {
-    const page = await client.send(
+    const page = await s3.client.send(
       new ListObjectsV2Command({ Bucket: "site", Prefix: `${prefix}/`, ContinuationToken: token }),
     );
     for (const o of page.Contents ?? []) {

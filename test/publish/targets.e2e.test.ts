@@ -11,18 +11,17 @@ import { mapLimit } from "../../src/util/concurrency.ts";
 import { tempDir } from "../helpers/catalogue.ts";
 import { targetConformance, type Driver } from "./conformance.ts";
 import { makeEditions, type Editions } from "./fixtures.ts";
-import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
+import { useS3rver } from "../support/s3.ts";
 
 let root: { dir: string; cleanup: () => Promise<void> };
 let editions: Editions;
-let s3: S3rver;
+const s3 = useS3rver(["site"]);
 
 beforeAll(async () => {
   root = await tempDir("catalogue-publish-");
-  [editions, s3] = await Promise.all([makeEditions(root.dir, 30), startS3rver(["site"])]);
+  editions = await makeEditions(root.dir, 30);
 });
 afterAll(async () => {
-  await s3?.stop();
   await root?.cleanup();
 });
 
@@ -45,7 +44,6 @@ const bookkeeping = (rel: string) =>
 
 describe("S3 target (s3rver on loopback)", () => {
   let prefix = "";
-  const client = () => s3Client(s3.endpoint);
   const driver: Driver = {
     incremental: true,
     async open() {
@@ -60,7 +58,7 @@ describe("S3 target (s3rver on loopback)", () => {
       prefix = `case-${++cases}`;
     },
     async contents() {
-      const c = client();
+      const c = s3.client;
       const found = new Map<
         string,
         {

@@ -1,11 +1,12 @@
-import { execFile, spawn } from "node:child_process";
+import { execFile } from "node:child_process";
 import { readdir, readFile, realpath, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MANIFEST_PATH } from "../../src/output/tree.ts";
 import { hashFile } from "../../src/util/hash.ts";
-import { CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 
 const run = promisify(execFile);
 
@@ -27,12 +28,20 @@ async function snapshot(root: string): Promise<Record<string, string>> {
   return result;
 }
 
-const build = (content: string, out: string, cwd: string) =>
-  run(
-    process.execPath,
-    [CLI, "build", "--content", content, "--out", out, "--date", "2026-11-20", "--no-site"],
-    { cwd },
-  );
+const args = (content: string, out: string) => [
+  "build",
+  "--content",
+  content,
+  "--out",
+  out,
+  "--date",
+  "2026-11-20",
+  "--no-site",
+];
+const build = async (content: string, out: string, cwd: string) => {
+  const built = await catalogue(args(content, out), { cwd, inherit: true });
+  expect(built.code, built.stderr).toBe(0);
+};
 
 let dir: string;
 let cleanup: () => Promise<void>;
@@ -69,25 +78,12 @@ describe("crash safety of build", () => {
     const kills = 8;
     for (let i = 0; i < kills; i++) {
       const delay = (duration * (i + 0.5)) / kills;
-      const child = spawn(
-        process.execPath,
-        [
-          CLI,
-          "build",
-          "--content",
-          i % 2 ? contentA : contentB,
-          "--out",
-          "out",
-          "--date",
-          "2026-11-20",
-          "--no-site",
-        ],
-        { cwd: dir, stdio: "ignore" },
-      );
-      const exited = new Promise((resolve) => child.on("exit", resolve));
-      await new Promise((resolve) => setTimeout(resolve, delay));
-      child.kill("SIGKILL");
-      await exited;
+      // Killed (SIGKILL) `delay` after its start, unless it ended before.
+      await catalogue(args(i % 2 ? contentA : contentB, "out"), {
+        cwd: dir,
+        inherit: true,
+        timeoutMs: delay,
+      });
       const now = await snapshot(path.join(dir, "out"));
       // Whole: exactly one of the two complete outputs, never a mixture or a partial tree.
       expect([a, b]).toContainEqual(now);

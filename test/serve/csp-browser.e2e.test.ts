@@ -9,7 +9,8 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ReloadChannel } from "../../src/dev/reload.ts";
 import { startServer, type RunningServer } from "../../src/serve/server.ts";
-import { buildFixture, CLI, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { catalogue } from "../support/command.ts";
 import { CHROMIUM } from "../helpers/chromium.ts";
 import { requireTool } from "../support/requires.ts";
 import { ask } from "./http.ts";
@@ -246,16 +247,11 @@ describe.runIf(hasChromium)("the site under its Content-Security-Policy", () => 
 
   it("opens an offline archive with the policy in force, its offline search included", async () => {
     const file = path.join(temp.dir, "site.tar.gz");
-    await run(process.execPath, [
-      CLI,
-      "publish",
-      "--dir",
-      dist,
-      "--to",
-      file,
-      "--domain",
-      "domain-2.example",
-    ]);
+    const published = await catalogue(
+      ["publish", "--dir", dist, "--to", file, "--domain", "domain-2.example"],
+      { inherit: true },
+    );
+    expect(published.code, published.stderr).toBe(0);
     const unpacked = `${file}.d`;
     await mkdir(unpacked);
     await run("tar", ["-xzf", file, "-C", unpacked]);

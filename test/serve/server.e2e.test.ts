@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { spawn } from "node:child_process";
 import { readFile, realpath, rm } from "node:fs/promises";
 import path from "node:path";
 import http from "node:http";
@@ -10,7 +9,7 @@ import { run } from "../../src/cli/run.ts";
 import { MANIFEST_PATH, parseManifest } from "../../src/output/tree.ts";
 import { UserError } from "../../src/errors.ts";
 import { startServer, type RunningServer } from "../../src/serve/server.ts";
-import { CLI } from "../helpers/catalogue.ts";
+import { startCatalogue } from "../support/command.ts";
 import { makeFixture, type Fixture } from "./fixture.ts";
 import { ask } from "./http.ts";
 
@@ -197,29 +196,15 @@ describe("catalogue serve", () => {
   });
 
   it("runs from the command line: prints its URL, logs, stops on SIGTERM with exit 0", async () => {
-    const child = spawn(process.execPath, [CLI, "serve", "--dir", fx.dist, "--port", "0"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    child.stdout.on("data", (c) => (stdout += c));
-    const url = await new Promise<string>((done, fail) => {
-      const timer = setTimeout(() => fail(new Error(`no URL printed: ${stdout}`)), 60_000);
-      child.stdout.on("data", () => {
-        const match = /on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(stdout);
-        if (match) {
-          clearTimeout(timer);
-          done(match[1]!);
-        }
-      });
-    });
-    const reply = await ask(Number(new URL(url).port), {
+    const serve = startCatalogue(["serve", "--dir", fx.dist, "--port", "0"], { inherit: true });
+    const [, url] = await serve.waitFor(/on (http:\/\/127\.0\.0\.1:\d+\/)/);
+    const reply = await ask(Number(new URL(url!).port), {
       host: "domain-3.example",
       path: `${API}?page=last`,
     });
     expect(reply.status).toBe(200);
-    const exit = new Promise<number | null>((done) => child.on("exit", (code) => done(code)));
-    child.kill("SIGTERM");
-    expect(await exit).toBe(0);
+    const { code, stdout } = await serve.stop("SIGTERM");
+    expect(code).toBe(0);
     expect(stdout).toContain('"GET /api/v1/videos/audiovisuals/?page=last" 200');
     expect(stdout).toMatch(/stopped\n$/);
   }, 90_000);

@@ -10,11 +10,16 @@ import { dateProblem, parseBoolean, parseDate } from "./values.ts";
 export const show = (value: unknown) => JSON.stringify(value);
 export const required = () => z.string({ error: "a value is required" });
 
-// Four-digit limits written plain, longer ones grouped: "1000", "100,000".
-const COUNT = new Intl.NumberFormat("en-US", { useGrouping: "min2" });
+/**
+ * A limit as the messages write it: four digits plain, more grouped by commas ("1000",
+ * "100,000"). By hand, not Intl.NumberFormat: making a formatter loads ICU's number data, which
+ * every command that checks the content (a build with nothing to do, too) would pay on start.
+ */
+const count = (n: number) =>
+  n < 10_000 ? String(n) : String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 /** A string of at most `max` characters. */
 const upTo = (max: number) =>
-  required().max(max, { error: `is longer than ${COUNT.format(max)} characters` });
+  required().max(max, { error: `is longer than ${count(max)} characters` });
 
 export const positiveInt = () =>
   required()

@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Problem } from "../../src/errors.ts";
@@ -9,19 +9,13 @@ import {
   sharedContentSecurityPolicy,
 } from "../../src/serve/security-headers.ts";
 import { parsePolicy } from "../serve/header-checks.ts";
-import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture } from "../helpers/catalogue.ts";
+import { policyProject, SETTING } from "./policy-project.ts";
 
 /**
  * `site/content-security.json` through whole builds with the site (hence e2e): build.json, the
  * servers' headers and the warnings; test/site-folder/policy.unit.test.ts reads and checks it.
  */
-
-const SETTING = `{
-  "frame-src": ["https://www.youtube-nocookie.com"],
-  "script-src": ["https://stats.example.org"],
-  "img-src": ["https://*.tiles.example:8443/maps/"]
-}
-`;
 
 describe("a build with the setting", () => {
   let dir: string;
@@ -29,15 +23,7 @@ describe("a build with the setting", () => {
   let content: string;
   let site: string;
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir("catalogue-policy-"));
-    content = await generatedContent(dir, { works: 20, domains: 2 });
-    site = path.join(dir, "site");
-    await mkdir(path.join(site, "pages"), { recursive: true });
-    await writeFile(path.join(site, "content-security.json"), SETTING);
-    await writeFile(
-      path.join(site, "pages", "tour.md"),
-      '---\ntitle: Tour\n---\n<iframe src="https://www.youtube-nocookie.com/embed/abc" title="Tour"></iframe>\n<iframe src="https://vimeo.example/1" title="Other"></iframe>\n',
-    );
+    ({ dir, content, site, cleanup } = await policyProject());
   });
   afterAll(() => cleanup?.());
 

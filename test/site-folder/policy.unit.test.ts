@@ -1,24 +1,18 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InputError, type Problem } from "../../src/errors.ts";
 import { blockedReferences, referencesIn } from "../../src/site/folder/blocked.ts";
 import { allows, mergeSources, pagePolicy, parsePolicySetting } from "../../src/web/policy.ts";
 import { parsePolicy } from "../serve/header-checks.ts";
-import { buildFixture, generatedContent, tempDir } from "../helpers/catalogue.ts";
+import { buildFixture } from "../helpers/catalogue.ts";
+import { policyProject, SETTING } from "./policy-project.ts";
 
 /**
  * `site/content-security.json` (docs/site.md "Content security"): the sources a library adds to
  * its pages' policy, checked with their lines, carried in build.json to every server, and what the
  * library's own files load checked against the policy, so that nothing is blocked silently.
  */
-
-const SETTING = `{
-  "frame-src": ["https://www.youtube-nocookie.com"],
-  "script-src": ["https://stats.example.org"],
-  "img-src": ["https://*.tiles.example:8443/maps/"]
-}
-`;
 
 describe("the setting", () => {
   it("is read with each problem on its line: unknown or fixed directives, unsafe and malformed sources, bad JSON", () => {
@@ -261,15 +255,7 @@ describe("a build with the setting", () => {
   let content: string;
   let site: string;
   beforeAll(async () => {
-    ({ dir, cleanup } = await tempDir("catalogue-policy-"));
-    content = await generatedContent(dir, { works: 20, domains: 2 });
-    site = path.join(dir, "site");
-    await mkdir(path.join(site, "pages"), { recursive: true });
-    await writeFile(path.join(site, "content-security.json"), SETTING);
-    await writeFile(
-      path.join(site, "pages", "tour.md"),
-      '---\ntitle: Tour\n---\n<iframe src="https://www.youtube-nocookie.com/embed/abc" title="Tour"></iframe>\n<iframe src="https://vimeo.example/1" title="Other"></iframe>\n',
-    );
+    ({ dir, content, site, cleanup } = await policyProject());
   });
   afterAll(() => cleanup?.());
 

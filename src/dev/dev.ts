@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { build, type BuildOptions, type BuildSummary } from "../pipeline/pipeline.ts";
 import { checkUpToDate } from "../pipeline/up-to-date.ts";
-import { tuneHeap } from "../util/memory.ts";
+import { withTunedHeap } from "../util/memory.ts";
 import { formatWarning } from "../errors.ts";
 import { InputError, UserError } from "../errors.ts";
 import { startServer, type RunningServer } from "../serve/server.ts";
@@ -49,18 +49,16 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     try {
       // The heap is tuned for each build from its size, as the build command does.
       const checked = await checkUpToDate(options.build);
-      const restoreHeap =
-        checked.current === null ? tuneHeap(checked.size, options.build.site ?? true) : () => {};
-      let summary;
-      try {
-        summary = await build({
+      const run = () =>
+        build({
           ...options.build,
           checked,
           reporter: { stage, warning: (w) => say(formatWarning(w)) },
         });
-      } finally {
-        restoreHeap();
-      }
+      const summary =
+        checked.current === null
+          ? await withTunedHeap(checked.size, options.build.site ?? true, run)
+          : await run();
       count++;
       stage("done");
       if (options.timings) say(`timings: ${stages.join(" | ")}`);

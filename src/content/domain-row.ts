@@ -199,6 +199,23 @@ const translatedNames = Object.fromEntries(
   LANGUAGES.map((lang) => [`name_${lang}`, oneLine().nullable()]),
 ) as unknown as Record<`name_${Language}`, z.ZodNullable<ReturnType<typeof oneLine>>>;
 
+/** A work is leaving while available_until - T < leaving_days; this when the column is empty. */
+export const LEAVING_DAYS = 30;
+
+/** A MARC organization code as the Library of Congress assigns them (`SpMaBN`, `CaOONL`, `DLC`). */
+export const MARC_ORG_CODE = /^[A-Za-z][A-Za-z0-9:-]{0,15}$/;
+const marcOrgCode = () =>
+  required().regex(MARC_ORG_CODE, {
+    error: (iss) =>
+      `expected a MARC organization code like "SpMaBN" (a letter, then letters, digits, hyphens or colons, at most 16), got ${show(iss.input)}`,
+  });
+/** A source code of MARC's lists (`local`, `lcgft`, `gsafd`): 655's $2. */
+const marcSourceCode = () =>
+  required().regex(/^[a-z][a-z0-9-]{0,31}$/, {
+    error: (iss) =>
+      `expected a MARC genre/form source code like "lcgft" or "local" (lowercase letters, digits and hyphens), got ${show(iss.input)}`,
+  });
+
 /**
  * What a domain's row adds for a site in several languages; absent from a domain in one language,
  * so that its description (and every key made of it) is what it was before these columns.
@@ -226,10 +243,13 @@ export const domainRow = z
       })
       .nullable(),
     new_days: intBetween(LIMITS.days).nullable(),
+    leaving_days: intBetween(LIMITS.days).nullable(),
     export_window_days: intBetween(LIMITS.days).nullable(),
     languages: languageList().nullable(),
     ...translatedNames,
     watch_url: urlTemplate().nullable(),
+    marc_org_code: marcOrgCode().nullable(),
+    marc_genre_source: marcSourceCode().nullable(),
     logo: imagePath().nullable(),
     home_url: httpUrl().nullable(),
     theme_color: cssColor().nullable(),
@@ -257,6 +277,9 @@ export const domainRow = z
       ...languagesOf(row),
       // Absent when empty, as the languages: a domain without it is described as before the column.
       ...(row.watch_url !== null ? { watch_url: row.watch_url } : {}),
+      ...(row.leaving_days !== null ? { leaving_days: row.leaving_days } : {}),
+      ...(row.marc_org_code !== null ? { marc_org_code: row.marc_org_code } : {}),
+      ...(row.marc_genre_source !== null ? { marc_genre_source: row.marc_genre_source } : {}),
       ...brandOf(row),
     };
   });

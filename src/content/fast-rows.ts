@@ -102,7 +102,10 @@ export function fastDirector(c: Cells): Director | undefined {
     description_va: may(c.description_va, fastLongText),
     description_fr: may(c.description_fr, fastLongText),
   };
-  return allDefined(row) ? row : undefined;
+  if (!allDefined(row)) return undefined;
+  if (c.heading == null) return row;
+  const heading = fastOneLine(c.heading);
+  return heading === undefined ? undefined : { ...row, heading };
 }
 
 export function fastAvailability(c: Cells): Availability | undefined {

@@ -15,9 +15,11 @@ import {
   slug,
   type Language,
 } from "./cells.ts";
+import type { WorkBrowse } from "./browse-columns.ts";
 import { LIMITS } from "./row-limits.ts";
 
 export type { DomainBrand } from "./brand-columns.ts";
+export type { WorkBrowse } from "./browse-columns.ts";
 export {
   AUDIOVISUAL_TYPES,
   LANGUAGES,
@@ -39,23 +41,30 @@ export { isRealDate };
  * domain-row.ts), and the TypeScript types of the catalogue are inferred from them.
  */
 
-export const directorRow = z.object({
-  id: positiveInt(),
-  name: oneLine(),
-  slug: slug(),
-  photo: imagePath().nullable(),
-  show_img: boolean()
-    .nullable()
-    .transform((value) => value ?? false),
-  description: longText().nullable(),
-  description_es: longText().nullable(),
-  description_en: longText().nullable(),
-  description_ca: longText().nullable(),
-  description_gl: longText().nullable(),
-  description_eu: longText().nullable(),
-  description_va: longText().nullable(),
-  description_fr: longText().nullable(),
-});
+export const directorRow = z
+  .object({
+    id: positiveInt(),
+    name: oneLine(),
+    slug: slug(),
+    photo: imagePath().nullable(),
+    show_img: boolean()
+      .nullable()
+      .transform((value) => value ?? false),
+    description: longText().nullable(),
+    description_es: longText().nullable(),
+    description_en: longText().nullable(),
+    description_ca: longText().nullable(),
+    description_gl: longText().nullable(),
+    description_eu: longText().nullable(),
+    description_va: longText().nullable(),
+    description_fr: longText().nullable(),
+    // The heading form a library's catalogue files the name under (`Méliès, Georges, 1861-1938`):
+    // only the MARC records read it, and a director without one is the object it was before the column.
+    heading: oneLine().nullable(),
+  })
+  .transform(({ heading, ...director }): typeof director & { heading?: string } =>
+    heading === null ? director : { ...director, heading },
+  );
 export type Director = z.infer<typeof directorRow>;
 
 /** A work's synopses: by language, and `untagged` for the `synopsis` column (its language unknown). */
@@ -131,7 +140,7 @@ function withSynopses<T extends object>(
   }
   return synopses === undefined ? work : { ...work, synopses };
 }
-export type Audiovisual = z.infer<typeof audiovisualRow>;
+export type Audiovisual = z.infer<typeof audiovisualRow> & { browse?: WorkBrowse };
 
 export const availabilityRow = z.object({
   audiovisual_id: positiveInt(),

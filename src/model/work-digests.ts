@@ -24,15 +24,16 @@ export function inputsDigest(
 
 /**
  * A work's own digest, once per work for all domains (the domain's part, its window and covers, is
- * small). Without its synopses, which only its work pages show: they are keyed by them there
+ * small). Without what it adds for browsing (browseDigest) and without its synopses, which only its work pages show: they are keyed by them there
  * (src/site/model.ts), so a new synopsis leaves the API, the spreadsheets and the other pages be.
  */
 const workDigests = new WeakMap<Audiovisual, string>();
 export function workDigest(work: Audiovisual): string {
   let found = workDigests.get(work);
   if (found === undefined) {
-    const { synopses: _shownOnItsPages, ...rest } = work;
-    workDigests.set(work, (found = md5(JSON.stringify(work.synopses === undefined ? work : rest))));
+    const { synopses: _shownOnItsPages, browse: _shownBySiteAndRecords, ...rest } = work;
+    const bare = work.synopses === undefined && work.browse === undefined;
+    workDigests.set(work, (found = md5(JSON.stringify(bare ? work : rest))));
   }
   return found;
 }
@@ -41,10 +42,22 @@ export function workDigest(work: Audiovisual): string {
 export const synopsesDigest = (work: Audiovisual): string =>
   work.synopses === undefined ? "" : md5(JSON.stringify(work.synopses));
 
+/**
+ * A digest of what a work adds for browsing ("" without it): the site and the MARC records show it,
+ * the API and the spreadsheets do not, so it is in the domain's key, not in the work's digest.
+ */
+export const browseDigest = (work: Audiovisual): string =>
+  work.browse === undefined ? "" : md5(JSON.stringify(work.browse));
+
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
 const directorDigests = new WeakMap<Director, string>();
 export function directorDigest(director: Director): string {
   let found = directorDigests.get(director);
-  if (found === undefined) directorDigests.set(director, (found = md5(JSON.stringify(director))));
+  if (found === undefined) {
+    // Without the heading form, which only the MARC records show (keyed by it there).
+    const { heading: _filedUnder, ...rest } = director;
+    const bare = director.heading === undefined ? director : rest;
+    directorDigests.set(director, (found = md5(JSON.stringify(bare))));
+  }
   return found;
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ProcessedImage } from "../media/processed-images.ts";
-import { directorDigest, synopsesDigest, workDigest } from "../model/work-digests.ts";
+import { browseDigest, directorDigest, synopsesDigest, workDigest } from "../model/work-digests.ts";
 import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import type { DomainInfo } from "../output/build-info.ts";
 import { md5 } from "../util/hash.ts";
@@ -62,8 +62,13 @@ export function domainInputs(
           )),
         );
       }
-      // The synopses are in the domain's key, not in the work's digest: only its work pages show them.
-      pending += list === "listed" ? found + synopsesDigest(entry.work) : found;
+      // The synopses, what a work adds for browsing and its director's heading form are in the
+      // domain's key, not in the work's digest: only its pages and its MARC records show them.
+      // Each is "" when absent, which leaves the key as it was before those columns.
+      pending +=
+        (list === "listed" ? found + synopsesDigest(entry.work) : found) +
+        browseDigest(entry.work) +
+        (entry.director?.heading ?? "");
       if (pending.length >= 32_768) {
         key.update(pending);
         pending = "";

@@ -141,6 +141,7 @@ const VALID: Record<
     description_eu: null,
     description_va: null,
     description_fr: null,
+    heading: null,
   },
   audiovisuals: {
     id: "10",
@@ -203,6 +204,7 @@ const LENGTH_EDGES = [
   ["directors", "slug", LIMITS.slug, (n: number) => "x".repeat(n)],
   ["directors", "photo", LIMITS.imagePath, (n: number) => "x".repeat(n)],
   ["directors", "description_fr", LIMITS.longText, (n: number) => "x".repeat(n)],
+  ["directors", "heading", LIMITS.oneLine, (n: number) => "x".repeat(n)],
   ["audiovisuals", "name", LIMITS.oneLine, (n: number) => "x".repeat(n)],
   ["audiovisuals", "slug", LIMITS.slug, (n: number) => "x".repeat(n)],
   ["audiovisuals", "cover", LIMITS.imagePath, (n: number) => "x".repeat(n)],

@@ -1,4 +1,5 @@
 import type { Catalogue, Window } from "../content/load.ts";
+import { LEAVING_DAYS } from "../content/domain-row.ts";
 import type { Audiovisual, Domain, Ordering } from "../content/schema.ts";
 import { dayNumber } from "../util/dates.ts";
 import type { ListedWork } from "./listed-work.ts";
@@ -20,6 +21,7 @@ export interface DomainView {
 
 export function domainView(catalogue: Catalogue, domain: Domain, date: string): DomainView {
   const today = dayNumber(date);
+  const leavingDays = domain.leaving_days ?? LEAVING_DAYS;
   const windows = catalogue.windows.get(domain.domain) ?? new Map<number, Window>();
   const listed: ListedWork[] = [];
   const ups: ListedWork[] = [];
@@ -36,6 +38,10 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
       window,
       // docs/interface.md#listing: new while T - available_from < new_days.
       isNew: today - from < domain.new_days,
+      // Leaving while available_until - T < leaving_days: open-ended windows never leave. Not in
+      // the work's inputs digest (the API does not show it): it follows from the window, the date
+      // and the domain's row, which are.
+      isLeaving: until - today < leavingDays,
     };
     if (isListed(work, from, until, today)) listed.push(entry);
     // Both exports concern works with status 1 (a work with another status was never listed, so
@@ -44,7 +50,7 @@ export function domainView(catalogue: Catalogue, domain: Domain, date: string): 
     if (work.status_global !== 1) continue;
     if (today - domain.export_window_days < from && from <= today) ups.push(entry);
     if (until !== Infinity && today - domain.export_window_days <= until && until < today)
-      downs.push({ ...entry, isNew: false });
+      downs.push({ ...entry, isNew: false, isLeaving: false });
   }
   const ranks = catalogueRanks(catalogue, domain.locale);
   const byName = (list: ListedWork[]) => orderWorks(list, domain.locale, ranks).name;

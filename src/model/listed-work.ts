@@ -7,4 +7,6 @@ export interface ListedWork {
   director: Director | null;
   window: Window;
   isNew: boolean;
+  /** Leaving the domain soon: available_until - T < leaving_days (docs/interface.md#listing). */
+  isLeaving: boolean;
 }

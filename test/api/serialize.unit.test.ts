@@ -111,6 +111,7 @@ describe("a listing element and a retrieve document", () => {
             director: null,
             window: { from, until },
             isNew,
+            isLeaving: false,
           };
           const imageUrl = (rel: string) => `https://m.example/media/${rel}`;
           const { before, after } = elementPieces(listed, imageUrl);

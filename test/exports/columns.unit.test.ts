@@ -22,6 +22,7 @@ const listed = (extra: Partial<ListedWork> = {}): ListedWork => ({
   director: director(3, { name: "Robert Flaherty", slug: "robert-flaherty" }),
   window: { from: "2026-11-01", until: "2026-12-31" },
   isNew: true,
+  isLeaving: false,
   ...extra,
 });
 

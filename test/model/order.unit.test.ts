@@ -15,7 +15,13 @@ function work(id: number, name: string, year: number | null = null): ListedWork 
     cover: "c.png",
     status_global: 1,
   };
-  return { work: w, director: null, window: { from: "2020-01-01", until: null }, isNew: false };
+  return {
+    work: w,
+    director: null,
+    window: { from: "2020-01-01", until: null },
+    isNew: false,
+    isLeaving: false,
+  };
 }
 const ids = (list: ListedWork[]) => list.map((l) => l.work.id);
 

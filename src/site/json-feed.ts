@@ -1,0 +1,95 @@
+import { API_PATH } from "../api/layout.ts";
+import type { DomainView, ListedWork } from "../model/domain-view.ts";
+import { absoluteUrl, workDir } from "../web/urls.ts";
+import type { DomainSite } from "./model.ts";
+import { titleIn } from "./titles.ts";
+
+/** The file name of a version's JSON feed, beside its Atom feed. */
+export const JSON_FEED_FILE = "feed.json";
+
+/** At most this many new works and this many leaving ones: enough for any shelf, small to embed. */
+export const SHELF_WORKS = 50;
+
+/** The texts a shelf shows, in the feed's language. */
+export interface ShelfTexts {
+  title: string;
+  new: string;
+  leaving: string;
+  more: string;
+}
+
+/**
+ * A JSON Feed 1.1 (https://jsonfeed.org/version/1.1) of a version's new works (newest
+ * `available_from` first) and leaving ones (soonest `available_until` first), a work in both once,
+ * titles in the version's language. `<catalogue-shelf>` (assets/shelf.js) reads it from other
+ * sites' pages; its `_catalogue` extensions (JSON Feed's rule: `_`-prefixed) carry what a shelf
+ * shows besides the standard fields: its texts, the other versions' feeds, each cover's variants.
+ * An item's `id` is the work's API URL, as in the Atom feed: the same across builds.
+ */
+export function jsonFeed(site: DomainSite, view: DomainView, texts: ShelfTexts): string {
+  const { info, strings } = site;
+  const url = (dir: string) => absoluteUrl(info.base_url, dir);
+  // Absolute: a shelf shows the covers on other hosts' pages.
+  const media = `${info.media_url}/`;
+  const newest = view.orders.name
+    .filter((listed) => listed.isNew)
+    .sort((a, b) => compare(b.window.from, a.window.from))
+    .slice(0, SHELF_WORKS);
+  const leaving = view.orders.name
+    .filter((listed) => listed.isLeaving)
+    .sort((a, b) => compare(a.window.until ?? "", b.window.until ?? ""))
+    .slice(0, SHELF_WORKS);
+  const items = [...new Set([...newest, ...leaving])].map((listed) => item(listed));
+  const feed = {
+    version: "https://jsonfeed.org/version/1.1",
+    title: texts.title,
+    home_page_url: url(""),
+    feed_url: url(JSON_FEED_FILE),
+    language: strings.lang,
+    _catalogue: {
+      texts: { new: texts.new, leaving: texts.leaving, more: texts.more },
+      versions: Object.fromEntries(
+        site.versions.map((version) => [
+          version.lang,
+          `${site.main.base_url}/${version.prefix}${JSON_FEED_FILE}`,
+        ]),
+      ),
+    },
+    items,
+  };
+  return JSON.stringify(feed, null, 1) + "\n";
+
+  function item(listed: ListedWork) {
+    const { work, window } = listed;
+    const variants = site.images.get(work.cover);
+    const largest = variants?.jpeg.at(-1);
+    const fallback = variants?.jpeg.find((i) => i.width >= 480) ?? largest;
+    const set = (list: { file: string; width: number }[]) =>
+      list.map((i) => `${media}${i.file} ${i.width}w`).join(", ");
+    return {
+      id: `${site.main.base_url}${API_PATH}${work.id}/`,
+      url: url(workDir(work.id, work.slug)),
+      title: titleIn(work, strings.lang),
+      ...(fallback !== undefined ? { image: media + fallback.file } : {}),
+      date_published: `${window.from}T00:00:00Z`,
+      tags: [...(listed.isNew ? ["new"] : []), ...(listed.isLeaving ? ["leaving"] : [])],
+      _catalogue: {
+        new: listed.isNew,
+        leaving: listed.isLeaving,
+        available_until: window.until,
+        ...(variants !== undefined && largest !== undefined
+          ? {
+              cover: {
+                webp: set(variants.webp),
+                jpeg: set(variants.jpeg),
+                width: largest.width,
+                height: largest.height,
+              },
+            }
+          : {}),
+      },
+    };
+  }
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -8,6 +8,7 @@ import { writeExports } from "../exports/write.ts";
 import { programDigest } from "../program.ts";
 import { domainInputs } from "./domain-inputs.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
+import { marcWriter, writeMarcExports } from "./marc-files.ts";
 import type { ReadInputs } from "./read-inputs.ts";
 import { sheetWriter, type Stages } from "./stages.ts";
 
@@ -74,10 +75,16 @@ export async function writeDomain(
   // The spreadsheets go to a writer thread first, so that it writes them while this thread
   // serialises the API's files (a small change otherwise ended waiting for the last domain's
   // spreadsheets); the HTML pages render while the API's files are written (both wait on writes).
+  // The MARC files of the same sets go with them, to another writer thread when there are two.
   const spreadsheets = stages.exports.add(
-    writeExports(tree, view, workDigests, sheetWriter(tree)).then(() =>
-      inputs.reporter.stage(`wrote the exports of ${domain.domain}`),
-    ),
+    // Both settled before the first failure is thrown: nothing writes once the build stops.
+    Promise.allSettled([
+      writeExports(tree, view, workDigests, sheetWriter(tree)),
+      writeMarcExports(tree, view, workDigests, marcWriter(tree)),
+    ]).then((results) => {
+      for (const result of results) if (result.status === "rejected") throw result.reason;
+      inputs.reporter.stage(`wrote the exports of ${domain.domain}`);
+    }),
   );
   const pages = renderer?.renderDomain(view, info, workDigests);
   // The API's files wait until the changed parts of the domain's search index are with

@@ -61,7 +61,8 @@ export function netlifyRules(info: BuildInfo, domain: string): EdgeRules {
   for (const e of routes.exports)
     headers.push(
       e.path,
-      `  Content-Type: ${e.type}`,
+      // Netlify types a file by its extension: right for a spreadsheet, not for MARC's `.mrc` and `.xml`.
+      ...(e.format === "xlsx" ? [] : [`  Content-Type: ${e.type}`]),
       `  Content-Disposition: ${e.contentDisposition}`,
     );
   headers.push(routes.openapi, ...Object.entries(OPENAPI_HEADERS).map(([k, v]) => `  ${k}: ${v}`));

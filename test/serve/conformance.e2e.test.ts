@@ -697,8 +697,16 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
         expect(Object.keys(doc.paths)).toEqual([
           API,
           `${API}{id}/`,
-          ...EXPORTS.map((k) => `${API}${k}/`),
+          ...EXPORTS.flatMap((k) => [`${API}${k}/`, ...MARC.map((m) => `${API}${k}/${m.url}/`)]),
         ]);
+        // Each MARC path is described with the type it is answered with.
+        for (const kind of EXPORTS)
+          for (const { url, type } of MARC) {
+            const ok = doc.paths[`${API}${kind}/${url}/`].get.responses["200"];
+            expect(Object.keys(ok.content)).toEqual([type]);
+            const served = await get(domain.domain, `${apiOf(domain.domain)}${kind}/${url}/`);
+            expect(served.headers["content-type"]).toBe(type);
+          }
         const schemas = doc.components.schemas;
         const api = apiOf(domain.domain);
         for (const query of ["", "?format=api&ordering=-year&page=2", "?page=last&ordering=name"]) {

@@ -28,12 +28,17 @@ export interface DomainResult {
  * digest, whether the site is built, the search index's part size and the site folder's digest
  * where there is one (a build without it keeps the keys it had).
  */
-export async function keyBase(inputs: ReadInputs, searchDocsPerPart?: number): Promise<string> {
+export async function keyBase(
+  inputs: ReadInputs,
+  searchDocsPerPart?: number,
+  marcFiles = true,
+): Promise<string> {
   return JSON.stringify([
     await programDigest(),
     inputs.site,
     searchDocsPerPart ?? null,
     ...(inputs.siteFolder?.digest ? [inputs.siteFolder.digest] : []),
+    ...(marcFiles ? [] : ["no MARC files"]),
   ]);
 }
 
@@ -80,7 +85,7 @@ export async function writeDomain(
     // Both settled before the first failure is thrown: nothing writes once the build stops.
     Promise.allSettled([
       writeExports(tree, view, workDigests, sheetWriter(tree)),
-      writeMarcExports(tree, view, workDigests, marcWriter(tree)),
+      stages.marcFiles ? writeMarcExports(tree, view, workDigests, marcWriter(tree)) : null,
     ]).then((results) => {
       for (const result of results) if (result.status === "rejected") throw result.reason;
       inputs.reporter.stage(`wrote the exports of ${domain.domain}`);

@@ -11,7 +11,7 @@ import type { FileSink } from "../output/sink.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 import { stringsFor } from "../web/i18n.ts";
-import { marcJob, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
+import { marcJob, marcWorkLines, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
 import { marcDomain, marcWork } from "./marc-works.ts";
 
 /**
@@ -50,7 +50,7 @@ const MARC_THREAD_RECORDS = 5000;
 export const marcWriter =
   (tree: OutputTree): MarcWriter =>
   async (input) =>
-    tree.threadsStarted || input.works.length >= MARC_THREAD_RECORDS
+    tree.threadsStarted || input.records >= MARC_THREAD_RECORDS
       ? tree.runInThread(marcJob(input))
       : writeMarcJob(input);
 
@@ -86,7 +86,8 @@ export async function writeMarcExports(
         iso2709: file("marc"),
         marcxml: file("marcxml"),
         domain: target,
-        works: works.map((listed) => marcWork(listed, domain, strings.categories)),
+        works: marcWorkLines(adapted(works, domain, strings.categories)),
+        records: works.length,
         status: SETS[kind].status,
       };
       await write(input).catch((error: unknown) => {
@@ -100,6 +101,14 @@ export async function writeMarcExports(
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+function* adapted(
+  works: readonly ListedWork[],
+  domain: DomainView["domain"],
+  categories: Readonly<Record<string, string>>,
+) {
+  for (const listed of works) yield marcWork(listed, domain, categories);
 }
 
 /**

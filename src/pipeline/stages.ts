@@ -82,9 +82,14 @@ export class ExportQueue {
     if (this.pending.length > EXPORTS_IN_FLIGHT) await this.pending.shift();
   }
 
-  /** Waits for every spreadsheet; throws the first failure. */
+  /**
+   * Waits for every spreadsheet, then throws the first failure: all have settled by then, so none
+   * still writes into the tree when the build drops it (Promise.all would reject at the first
+   * failure while the others still copy their files in).
+   */
   async done(): Promise<void> {
-    await Promise.all(this.pending.splice(0));
+    for (const result of await Promise.allSettled(this.pending.splice(0)))
+      if (result.status === "rejected") throw result.reason;
   }
 
   /** Waits for every spreadsheet, failed or not. */

@@ -13,7 +13,9 @@
  *    --runs pairs. Then a one-work rename rebuilt with the MARC files: which of them are written
  *    again (those that hold the work, and no other).
  *
- *   TMPDIR=/dev/shm npx tsx scripts/bench-marc.ts [--works 20000] [--domains 3] [--runs 5] [--no-builds] [--json]
+ *   npm run compile && TMPDIR=/dev/shm npx tsx scripts/bench-marc.ts [--works 20000] [--domains 3] [--runs 5] [--no-builds] [--json]
+ *
+ * The builds run the compiled program (lib/): compile it first.
  */
 import { execFile } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
@@ -155,10 +157,19 @@ interface Child {
 /** `--child CONTENT OUT CACHE yes|no`: one API-only build in this process, its figures as JSON. */
 async function buildChild(): Promise<never> {
   const [content, out, cacheDir, marc] = positionals;
-  // What the command sets before it builds: build() itself tunes nothing.
-  const { build } = await import("../src/pipeline/pipeline.ts");
-  const { checkUpToDate } = await import("../src/pipeline/up-to-date.ts");
-  const { withTunedHeap } = await import("../src/util/memory.ts");
+  // The compiled program (`npm run compile`), as the installed command runs: from the sources,
+  // every writer thread would load tsx and compile the modules it runs. What the command sets
+  // before it builds, the heap's tuning, is set here too: build() itself tunes nothing.
+  const lib = (module: string) => `../lib/src/${module}.js`;
+  const { build } = (await import(
+    lib("pipeline/pipeline")
+  )) as typeof import("../src/pipeline/pipeline.ts");
+  const { checkUpToDate } = (await import(
+    lib("pipeline/up-to-date")
+  )) as typeof import("../src/pipeline/up-to-date.ts");
+  const { withTunedHeap } = (await import(
+    lib("util/memory")
+  )) as typeof import("../src/util/memory.ts");
   const started = performance.now();
   const options = { contentDir: content!, outDir: out!, date: DATE, site: false, cacheDir };
   const checked = await checkUpToDate(options);

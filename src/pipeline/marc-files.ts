@@ -59,7 +59,7 @@ export async function writeMarcExports(
   tree: FileSink,
   view: DomainView,
   workDigests: ReadonlyMap<ListedWork, string>,
-  write: MarcWriter = async (input) => writeMarcJob(input),
+  write: MarcWriter = writeMarcJob,
 ): Promise<void> {
   const { domain } = view;
   const strings = stringsFor(domain.locale);
@@ -86,7 +86,7 @@ export async function writeMarcExports(
         iso2709: file("marc"),
         marcxml: file("marcxml"),
         domain: target,
-        works: marcWorkLines(adapted(works, domain, strings.categories)),
+        works: marcWorkLines(adapted(works, domain, strings.categories), works.length),
         records: works.length,
         status: SETS[kind].status,
       };

@@ -1,7 +1,8 @@
 import { closeSync, openSync, writeSync } from "node:fs";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { ThreadJob } from "../output/writer-pool.ts";
 import { marcRecords, type MarcDomain, type MarcStatus, type MarcWork } from "../marc/map.ts";
-import { writeMarcFiles } from "../marc/record-files.ts";
+import { marcFileChunks } from "../marc/record-files.ts";
 
 /**
  * The MARC files of one export set, written in the output's writer threads (mapping the works
@@ -26,11 +27,25 @@ export interface MarcJobInput {
   status: MarcStatus;
 }
 
-/** Works as MarcJobInput's `works`. */
-export function marcWorkLines(works: Iterable<MarcWork>): Uint8Array {
-  let text = "";
-  for (const work of works) text += (text === "" ? "" : "\n") + JSON.stringify(work);
-  return new TextEncoder().encode(text);
+/**
+ * Works as MarcJobInput's `works`: each work's JSON encoded into one growing buffer as it comes
+ * (a text of every line, joined, then encoded, held the set twice over).
+ */
+export function marcWorkLines(works: Iterable<MarcWork>, expected = 0): Uint8Array {
+  const encoder = new TextEncoder();
+  let bytes = new Uint8Array(Math.max(4096, expected * 768));
+  let length = 0;
+  for (const work of works) {
+    const line = (length === 0 ? "" : "\n") + JSON.stringify(work);
+    // A UTF-16 code unit is at most 3 bytes of UTF-8.
+    if (length + line.length * 3 > bytes.length) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, length + line.length * 3));
+      grown.set(bytes.subarray(0, length));
+      bytes = grown;
+    }
+    length += encoder.encodeInto(line, bytes.subarray(length)).written;
+  }
+  return bytes.subarray(0, length);
 }
 
 /** The works of `lines`, one at a time. */
@@ -53,16 +68,28 @@ export const marcJob = (input: MarcJobInput): ThreadJob => ({
   transfer: [input.works.buffer as ArrayBuffer],
 });
 
-/** Writes both files of the same records, chunk by chunk: memory holds a record and a chunk of each. */
-export function writeMarcJob({ iso2709, marcxml, domain, works, status }: MarcJobInput): void {
+/**
+ * Writes both files of the same records, chunk by chunk: memory holds a record and a chunk of
+ * each. The event loop turns after each chunk, so that in a writer thread the batches of API
+ * files that arrive meanwhile are written between the chunks instead of waiting for the set.
+ */
+export async function writeMarcJob({
+  iso2709,
+  marcxml,
+  domain,
+  works,
+  status,
+}: MarcJobInput): Promise<void> {
   const iso = openSync(iso2709, "w");
   try {
     const xml = openSync(marcxml, "w");
     try {
-      writeMarcFiles(marcRecords(readWorkLines(works), domain, status), {
-        iso2709: (chunk) => writeAll(iso, chunk),
-        marcxml: (chunk) => writeAll(xml, chunk),
-      });
+      for (const { file, chunk } of marcFileChunks(
+        marcRecords(readWorkLines(works), domain, status),
+      )) {
+        writeAll(file === "iso2709" ? iso : xml, chunk);
+        await nextTurn();
+      }
     } finally {
       closeSync(xml);
     }

@@ -17,7 +17,18 @@ import { stringsWithOverrides } from "./folder/texts.ts";
 import { navLinks, type NavLink } from "./folder/own-pages.ts";
 import type { DomainBrand } from "../content/schema.ts";
 import type { Variants } from "./image-variants.ts";
-import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "../web/urls.ts";
+import {
+  categoryDir,
+  decadeDir,
+  decadesDir,
+  directorDir,
+  listingDir,
+  NOT_FOUND_FILE,
+  shelfDir,
+  workDir,
+} from "../web/urls.ts";
+import { LEAVING_DAYS } from "../content/domain-row.ts";
+import { decadeShelves, leavingWorks, newWorks, type Shelf } from "./shelves.ts";
 import { siteVersions, type SiteVersion } from "./language-versions.ts";
 
 /**
@@ -92,6 +103,20 @@ export type SitePage = Base &
         pages: number;
         count: number;
         works: ListedWork[];
+      }
+    | {
+        kind: "browse";
+        shelf: Shelf;
+        /** The decade of a `decade` page (1960), else null. */
+        decade: number | null;
+        /** new_days or leaving_days, which the new and leaving pages name; else null. */
+        days: number | null;
+        page: number;
+        pages: number;
+        count: number;
+        works: ListedWork[];
+        /** The decades' index: each decade with its count (empty on the other shelves). */
+        decades: { decade: number; count: number }[];
       }
     | { kind: "not-found" }
     | { kind: "own"; title: string; description: string | null; file: string; body: string }
@@ -270,7 +295,61 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
       works: slice,
     }));
   }
+  yield* browsePages(site, view);
   yield { kind: "not-found", dir: null, site };
+}
+
+/** The browse pages: the decades' index, each decade, the new works and the leaving ones. */
+function* browsePages(site: DomainSite, view: DomainView): Generator<SitePage> {
+  const shelf = {
+    kind: "browse" as const,
+    site,
+    decade: null,
+    days: null,
+    decades: [] as { decade: number; count: number }[],
+  };
+  const decades = decadeShelves(view);
+  yield {
+    ...shelf,
+    shelf: "decades",
+    dir: decadesDir(),
+    page: 1,
+    pages: 1,
+    count: view.orders.name.length,
+    works: [],
+    decades: decades.map(({ decade, works }) => ({ decade, count: works.length })),
+  };
+  for (const { decade, works } of decades)
+    yield* paginate(works, (slice, page, pages) => ({
+      ...shelf,
+      shelf: "decade",
+      decade,
+      dir: decadeDir(decade, page),
+      page,
+      pages,
+      count: works.length,
+      works: slice,
+    }));
+  // New and leaving always have a page, empty or not: links and bookmarks to them keep working.
+  const shelves = [
+    ["new", newWorks(view), view.domain.new_days],
+    ["leaving", leavingWorks(view), view.domain.leaving_days ?? LEAVING_DAYS],
+  ] as const;
+  for (const [name, works, days] of shelves)
+    yield* paginate(
+      works,
+      (slice, page, pages) => ({
+        ...shelf,
+        shelf: name,
+        days,
+        dir: shelfDir(name, page),
+        page,
+        pages,
+        count: works.length,
+        works: slice,
+      }),
+      true,
+    );
 }
 
 /** A work's page in one version of a domain's site: its synopsis in the version's language. */
@@ -300,8 +379,9 @@ export const watchUrl = (template: string, work: Pick<Audiovisual, "id" | "slug"
 function* paginate(
   works: ListedWork[],
   make: (slice: ListedWork[], page: number, pages: number) => SitePage,
+  evenEmpty = false,
 ): Generator<SitePage> {
-  const pages = pageCount(works.length);
+  const pages = Math.max(pageCount(works.length), evenEmpty ? 1 : 0);
   for (let page = 1; page <= pages; page++)
     yield make(works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages);
 }

@@ -33,6 +33,7 @@ export const BROWSE: Record<number, Record<string, string>> = {
   },
   2: { name_ca: "Títol en català", name_en: "An English title" },
   3: { name_en: "Nosferatu in English" },
+  5: { name_en: "Nosferatu, a new one" }, // new in domain 1 (its window starts on T)
   9: { name_va: "Només en valencià" },
   14: { country: "xk", age_rating: "+16" },
 };

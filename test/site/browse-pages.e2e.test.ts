@@ -228,9 +228,16 @@ describe("titles in every language", () => {
 
   it("puts the English title in the English Atom feed and cards of the home page", async () => {
     const works = expected.get("domain-1.example")!;
+    expect(works.some((w) => w.isNew && w.names.en !== undefined)).toBe(true);
     const feed = await readFile(path.join(out, "domain-1.example/en/feed.atom"), "utf8");
     for (const w of works.filter((x) => x.isNew))
       expect(feed).toContain(`<title>${shownTitle(w, "en").replace(/&/g, "&amp;")}</title>`);
+    // The home page lists the domain's name order (the locale's titles), showing the English ones.
+    for (const { root, lang } of VERSIONS.slice(0, 3)) {
+      const home = cardsOf(await page(root, ""));
+      expect(home.map((c) => c.title)).toEqual(works.slice(0, 20).map((w) => shownTitle(w, lang)));
+    }
+    expect(works.slice(0, 20).some((w) => w.names.en !== undefined)).toBe(true);
   });
 });
 

@@ -328,8 +328,12 @@
         directorFind.type = "search";
         directorFind.id = id;
         directorFind.autocomplete = "off";
-        directorFind.addEventListener("focus", () => ensureDirectors().then(update));
-        directorFind.addEventListener("input", () => ensureDirectors().then(() => refreshPanel()));
+        const find = () => {
+          wantDirectors = true;
+          commit(null);
+        };
+        directorFind.addEventListener("focus", find);
+        directorFind.addEventListener("input", find);
         fieldset.append(label, directorFind);
       }
       fieldset.append(list);
@@ -590,12 +594,16 @@
     const id = ++generation;
     const started = performance.now();
     const q = state.q.trim();
-    if (q !== "" || state.director.size > 0) await ensureDirectors();
+    if (q !== "" || state.director.size > 0 || wantDirectors) await ensureDirectors();
     if (q !== "" && S === null) {
       const titles = await load("search", "search.js");
       S = titles.map(fold);
     }
     if (id !== generation) return;
+    // Values the index does not know (an old or mistyped link) are dropped.
+    for (const f of FACETS)
+      if (facets[f])
+        for (const v of state[f]) if (!facets[f].values.includes(v)) state[f].delete(v);
     currentSearch = q === "" ? null : searchMatches(q);
     const { matched, counts } = compute(currentSearch);
     lastCounts = counts;
@@ -632,6 +640,8 @@
     });
   }
   let directorsLoading = null;
+  // The director facet's list loads when its find box is first used (or a director or a search needs it).
+  let wantDirectors = false;
   function ensureDirectors() {
     return (directorsLoading ??= load("directors", "directors.js").then((d) => {
       D = d;
@@ -650,7 +660,7 @@
         facetsBox.dataset.drawn = "1";
       })
       .catch((error) => {
-        live.textContent = panel.dataset.failed ?? "";
+        opening = null;
         throw error;
       }));
   }
@@ -665,8 +675,14 @@
       const url = urlOf(state);
       if (url !== location.pathname + location.search) history[`${how}State`](null, "", url);
     }
-    await open();
-    await update(focusResults);
+    try {
+      await open();
+      await update(focusResults);
+    } catch (error) {
+      // A file of the index did not load: said where the results would be, reported for whoever looks.
+      live.textContent = panel.dataset.failed ?? "";
+      console.error(error);
+    }
   }
 
   // ---------- events ----------
@@ -674,10 +690,7 @@
   opener.addEventListener("click", async () => {
     const show = facetsBox.hidden;
     showFacets(show);
-    if (show) {
-      await open();
-      await update();
-    }
+    if (show) await commit(null);
   });
   facetsBox.addEventListener("change", (event) => {
     const box = event.target;

@@ -1,6 +1,6 @@
 import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/domain-view.ts";
-import { directorDigest, inputsDigest } from "../model/work-digests.ts";
+import { browseDigest, directorDigest, inputsDigest } from "../model/work-digests.ts";
 import { md5 } from "../util/hash.ts";
 import { dependencyVersion } from "../program.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
@@ -93,7 +93,9 @@ export function pageKeys(
   const workKey = (listed: ListedWork) => {
     let found = works.get(listed);
     if (found === undefined) {
-      const digest = inputsDigest(workDigests, listed);
+      // What the pages show that the inputs digest leaves out (it keys the API too): the browsing
+      // columns and the leaving badge. Both empty for a work without them: its key is as it was.
+      const digest = `${inputsDigest(workDigests, listed)}${browseDigest(listed.work)}${listed.isLeaving ? "L" : ""}`;
       // One digest per work: a listing page's key then hashes 20 short digests, not their variants.
       works.set(
         listed,

@@ -129,7 +129,8 @@ export function browseFiles(site: DomainSite, view: DomainView): BrowseFile[] {
   };
   const search = works.map((l) => allTitles(l).join("\n"));
   const cardChunks: unknown[][] = Array.from({ length: chunks }, () => []);
-  for (const l of works) cardChunks[l.work.id % chunks]!.push(card(l, lang, site.images));
+  for (const l of works)
+    cardChunks[l.work.id % chunks]!.push(card(l, site.strings.code, site.images));
   const files: BrowseFile[] = [
     keyed("facets.js", browseScript("facets", facets)),
     keyed("directors.js", browseScript("directors", directors)),

@@ -1,4 +1,3 @@
-import { interfaceLanguage } from "../content/languages.ts";
 import { resolvedTexts, type Text } from "../web/i18n.ts";
 import type { DomainSite } from "./model.ts";
 
@@ -50,7 +49,7 @@ export function browseLabels(
   },
 ): unknown {
   const lang = site.strings.lang;
-  const texts = resolvedTexts(interfaceLanguage(lang) ?? "es");
+  const texts = resolvedTexts(site.strings.code);
   const text = (key: string): Text => texts[key] ?? key;
   const region = new Intl.DisplayNames(lang, { type: "region", fallback: "code" });
   const language = new Intl.DisplayNames(lang, { type: "language", fallback: "code" });

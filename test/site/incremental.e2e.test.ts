@@ -153,13 +153,14 @@ describe("an incremental site build", () => {
       first["domain-1.example/pagefind/parts.json"],
     );
 
-    // Of the filter panel's index: the first domain's name-ordered files and the one card chunk
-    // holding the work (its id modulo the chunks); not its directors or texts, nothing of the second.
+    // Of the filter panel's index: the first domain's files in name order (the work moved) and the
+    // one card chunk holding the work (its id modulo the chunks); not its texts, nothing of the second.
     const chunks = Object.keys(after).filter((f) =>
       f.startsWith("domain-1.example/browse/cards/"),
     ).length;
     expect(changed(first, after).filter((f) => f.includes("/browse/"))).toEqual([
       `domain-1.example/browse/cards/${target.id % chunks}.js`,
+      "domain-1.example/browse/directors.js",
       "domain-1.example/browse/facets.js",
       "domain-1.example/browse/search.js",
     ]);

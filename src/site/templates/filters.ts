@@ -1,6 +1,4 @@
-import { interfaceLanguage } from "../../content/languages.ts";
 import { html, type Html } from "../../web/html.ts";
-import { resolvedTexts } from "../../web/i18n.ts";
 import type { Ordering } from "../../content/schema.ts";
 import { ASSETS_DIR, workDir } from "../../web/urls.ts";
 import { BROWSE_DIR } from "../browse-index.ts";
@@ -14,11 +12,7 @@ import type { SitePage } from "../model.ts";
  */
 export function filterPanel(page: SitePage): Html {
   const s = page.site.strings;
-  const texts = resolvedTexts(interfaceLanguage(s.lang) ?? "es");
-  const t = (key: string) => {
-    const text = texts[key];
-    return typeof text === "string" ? text : key;
-  };
+  const t = (key: string) => s.format(key);
   return html`<section class="browse" aria-labelledby="filters-title" data-browse-panel data-failed="${t("filters.failed")}" hidden>
 <h2 id="filters-title">${t("filters.title")}</h2>
 <form id="filters" class="filters" role="search" data-filters>

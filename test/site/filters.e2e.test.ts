@@ -316,6 +316,32 @@ describe.runIf(chromium !== null).each([
 });
 
 describe.runIf(chromium !== null)("a filtered view", () => {
+  it("draws the same cards as the static pages, in each version", async () => {
+    const { context: ctx, page, problems } = await context();
+    // Cards reduced to what a reader gets: links resolved, no loading hint, no blank text.
+    const normalised = (selector: string) =>
+      page.evaluate<string>(`(() => {
+        const list = document.querySelector(${JSON.stringify(selector)}).cloneNode(true);
+        for (const a of list.querySelectorAll("a")) a.setAttribute("href", a.href);
+        for (const e of list.querySelectorAll("[loading]")) e.removeAttribute("loading");
+        for (const e of list.querySelectorAll("[data-id]")) e.removeAttribute("data-id");
+        const walker = document.createTreeWalker(list, NodeFilter.SHOW_TEXT);
+        const blank = [];
+        while (walker.nextNode()) if (walker.currentNode.data.trim() === "") blank.push(walker.currentNode);
+        for (const t of blank) t.remove();
+        return list.outerHTML;
+      })()`);
+    for (const version of ["", "en/", "eu/"]) {
+      // The page's own ordering, asked for: the results are the static page's works.
+      await open(page, onlineAt(version, "?ordering=name"));
+      const drawn = await normalised("[data-results] ol.cards");
+      expect(drawn).toBe(await normalised("[data-static] ol.cards"));
+      expect(drawn).toContain('class="card"');
+    }
+    expect(problems).toEqual([]);
+    await ctx.close();
+  });
+
   it("has no serious accessibility violation (axe), in the locale and in another language", async () => {
     const ctx = await browser.newContext({ bypassCSP: true });
     const page = await ctx.newPage();

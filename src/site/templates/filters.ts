@@ -5,8 +5,7 @@ import { BROWSE_DIR } from "../browse-index.ts";
 import type { SitePage } from "../model.ts";
 
 /**
- * The filter panel with the search box, and the place of its results (src/site/assets/browse.js
- * draws both). All of it stays hidden without JavaScript, where the static listing, its pager
+ * The filter panel with the search box (src/site/assets/browse.js draws its facets and results). All of it stays hidden without JavaScript, where the static listing, its pager
  * and its orderings are the way through the catalogue. The facets' texts come with the index
  * (browse/labels.js); the page carries only what is shown before it loads.
  */
@@ -23,9 +22,13 @@ export function filterPanel(page: SitePage): Html {
 <button type="button" data-clear hidden>${t("filters.clear")}</button>
 </form>
 <p role="status" aria-live="polite" class="results-count" data-live></p>
-</section>
-<section class="results" aria-labelledby="results-title" data-results hidden>
-<h2 id="results-title" tabindex="-1">${t("filters.results")}</h2>
+</section>`;
+}
+
+/** Where the panel's results go, in place of the static grid (hidden until a state is applied). */
+export function filterResults(page: SitePage): Html {
+  return html`<section class="results" aria-labelledby="results-title" data-results hidden>
+<h2 id="results-title" tabindex="-1">${page.site.strings.format("filters.results")}</h2>
 <div data-results-body></div>
 </section>`;
 }

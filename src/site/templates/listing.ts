@@ -5,7 +5,7 @@ import type { SitePage } from "../model.ts";
 import { link, listingDir } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
 import { layout } from "./frame.ts";
-import { filterPanel, filterScript } from "./filters.ts";
+import { filterPanel, filterResults, filterScript } from "./filters.ts";
 import { cards, pager, pagerHead } from "./parts.ts";
 
 type Listing = Extract<SitePage, { kind: "listing" }>;
@@ -18,7 +18,9 @@ export function listingPage(page: Listing, ctx: PageContext): string {
   const dirOf = (n: number) => listingDir(page.ordering, defaultOrdering, n);
   const main = html`<h1>${s.catalogue}</h1>
 <p class="summary">${s.works(page.count)} · ${s.pageOf(page.page, page.pages)}</p>
+<div class="browsing">
 ${filterPanel(page)}
+<div class="browsing-main">
 <div data-static>
 <nav class="orderings" aria-label="${s.orderBy}"><span>${s.orderBy}:</span><ul>${ORDERINGS.map(
     (o) =>
@@ -26,6 +28,9 @@ ${filterPanel(page)}
   )}</ul></nav>
 ${cards(page, ctx, page.works, (page.page - 1) * PAGE_SIZE + 1)}
 ${pager(page, ctx, page.page, page.pages, dirOf)}
+</div>
+${filterResults(page)}
+</div>
 </div>
 ${filterScript(ctx, page.ordering)}`;
   const title = `${s.catalogue}: ${s.orderings[page.ordering]}, ${s.pageOf(page.page, page.pages).toLowerCase()}`;

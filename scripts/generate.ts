@@ -2,13 +2,14 @@
  * A seeded generator of large catalogues, for tests and the benchmark: the same seed gives the
  * same content folder byte for byte. Large fixtures are generated, never committed.
  *
- *   npx tsx scripts/generate.ts --works 20000 --domains 3 --out /tmp/big [--seed 1] [--bio 400] [--covers 24] [--languages 2]
+ *   npx tsx scripts/generate.ts --works 20000 --domains 3 --out /tmp/big [--seed 1] [--bio 400] [--covers 24] [--languages 2] [--browse]
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { pathToFileURL } from "node:url";
 import sharp from "sharp";
+import { BROWSE_COLUMNS, browseCells } from "./generate-browse.ts";
 
 export interface GenerateOptions {
   works: number;
@@ -22,6 +23,8 @@ export interface GenerateOptions {
   covers?: number;
   /** Build date the availability windows are drawn around. */
   date?: string;
+  /** Draw the browsing columns (country, languages, age rating, accessibility, titles in other languages). */
+  browse?: boolean;
 }
 
 /** mulberry32: tiny, fast and good enough to make test data reproducible. */
@@ -220,6 +223,7 @@ export async function generateCatalogue(dir: string, options: GenerateOptions): 
     "duration",
     "cover",
     "status_global",
+    ...(options.browse ? BROWSE_COLUMNS : []),
   ]);
   let availability = csvLine(["audiovisual_id", "domain", "available_from", "available_until"]);
   for (let i = 1; i <= options.works; i++) {
@@ -238,6 +242,7 @@ export async function generateCatalogue(dir: string, options: GenerateOptions): 
       5 + Math.floor(rand() * 170),
       `covers/cover-${i % coverCount}.png`,
       status,
+      ...(options.browse ? browseCells(i) : []),
     ]);
     for (const host of hosts) {
       const r = rand();
@@ -273,11 +278,12 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
       covers: { type: "string", default: "24" },
       languages: { type: "string", default: "2" },
       out: { type: "string" },
+      browse: { type: "boolean", default: false },
     },
   });
   if (!values.out) {
     console.error(
-      "usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N] [--languages 2-7]",
+      "usage: tsx scripts/generate.ts --out DIR [--works N] [--domains N] [--seed N] [--bio CHARS] [--covers N] [--languages 2-7] [--browse]",
     );
     process.exit(1);
   }
@@ -288,6 +294,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
     bio: Number(values.bio),
     covers: Number(values.covers),
     languages: Number(values.languages),
+    browse: values.browse,
   });
   console.error(`wrote ${values.works} works in ${values.domains} domains to ${values.out}`);
 }

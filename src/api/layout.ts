@@ -11,6 +11,7 @@ import { API_FILES_FOLDER, API_FOLDER } from "../util/product-paths.ts";
  *   <domain>/_api/detail/<id>.json                        retrieve
  *   <domain>/_api/error/<name>.json                       error bodies
  *   <domain>/_api/export/<kind>.xlsx                      the three spreadsheets
+ *   <domain>/_api/export/<kind>.mrc, <kind>.xml           their MARC 21 records (ISO 2709, MARCXML)
  *
  * `_api` is never addressable by URL: every server answers 404 under it. The shapes are defined
  * relative to the domain's folder (`/_api/…`, as the servers' rewrites name them: serve/routes.ts,
@@ -63,6 +64,22 @@ export const detailFile = (id: string) => `/${API_DIR}/detail/${id}.json`;
 export const errorFile = (name: ErrorName) => `/${API_DIR}/error/${name}.json`;
 export const exportFile = (kind: string) => `/${API_DIR}/export/${kind}.xlsx`;
 
+/**
+ * The MARC 21 files of each export set (the same works as its spreadsheet), beside it: the URL
+ * below the spreadsheet's (`export_excel/marc/`), the file's extension and its content type.
+ */
+export const MARC_FORMATS = {
+  marc: { extension: "mrc", type: "application/marc" },
+  marcxml: { extension: "xml", type: "application/marcxml+xml" },
+} as const;
+export type MarcFormat = keyof typeof MARC_FORMATS;
+export const MARC_FORMAT_NAMES = Object.keys(MARC_FORMATS) as MarcFormat[];
+export const marcFile = (kind: string, format: MarcFormat) =>
+  `/${API_DIR}/export/${kind}.${MARC_FORMATS[format].extension}`;
+/** A MARC file's download name: the spreadsheet's (build.json's `exports`) with the format's extension. */
+export const marcDownloadName = (sheetName: string, format: MarcFormat) =>
+  `${sheetName.replace(/\.xlsx$/, "")}.${MARC_FORMATS[format].extension}`;
+
 export const listPagePath = (
   domain: string,
   format: FormatDir,
@@ -75,6 +92,9 @@ export const detailPath = (domain: string, id: number) => `${domain}${detailFile
 export const errorPath = (domain: string, name: ErrorName) => `${domain}${errorFile(name)}`;
 
 export const exportPath = (domain: string, kind: ExportKind) => `${domain}${exportFile(kind)}`;
+
+export const marcPath = (domain: string, kind: ExportKind, format: MarcFormat) =>
+  `${domain}${marcFile(kind, format)}`;
 
 /** The folder of a URL's host and path in the output: media of `https://m.example/covers` is `m.example/covers`. */
 export function urlFolder(url: string): string {

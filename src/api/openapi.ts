@@ -9,6 +9,9 @@ import {
   API_PATH,
   ERROR_BODIES,
   EXPORT_KINDS,
+  MARC_FORMAT_NAMES,
+  MARC_FORMATS,
+  type MarcFormat,
   OPENAPI_FILE,
   PAGE_SIZE,
   urlPath,
@@ -133,6 +136,32 @@ const exportOperation = (kind: string, summary: string) => ({
   },
 });
 
+/** The MARC 21 records of an export set (docs/exports.md#marc-21-records), in one format. */
+const marcOperation = (kind: string, format: MarcFormat, summary: string) => {
+  const { extension, type } = MARC_FORMATS[format];
+  return {
+    get: {
+      operationId: `${kind}_${format}`,
+      summary: `${summary} As MARC 21 bibliographic records, ${format === "marc" ? "ISO 2709 (UTF-8)" : "MARCXML (the MARC 21 slim schema)"}.`,
+      responses: {
+        "200": {
+          description:
+            kind === "export_down_movies"
+              ? "One deleted record (Leader/05 d) per work, in name order, carrying the 001 of the record it deletes."
+              : "One record per work, in name order; 001 is the work's control number in every build and domain.",
+          headers: {
+            "Content-Disposition": {
+              schema: { type: "string" },
+              description: `attachment; filename="….${extension}"`,
+            },
+          },
+          content: { [type]: { schema: { type: "string", contentMediaType: type } } },
+        },
+      },
+    },
+  };
+};
+
 const EXPORT_SUMMARIES: Record<(typeof EXPORT_KINDS)[number], string> = {
   export_excel: "Every listed work of the domain.",
   export_up_movies: "Works whose availability starts within the export window (ups).",
@@ -205,9 +234,12 @@ function openapiDocument(domain: Domain): object {
         },
       },
       ...Object.fromEntries(
-        EXPORT_KINDS.map((kind) => [
-          `${api}${kind}/`,
-          exportOperation(kind, EXPORT_SUMMARIES[kind]),
+        EXPORT_KINDS.flatMap((kind): [string, object][] => [
+          [`${api}${kind}/`, exportOperation(kind, EXPORT_SUMMARIES[kind])],
+          ...MARC_FORMAT_NAMES.map((format): [string, object] => [
+            `${api}${kind}/${format}/`,
+            marcOperation(kind, format, EXPORT_SUMMARIES[kind]),
+          ]),
         ]),
       ),
     },

@@ -1,4 +1,5 @@
 import { isRealDate } from "../util/dates.ts";
+import { fastBrowse } from "./browse-columns.ts";
 import { INTEGER, LIMITS, LINE_BREAK, POSITIVE_INT } from "./row-limits.ts";
 import { parseBoolean, parseDate } from "./values.ts";
 import {
@@ -83,7 +84,10 @@ export function fastAudiovisual(c: Cells): Audiovisual | undefined {
     if (fastLongText(text) === undefined) return undefined;
     (synopses ??= {})[synopsisKey(column)] = text;
   }
-  return synopses === undefined ? row : { ...row, synopses };
+  const withText = synopses === undefined ? row : { ...row, synopses };
+  const browse = fastBrowse(c);
+  if (browse === false) return undefined;
+  return browse === undefined ? withText : { ...withText, browse };
 }
 
 export function fastDirector(c: Cells): Director | undefined {

@@ -9,6 +9,7 @@ import { checkImages, checkLogos, type ImageUse } from "./row-images.ts";
 import { FILES } from "./csv-files.ts";
 import type { Audiovisual, Director, Domain } from "./schema.ts";
 import { checkLanguages } from "./languages.ts";
+import { unnamedLanguages } from "./browse-columns.ts";
 
 /** The window in which a work is available in one domain; `until` is the last day, inclusive. */
 export interface Window {
@@ -122,6 +123,7 @@ export async function checkContent(
   unique(directors, (d) => d.slug, directorsFile, "slug", problems);
   unique(works, (w) => w.id, worksFile, "id", problems);
   unique(works, (w) => w.slug, worksFile, "slug", problems);
+  unnamedLanguages(works, worksFile, warnings);
 
   const hasDirector = keysOf(directorsTable, "id", (d) => d.id);
   for (const { line, value } of works) {

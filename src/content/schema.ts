@@ -15,7 +15,7 @@ import {
   slug,
   type Language,
 } from "./cells.ts";
-import type { WorkBrowse } from "./browse-columns.ts";
+import { browseColumns, gatherBrowse, type WorkBrowse } from "./browse-columns.ts";
 import { LIMITS } from "./row-limits.ts";
 
 export type { DomainBrand } from "./brand-columns.ts";
@@ -100,6 +100,7 @@ export const audiovisualRow = z
       .nullable()
       .transform((value) => value ?? 1),
     ...synopsisColumns,
+    ...browseColumns,
   })
   .transform(
     ({
@@ -111,9 +112,21 @@ export const audiovisualRow = z
       synopsis_eu,
       synopsis_va,
       synopsis_fr,
+      country,
+      audio_languages,
+      subtitle_languages,
+      age_rating,
+      accessibility,
+      name_es,
+      name_en,
+      name_ca,
+      name_gl,
+      name_eu,
+      name_va,
+      name_fr,
       ...work
-    }) =>
-      withSynopses(work, {
+    }) => {
+      const withText = withSynopses(work, {
         synopsis,
         synopsis_es,
         synopsis_en,
@@ -122,7 +135,19 @@ export const audiovisualRow = z
         synopsis_eu,
         synopsis_va,
         synopsis_fr,
-      }),
+      });
+      const browse = gatherBrowse({
+        country,
+        audio_languages,
+        subtitle_languages,
+        age_rating,
+        accessibility,
+        names: { name_es, name_en, name_ca, name_gl, name_eu, name_va, name_fr },
+      });
+      const row: typeof withText & { browse?: WorkBrowse } =
+        browse === undefined ? withText : { ...withText, browse };
+      return row;
+    },
   );
 
 /**

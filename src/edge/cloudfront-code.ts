@@ -14,7 +14,7 @@
  * query string cleared). The bucket has no folders to ask about, so a folder asked without its
  * slash is not redirected (the site's links all end in one).
  */
-import { detailFile, exportFile, listFile } from "../serve/routes.ts";
+import { detailFile, listFile } from "../serve/routes.ts";
 
 /** A file of the output's layout as an expression of the function's JavaScript: see `part`. */
 const fileExpression = (file: string) => `"${file}"`;
@@ -119,7 +119,7 @@ async function handler(event) {
     var api = entry.b + D.apiPath;
     var query = queryOf(request.querystring);
     if (path.indexOf(api.slice(0, -1)) === 0) {
-      var slashless = [api.slice(0, -1)].concat(D.exports.map(function (kind) { return api + kind; }));
+      var slashless = [api.slice(0, -1)].concat(D.exports.map(function (e) { return api + e[0]; }));
       if (slashless.indexOf(path) >= 0 || new RegExp("^" + escapeRegex(api) + "(" + D.id + ")$").test(path)) {
         var location = { Location: encodePath(path) + "/" + (query ? "?" + query : "") };
         for (var k in D.api) if (k !== "Content-Type") location[k] = D.api[k];
@@ -141,7 +141,7 @@ async function handler(event) {
       var detail = new RegExp("^" + escapeRegex(api) + "(" + D.id + ")/$").exec(path);
       if (detail !== null) return toBucket(request, host, ${fileExpression(detailFile(part("detail[1]")))});
       for (var x = 0; x < D.exports.length; x++) {
-        if (path === api + D.exports[x] + "/") return toBucket(request, host, ${fileExpression(exportFile(part("D.exports[x]")))});
+        if (path === api + D.exports[x][0] + "/") return toBucket(request, host, D.exports[x][1]);
       }
       if (path.indexOf(api) === 0) return apiError("not-found");
     }

@@ -74,7 +74,8 @@ export function cloudFrontFunction(info: BuildInfo): string {
     own: lower(distributionPolicy(info)),
     apiPath: routes.api.slice(routes.info.base_path.length),
     id: ID_PATTERN,
-    exports: routes.exports.map((e) => e.kind),
+    // Each download's path below the API's (`export_excel/marc`) and its file in the domain's folder.
+    exports: routes.exports.map((e) => [e.path.slice(routes.api.length, -1), e.file]),
     hidden: HIDDEN_PREFIXES,
     rules: QUERY_RULES,
     errors: { "not-found": errorBody("not-found"), "invalid-page": errorBody("invalid-page") },

@@ -59,7 +59,12 @@ export function netlifyRules(info: BuildInfo, domain: string): EdgeRules {
   headers.push(...Object.entries(host.headers).map(([k, v]) => `  ${k}: ${v}`));
   headers.push(`${routes.api}*`, ...Object.entries(API_HEADERS).map(([k, v]) => `  ${k}: ${v}`));
   for (const e of routes.exports)
-    headers.push(e.path, `  Content-Disposition: ${e.contentDisposition}`);
+    headers.push(
+      e.path,
+      // Netlify types a file by its extension: right for a spreadsheet, not for MARC's `.mrc` and `.xml`.
+      ...(e.format === "xlsx" ? [] : [`  Content-Type: ${e.type}`]),
+      `  Content-Disposition: ${e.contentDisposition}`,
+    );
   headers.push(routes.openapi, ...Object.entries(OPENAPI_HEADERS).map(([k, v]) => `  ${k}: ${v}`));
   for (const prefix of host.media)
     headers.push(`${prefix}*`, `  Cache-Control: ${CACHE.immutable}`);

@@ -140,11 +140,11 @@ const TEMPORARY_FAILURES = new Set([
   "EIO",
 ]);
 
-function temporaryFailure(error: unknown): unknown {
+export function temporaryFailure(error: unknown): unknown {
   const code = (error as NodeJS.ErrnoException | null)?.code;
   if (code === undefined || !TEMPORARY_FAILURES.has(code)) return error;
   return new UserError(
-    `cannot write a temporary spreadsheet in ${tmpdir()}: ${(error as Error).message}; free some space there or set TMPDIR to a writable folder with room`,
+    `cannot write a temporary export file in ${tmpdir()}: ${(error as Error).message}; free some space there or set TMPDIR to a writable folder with room`,
     { cause: error },
   );
 }

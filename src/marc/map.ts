@@ -15,7 +15,7 @@ import { MAX_FIELD_BYTES, type ControlField, type DataField, type MarcRecord } f
 
 /**
  * One work as a MARC 21 bibliographic record for streaming video (RDA, ISBD punctuation), the
- * mapping docs/marc.md tables. What the work lacks is left out, never guessed.
+ * mapping docs/exports.md#marc-21-records tables. What the work lacks is left out, never guessed.
  */
 
 /** A director of a work: the name as the catalogue writes it, and the heading form if any (`Méliès, Georges, 1861-1938`). */
@@ -314,7 +314,7 @@ function unique<T>(values: readonly (T | null)[]): T[] {
 /**
  * The languages `title` may be in (MARC codes), for its initial article: the one given; else those
  * whose title it is; else the domain's and the first audio language's, counted only where both
- * agree (docs/marc.md: a word that is an article in both is one whichever the title is in).
+ * agree (docs/exports.md#initial-articles-245s-second-indicator: a word that is an article in both is one whichever the title is in).
  */
 function titleLanguages(work: MarcWork, title: string, domainLanguage: string): string[] {
   if (work.titleLanguage) return unique([marcLanguage(work.titleLanguage)]);

@@ -8,28 +8,48 @@ export interface MarcSinks {
   marcxml(chunk: Uint8Array): void;
 }
 
+/** A chunk of one of the two files. */
+export interface MarcChunk {
+  file: keyof MarcSinks;
+  chunk: Uint8Array;
+}
+
 /**
- * The ISO 2709 and MARCXML files of the same records, written in one pass: each record is made
- * once (mapping a work costs more than writing it) and handed to both, and memory holds one record
- * and a chunk of each file. Gives the number of records.
+ * The ISO 2709 and MARCXML files of the same records, made in one pass: each record is made once
+ * (mapping a work costs more than writing it) and handed to both, and memory holds one record
+ * and a chunk of each file. The chunks come as they fill, in each file's order; a caller may
+ * pause between them (a writer thread lets other work in).
  */
+export function* marcFileChunks(
+  records: Iterable<MarcRecord>,
+  chunkBytes = 64 * 1024,
+): Generator<MarcChunk> {
+  const iso2709 = new Iso2709Chunks(chunkBytes);
+  const marcxml = new MarcxmlChunks(chunkBytes);
+  for (const record of records) {
+    const isoChunk = iso2709.add(record);
+    if (isoChunk !== null) yield { file: "iso2709", chunk: isoChunk };
+    const xmlChunk = marcxml.add(record, iso2709.leader);
+    if (xmlChunk !== null) yield { file: "marcxml", chunk: xmlChunk };
+  }
+  const last = iso2709.end();
+  if (last !== null) yield { file: "iso2709", chunk: last };
+  yield { file: "marcxml", chunk: marcxml.end() };
+}
+
+/** marcFileChunks handed to `sinks` as they come. Gives the number of records. */
 export function writeMarcFiles(
   records: Iterable<MarcRecord>,
   sinks: MarcSinks,
   chunkBytes = 64 * 1024,
 ): number {
-  const iso2709 = new Iso2709Chunks(chunkBytes);
-  const marcxml = new MarcxmlChunks(chunkBytes);
   let count = 0;
-  for (const record of records) {
-    const isoChunk = iso2709.add(record);
-    if (isoChunk !== null) sinks.iso2709(isoChunk);
-    const xmlChunk = marcxml.add(record, iso2709.leader);
-    if (xmlChunk !== null) sinks.marcxml(xmlChunk);
-    count++;
-  }
-  const last = iso2709.end();
-  if (last !== null) sinks.iso2709(last);
-  sinks.marcxml(marcxml.end());
+  const counted = function* () {
+    for (const record of records) {
+      count++;
+      yield record;
+    }
+  };
+  for (const { file, chunk } of marcFileChunks(counted(), chunkBytes)) sinks[file](chunk);
   return count;
 }

@@ -19,6 +19,8 @@ export class Stages {
     readonly images: Map<string, ProcessedImage>,
     /** The HTML catalogue's renderer, when the site is built. */
     readonly renderer: SiteRenderer | null,
+    /** Whether the MARC files are written beside the spreadsheets. */
+    readonly marcFiles: boolean,
   ) {}
 
   /** Starts the writer threads of a large build, processes the API's images and starts the site's renderer. */
@@ -26,6 +28,7 @@ export class Stages {
     tree: OutputTree,
     inputs: ReadInputs,
     searchDocsPerPart: number | undefined,
+    marcFiles = true,
   ): Promise<Stages> {
     startThreadsEarly(tree, inputs);
     inputs.reporter.stage("processing images");
@@ -40,7 +43,7 @@ export class Stages {
             searchDocsPerPart,
             siteFolder: inputs.siteFolder ?? undefined,
           });
-    return new Stages(images, renderer);
+    return new Stages(images, renderer, marcFiles);
   }
 
   /** Waits for every spreadsheet and the search indexes; throws the first failure. */
@@ -79,9 +82,14 @@ export class ExportQueue {
     if (this.pending.length > EXPORTS_IN_FLIGHT) await this.pending.shift();
   }
 
-  /** Waits for every spreadsheet; throws the first failure. */
+  /**
+   * Waits for every spreadsheet, then throws the first failure: all have settled by then, so none
+   * still writes into the tree when the build drops it (Promise.all would reject at the first
+   * failure while the others still copy their files in).
+   */
   async done(): Promise<void> {
-    await Promise.all(this.pending.splice(0));
+    for (const result of await Promise.allSettled(this.pending.splice(0)))
+      if (result.status === "rejected") throw result.reason;
   }
 
   /** Waits for every spreadsheet, failed or not. */

@@ -8,6 +8,7 @@ import { writeExports } from "../exports/write.ts";
 import { programDigest } from "../program.ts";
 import { domainInputs } from "./domain-inputs.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
+import { marcWriter, writeMarcExports } from "./marc-files.ts";
 import type { ReadInputs } from "./read-inputs.ts";
 import { sheetWriter, type Stages } from "./stages.ts";
 
@@ -27,12 +28,17 @@ export interface DomainResult {
  * digest, whether the site is built, the search index's part size and the site folder's digest
  * where there is one (a build without it keeps the keys it had).
  */
-export async function keyBase(inputs: ReadInputs, searchDocsPerPart?: number): Promise<string> {
+export async function keyBase(
+  inputs: ReadInputs,
+  searchDocsPerPart?: number,
+  marcFiles = true,
+): Promise<string> {
   return JSON.stringify([
     await programDigest(),
     inputs.site,
     searchDocsPerPart ?? null,
     ...(inputs.siteFolder?.digest ? [inputs.siteFolder.digest] : []),
+    ...(marcFiles ? [] : ["no MARC files"]),
   ]);
 }
 
@@ -74,10 +80,16 @@ export async function writeDomain(
   // The spreadsheets go to a writer thread first, so that it writes them while this thread
   // serialises the API's files (a small change otherwise ended waiting for the last domain's
   // spreadsheets); the HTML pages render while the API's files are written (both wait on writes).
+  // The MARC files of the same sets go with them, to another writer thread when there are two.
   const spreadsheets = stages.exports.add(
-    writeExports(tree, view, workDigests, sheetWriter(tree)).then(() =>
-      inputs.reporter.stage(`wrote the exports of ${domain.domain}`),
-    ),
+    // Both settled before the first failure is thrown: nothing writes once the build stops.
+    Promise.allSettled([
+      writeExports(tree, view, workDigests, sheetWriter(tree)),
+      stages.marcFiles ? writeMarcExports(tree, view, workDigests, marcWriter(tree)) : null,
+    ]).then((results) => {
+      for (const result of results) if (result.status === "rejected") throw result.reason;
+      inputs.reporter.stage(`wrote the exports of ${domain.domain}`);
+    }),
   );
   const pages = renderer?.renderDomain(view, info, workDigests);
   // The API's files wait until the changed parts of the domain's search index are with

@@ -22,7 +22,6 @@ import {
   READ_METHODS,
   REFUSED_HEADERS,
   slashRedirects,
-  XLSX_TYPE,
   type DomainRoutes,
   type HostRoutes,
 } from "./routes.ts";
@@ -168,7 +167,7 @@ function apiRoutes(routes: DomainRoutes): string[] {
     lines.push(
       ...headerBlock(
         `@export${n}_file`,
-        { "Content-Type": XLSX_TYPE, "Content-Disposition": route.contentDisposition },
+        { "Content-Type": route.type, "Content-Disposition": route.contentDisposition },
         true,
       ),
     );

@@ -27,6 +27,7 @@ export const MIME_TYPES: Record<string, string> = {
   wasm: "application/wasm",
   pdf: "application/pdf",
   xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+  mrc: "application/marc",
 };
 
 export const DEFAULT_TYPE = "application/octet-stream";
@@ -40,6 +41,6 @@ export function mimeType(file: string): string {
 
 /** Types worth compressing on the fly (images and fonts are compressed already). */
 export const isCompressible = (type: string) =>
-  /^(text\/|application\/(json|javascript|xml|atom\+xml|manifest\+json)|image\/svg\+xml)/.test(
+  /^(text\/|application\/(json|javascript|xml|atom\+xml|marc|marcxml\+xml|manifest\+json)|image\/svg\+xml)/.test(
     type,
   );

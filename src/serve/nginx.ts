@@ -21,7 +21,6 @@ import {
   READ_METHODS,
   REFUSED_HEADERS,
   slashRedirects,
-  XLSX_TYPE,
   type DomainRoutes,
   type HostRoutes,
 } from "./routes.ts";
@@ -117,7 +116,7 @@ function apiLocations(routes: DomainRoutes, own: Entries): string[] {
   );
   for (const route of routes.exports) {
     blocks.push(
-      `  location = ${route.path} {\n${apiHeaders(XLSX_TYPE, i, { "Content-Disposition": route.contentDisposition })}\n` +
+      `  location = ${route.path} {\n${apiHeaders(route.type, i, { "Content-Disposition": route.contentDisposition })}\n` +
         `${i}error_page 404 = @catalogue_not_found;\n${i}try_files ${route.file} =404;\n  }`,
     );
   }

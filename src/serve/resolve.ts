@@ -15,7 +15,6 @@ import {
   REFUSED_HEADERS,
   regex,
   slashRedirects,
-  XLSX_TYPE,
   type HostRoutes,
 } from "./routes.ts";
 
@@ -108,7 +107,7 @@ export function resolve(host: HostRoutes, request: Request): Answer {
     if (exported !== undefined) {
       const headers = {
         ...API_HEADERS,
-        "Content-Type": XLSX_TYPE,
+        "Content-Type": exported.type,
         "Content-Disposition": exported.contentDisposition,
       };
       return { kind: "file", file: exported.file, headers, missing: "not-found" };

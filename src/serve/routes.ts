@@ -3,9 +3,13 @@ import {
   ERROR_BODIES,
   EXPORT_KINDS,
   ID_PATTERN,
+  MARC_FORMAT_NAMES,
+  MARC_FORMATS,
   OPENAPI_FILE,
   exportFile,
   listFile,
+  marcDownloadName,
+  marcFile,
   type ErrorName,
   type ExportKind,
 } from "../api/layout.ts";
@@ -166,7 +170,7 @@ export function listTarget(rawQuery: string): { file: string } | { error: ErrorN
 
 // The files behind the API's URLs, relative to the domain's folder, and the retrieve id: the
 // servers' configurations import them from here with the rest of the table.
-export { detailFile, exportFile, ID_PATTERN, listFile } from "../api/layout.ts";
+export { detailFile, exportFile, ID_PATTERN, listFile, marcFile } from "../api/layout.ts";
 
 /**
  * Longest request target served (path and query): longer ones get 414. nginx's default request
@@ -182,10 +186,44 @@ export const safeFileName = (name: string) => name.replace(/[^A-Za-z0-9._-]/g, "
 
 export interface ExportRoute {
   kind: ExportKind;
+  /** The spreadsheet (`xlsx`), or its records as MARC 21 (`marc`: ISO 2709; `marcxml`). */
+  format: "xlsx" | keyof typeof MARC_FORMATS;
   /** The URL path (with its trailing slash). */
   path: string;
   file: string;
+  /** The answer's Content-Type. */
+  type: string;
   contentDisposition: string;
+}
+
+/**
+ * The downloads of a domain: each export set's spreadsheet (`…/export_excel/`), then its MARC
+ * files below it (`…/export_excel/marc/`, `…/export_excel/marcxml/`), under the spreadsheet's
+ * download name with their own extension.
+ */
+function exportRoutes(info: DomainInfo, api: string): ExportRoute[] {
+  return EXPORT_KINDS.flatMap((kind): ExportRoute[] => {
+    const name = info.exports[kind] ?? `${kind}.xlsx`;
+    const disposition = (file: string) => `attachment; filename="${safeFileName(file)}"`;
+    return [
+      {
+        kind,
+        format: "xlsx",
+        path: `${api}${kind}/`,
+        file: exportFile(kind),
+        type: XLSX_TYPE,
+        contentDisposition: disposition(name),
+      },
+      ...MARC_FORMAT_NAMES.map((format) => ({
+        kind,
+        format,
+        path: `${api}${kind}/${format}/`,
+        file: marcFile(kind, format),
+        type: MARC_FORMATS[format].type,
+        contentDisposition: disposition(marcDownloadName(name, format)),
+      })),
+    ];
+  });
 }
 
 /** The API of one domain: its URL paths and the files behind them. */
@@ -230,12 +268,7 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
     api,
     detail: `^${escapeRegex(api)}(${ID_PATTERN})/$`,
     detailNoSlash: `^${escapeRegex(api)}(${ID_PATTERN})$`,
-    exports: EXPORT_KINDS.map((kind) => ({
-      kind,
-      path: `${api}${kind}/`,
-      file: exportFile(kind),
-      contentDisposition: `attachment; filename="${safeFileName(info.exports[kind] ?? `${kind}.xlsx`)}"`,
-    })),
+    exports: exportRoutes(info, api),
     openapi: `${info.base_path}${OPENAPI_FILE}`,
     notFoundPage: `${info.base_path}/404.html`,
     languageNotFound: (info.languages ?? []).map((folder) => ({

@@ -1,5 +1,7 @@
 import { API_PATH } from "../api/layout.ts";
-import type { DomainView, ListedWork } from "../model/domain-view.ts";
+import { newWorks } from "./shelves.ts";
+import { titleIn } from "./titles.ts";
+import type { DomainView } from "../model/domain-view.ts";
 import { plannedWorkPage, type DomainSite } from "./model.ts";
 import { pageDescription } from "./page-meta.ts";
 import { absoluteUrl, FEED_FILE, workDir } from "../web/urls.ts";
@@ -38,7 +40,7 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
     const { work } = listed;
     lines.push(
       `<entry>`,
-      text("title", work.name),
+      text("title", titleIn(work, s.code)),
       `<link rel="alternate" type="text/html" href="${escape(url(workDir(work.id, work.slug)))}"/>`,
       text("id", `${site.main.base_url}${API_PATH}${work.id}/`),
       text("published", day(listed.window.from)),
@@ -54,11 +56,4 @@ export function atomFeed(site: DomainSite, view: DomainView): string {
   }
   lines.push(`</feed>`);
   return lines.join("\n") + "\n";
-}
-
-/** The domain's new works, newest first; a stable sort keeps the name order within a day. */
-function newWorks(view: DomainView): ListedWork[] {
-  return view.orders.name
-    .filter((listed) => listed.isNew)
-    .sort((a, b) => (a.window.from < b.window.from ? 1 : a.window.from > b.window.from ? -1 : 0));
 }

@@ -1,10 +1,11 @@
 import type { Director } from "../content/schema.ts";
 import type { ListedWork } from "../model/domain-view.ts";
-import { directorDigest, inputsDigest } from "../model/work-digests.ts";
+import { browseDigest, directorDigest, inputsDigest } from "../model/work-digests.ts";
 import { md5 } from "../util/hash.ts";
 import { dependencyVersion } from "../program.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 import type { Variants } from "./image-variants.ts";
+import { titleIn } from "./titles.ts";
 import { pagePath, type DomainSite, type SitePage } from "./model.ts";
 
 /**
@@ -56,6 +57,7 @@ export function pageKeys(
   version: string,
   workDigests: ReadonlyMap<ListedWork, string>,
 ): (page: SitePage) => string {
+  const code = site.strings.code;
   const {
     images,
     strings: _strings,
@@ -93,7 +95,12 @@ export function pageKeys(
   const workKey = (listed: ListedWork) => {
     let found = works.get(listed);
     if (found === undefined) {
-      const digest = inputsDigest(workDigests, listed);
+      // What cards show that the inputs digest leaves out (it keys the API too): the title in this
+      // version's language and the leaving badge. Both empty for a work without them, so its key
+      // is as it was; a title in another language re-keys that version's cards only.
+      const names = listed.work.browse?.names;
+      const title = names === undefined ? "" : `\0${titleIn(listed.work, code)}`;
+      const digest = `${inputsDigest(workDigests, listed)}${title}${listed.isLeaving ? "L" : ""}`;
       // One digest per work: a listing page's key then hashes 20 short digests, not their variants.
       works.set(
         listed,
@@ -104,7 +111,12 @@ export function pageKeys(
   };
   return (page) => {
     const { site: _site, ...fields } = page as SitePage & Record<string, unknown>;
-    if ("listed" in page) fields.listed = workKey(page.listed);
+    if ("listed" in page) {
+      fields.listed = workKey(page.listed);
+      // A work's own page shows all its browsing columns (its facts, its other titles).
+      const browse = browseDigest(page.listed.work);
+      if (browse !== "") fields.browse = browse;
+    }
     if ("works" in page) fields.works = page.works.map(workKey);
     if ("director" in page) fields.director = directorKey(page.director);
     return md5(`${siteKey}\0${pagePath(page)}\0${JSON.stringify(fields)}`);

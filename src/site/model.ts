@@ -1,101 +1,26 @@
-import { pageCount, PAGE_SIZE } from "../api/layout.ts";
 import {
   AUDIOVISUAL_TYPES,
   ORDERINGS,
   type Audiovisual,
   type AudiovisualType,
-  type Director,
   type Domain,
-  type Ordering,
 } from "../content/schema.ts";
 import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import type { DomainInfo } from "../output/build-info.ts";
-import { synopsis, type Biography } from "./biography.ts";
-import { stringsFor, type Strings } from "../web/i18n.ts";
+import { synopsis } from "./biography.ts";
+import { stringsFor } from "../web/i18n.ts";
 import { SiteFolder } from "./folder/folder.ts";
 import { stringsWithOverrides } from "./folder/texts.ts";
-import { navLinks, type NavLink } from "./folder/own-pages.ts";
+import { navLinks } from "./folder/own-pages.ts";
 import type { DomainBrand } from "../content/schema.ts";
 import type { Variants } from "./image-variants.ts";
 import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "../web/urls.ts";
-import { siteVersions, type SiteVersion } from "./language-versions.ts";
+import { browsePages } from "./browse-plan.ts";
+import { siteVersions } from "./language-versions.ts";
+import { paginate, type DomainSite, type SitePage } from "./site-page.ts";
 
-/**
- * What every page of one domain shares. Everything here goes into every page's key (src/site/keys.ts)
- * except `images`, of which a page's key takes only the variants it shows, and `strings`, which
- * stand there as `texts`, their digest (they are read from i18n/*.json at run time: a corrected
- * translation changes the keys of the pages). So it holds only what pages show: not the domain's
- * counts or build date, which would change every page's key when one work is added.
- */
-export interface DomainSite {
-  /** The domain's build description without its counts (listing pages carry their own). */
-  info: Omit<DomainInfo, "count" | "total_pages" | "content_security">;
-  defaultOrdering: Ordering;
-  strings: Strings;
-  /** The digest of `strings` (src/web/i18n.ts): the pages' keys take the texts through it. */
-  texts: string;
-  /** The site root in the output: `<domain><base_path>/`. */
-  folder: string;
-  /** The media folder seen from the site root ("media/", "../media/"), or its absolute URL on another host. */
-  media: { relative: string } | { absolute: string };
-  /** Every processed image of the build, by source path. */
-  images: Map<string, Variants>;
-  /** Categories that have a page (at least one listed work), in the header of every page. */
-  categories: Set<AudiovisualType>;
-  /** This version's folder below the domain's site root: "" for the locale's, else "L/". */
-  prefix: string;
-  /** Every version of the domain's site, the locale's first (one: no switcher, no alternates). */
-  versions: SiteVersion[];
-  /** The locale's version: its site root holds the API the pages link to, for every version. */
-  main: { base_url: string; base_path: string };
-  /**
-   * The library's own look (src/site/folder/): out of the keys as an object, in them through
-   * `lookKey`, the digest of what pages show of it ("" without a site folder).
-   */
-  siteFolder: SiteFolder;
-  siteFolderKey: string;
-  /** The domain's brand columns (absent: none). */
-  brand: DomainBrand;
-  /** The own pages the navigation lists, in order. */
-  nav: NavLink[];
-}
-
-interface Base {
-  /** Folder of the page relative to the site root ("" for the root), or null for the 404 page. */
-  dir: string | null;
-  site: DomainSite;
-}
-
-export type SitePage = Base &
-  (
-    | {
-        kind: "listing";
-        ordering: Ordering;
-        page: number;
-        pages: number;
-        count: number;
-        works: ListedWork[];
-      }
-    | {
-        kind: "work";
-        listed: ListedWork;
-        /** What only the work page shows, and so only its key holds (src/site/keys.ts keys a page by its fields). */
-        synopsis: Biography | null;
-        /** Where to watch or borrow it (the domain's `watch_url`), or null. */
-        watch: string | null;
-      }
-    | { kind: "director"; director: Director; works: ListedWork[] }
-    | {
-        kind: "category";
-        type: AudiovisualType;
-        page: number;
-        pages: number;
-        count: number;
-        works: ListedWork[];
-      }
-    | { kind: "not-found" }
-    | { kind: "own"; title: string; description: string | null; file: string; body: string }
-  );
+// The pages' types live with paginate (site-page.ts), so the browse planner can use them.
+export type { DomainSite, SitePage } from "./site-page.ts";
 
 /**
  * The global data of the Eleventy run. A class, not a plain object: Eleventy deep-copies plain
@@ -270,6 +195,7 @@ export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePa
       works: slice,
     }));
   }
+  yield* browsePages(site, view);
   yield { kind: "not-found", dir: null, site };
 }
 
@@ -296,12 +222,3 @@ export const watchUrl = (template: string, work: Pick<Audiovisual, "id" | "slug"
   template.replace(/\{(id|slug)\}/g, (_, name: string) =>
     encodeURIComponent(name === "id" ? String(work.id) : work.slug),
   );
-
-function* paginate(
-  works: ListedWork[],
-  make: (slice: ListedWork[], page: number, pages: number) => SitePage,
-): Generator<SitePage> {
-  const pages = pageCount(works.length);
-  for (let page = 1; page <= pages; page++)
-    yield make(works.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE), page, pages);
-}

@@ -1,9 +1,10 @@
 import type { Director } from "../content/schema.ts";
+import { titleIn } from "./titles.ts";
 import { biography, type Biography } from "./biography.ts";
 import { languageTag } from "../web/i18n.ts";
 import type { Variants } from "./image-variants.ts";
 import type { DomainSite, SitePage } from "./model.ts";
-import { categoryDir, directorDir, workDir } from "../web/urls.ts";
+import { categoryDir, decadeDir, decadesDir, directorDir, shelfDir, workDir } from "../web/urls.ts";
 
 /**
  * What search engines and link previews read of a page, written from the page's data: its meta
@@ -34,7 +35,8 @@ export function pageDescription(page: SitePage): string {
       const lead = synopsisLead(page);
       if (lead !== null) return lead;
       const { work, director } = page.listed;
-      const parts = [work.year === null ? work.name : `${work.name} (${work.year})`];
+      const title = titleIn(work, s.code);
+      const parts = [work.year === null ? title : `${title} (${work.year})`];
       if (director !== null) parts.push(`${s.director}: ${director.name}`);
       if (work.audiovisual_type !== null)
         parts.push(`${s.category}: ${s.categories[work.audiovisual_type]}`);
@@ -48,6 +50,8 @@ export function pageDescription(page: SitePage): string {
       // A biography that does not open with the name would leave the result unnamed.
       return sentence.includes(name) ? sentence : clip(`${name}: ${sentence}`);
     }
+    case "browse":
+      return browseDescription(page) + pageOf(page.page, page.pages);
     case "not-found":
       return s.notFoundText;
     case "own":
@@ -188,7 +192,7 @@ export function pageTrail(page: SitePage): Crumb[] {
                 dir: categoryDir(work.audiovisual_type, 1),
               },
             ];
-      return [home, ...category, { name: work.name, dir: workDir(work.id, work.slug) }];
+      return [home, ...category, { name: titleIn(work, s.code), dir: workDir(work.id, work.slug) }];
     }
     case "director":
       return [home, { name: page.director.name, dir: directorDir(page.director.slug) }];
@@ -198,8 +202,54 @@ export function pageTrail(page: SitePage): Crumb[] {
         ? [home, first]
         : [home, first, { name: s.pageOf(page.page, page.pages), dir: page.dir! }];
     }
+    case "browse": {
+      const decades = { name: s.format("browse.decades"), dir: decadesDir() };
+      const first =
+        page.shelf === "decade"
+          ? [decades, { name: shelfTitle(page), dir: decadeDir(page.decade!, 1) }]
+          : page.shelf === "decades"
+            ? [decades]
+            : [{ name: shelfTitle(page), dir: shelfDir(page.shelf, 1) }];
+      return page.page === 1
+        ? [home, ...first]
+        : [home, ...first, { name: s.pageOf(page.page, page.pages), dir: page.dir! }];
+    }
     default:
       return [];
+  }
+}
+
+type Browse = Extract<SitePage, { kind: "browse" }>;
+
+/** The heading of a browse page: "Novedades", "Por décadas", "Años 1960". */
+export function shelfTitle(page: Browse): string {
+  const s = page.site.strings;
+  switch (page.shelf) {
+    case "decades":
+      return s.format("browse.decades");
+    case "decade":
+      return s.format("browse.decade", { decade: String(page.decade) });
+    case "new":
+      return s.format("browse.new");
+    case "leaving":
+      return s.format("browse.leaving");
+  }
+}
+
+function browseDescription(page: Browse): string {
+  const s = page.site.strings;
+  const library = page.site.info.name;
+  const works = s.works(page.count);
+  const days = s.format("days", { n: page.days ?? 0 });
+  switch (page.shelf) {
+    case "decades":
+      return s.format("describe.decades", { library, works });
+    case "decade":
+      return s.describeCategory(shelfTitle(page), library, page.count);
+    case "new":
+      return s.format("describe.new", { library, works, days });
+    case "leaving":
+      return s.format("describe.leaving", { library, works, days });
   }
 }
 
@@ -234,7 +284,7 @@ function contentImage(page: SitePage): PageImage | null {
   const image = (rel: string, alt: string) => largestJpeg(site, site.images.get(rel), alt);
   switch (page.kind) {
     case "work":
-      return image(page.listed.work.cover, s.cover(page.listed.work.name));
+      return image(page.listed.work.cover, s.cover(titleIn(page.listed.work, s.code)));
     case "director": {
       const { director } = page;
       return director.show_img && director.photo !== null
@@ -242,9 +292,12 @@ function contentImage(page: SitePage): PageImage | null {
         : null;
     }
     case "listing":
-    case "category": {
+    case "category":
+    case "browse": {
       const first = page.works[0];
-      return first === undefined ? null : image(first.work.cover, s.cover(first.work.name));
+      return first === undefined
+        ? null
+        : image(first.work.cover, s.cover(titleIn(first.work, s.code)));
     }
     case "not-found":
     case "own":

@@ -27,6 +27,7 @@ import {
 } from "./search.ts";
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
+import { browseFiles } from "./browse-index.ts";
 import { ASSETS_DIR } from "../web/urls.ts";
 import { FAVICON, logoImages, THEME_CSS, themeStylesheet, type LogoVariants } from "./brand.ts";
 import type { SiteFolder } from "./folder/folder.ts";
@@ -68,7 +69,7 @@ export interface SiteSummary {
   searchParts: number;
 }
 
-const ASSET_FILES = ["style.css", "search.js", FAVICON];
+const ASSET_FILES = ["style.css", "search.js", "browse.js", FAVICON];
 
 /**
  * Renders the HTML catalogue into the output, one domain at a time (the build hands each domain
@@ -214,6 +215,11 @@ export class SiteRenderer {
     const planned = [...sitePages(site, view), ...ownSitePages(site)];
     for (const [rel, text] of discoveryFiles(site, view, planned))
       await tree.write(rel, text, md5(text));
+    // The filter panel's index: a file whose text is the previous build's is kept.
+    for (const file of browseFiles(site, view)) {
+      const rel = `${site.folder}${file.rel}`;
+      if (!tree.reuse(rel, file.key)) await tree.write(rel, file.text, file.key);
+    }
     const keyOf = pageKeys(site, this.version, workDigests);
     const keyed = new Array<string>(planned.length);
     summary.pages += planned.length;

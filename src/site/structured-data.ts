@@ -1,18 +1,20 @@
 import { PAGE_SIZE } from "../api/layout.ts";
+import { browseLd } from "./work-facts.ts";
+import { titleIn } from "./titles.ts";
 import type { Ordering } from "../content/schema.ts";
 import type { ListedWork } from "../model/domain-view.ts";
 import type { SitePage } from "./model.ts";
-import { biographySentence, pageImage, pageTrail, synopsisLead } from "./page-meta.ts";
-import { absoluteUrl, directorDir, workDir } from "../web/urls.ts";
+import { biographySentence, pageImage, pageTrail, shelfTitle, synopsisLead } from "./page-meta.ts";
+import { absoluteUrl, decadeDir, directorDir, workDir } from "../web/urls.ts";
 
 /**
  * schema.org JSON-LD of a page: a work is a `Movie`, a director a `Person`, a listing or
  * category page an `ItemList` of its works, and pages with a trail a `BreadcrumbList`. Every
  * URL is absolute (on the domain's base_url). Every indexed page is also a `WebPage` (an
  * `ItemPage`, `ProfilePage` or `CollectionPage`) whose `inLanguage` is the language of its
- * interface, with the main node as its `mainEntity`. Only what the CSV says of the works: no
- * `inLanguage` on a Movie (the content has no language of the works), no `dateCreated` without a
- * year. A work's `description` is its synopsis's lead, as in the head; with the domain's
+ * interface, with the main node as its `mainEntity`. Only what the CSV says of the works: a
+ * Movie's `inLanguage` is its audio languages and only when written (src/site/work-facts.ts), no
+ * `dateCreated` without a year. A work's `description` is its synopsis's lead, as in the head; with the domain's
  * `watch_url`, its `potentialAction` is a `WatchAction` whose target is the work's address there.
  */
 
@@ -36,6 +38,7 @@ export function structuredData(page: SitePage): Node | null {
 const PAGE_TYPE: Record<SitePage["kind"], string> = {
   listing: "CollectionPage",
   category: "CollectionPage",
+  browse: "CollectionPage",
   work: "ItemPage",
   director: "ProfilePage",
   "not-found": "WebPage",
@@ -67,7 +70,7 @@ function mainNode(page: SitePage): Node | null {
       return {
         "@type": "Movie",
         "@id": `${url(page.dir!)}#work`,
-        name: work.name,
+        name: titleIn(work, site.strings.code),
         url: url(page.dir!),
         ...(image !== null ? { image: imageObject(image) } : {}),
         ...(director !== null
@@ -84,6 +87,7 @@ function mainNode(page: SitePage): Node | null {
         ...(work.audiovisual_type !== null
           ? { genre: site.strings.categories[work.audiovisual_type] }
           : {}),
+        ...browseLd(work, site.strings, site.versions[0]?.lang ?? site.strings.lang),
         ...(description !== null ? { description } : {}),
         // Where the library's platform lends or streams it (the domain's watch_url).
         ...(page.watch !== null
@@ -108,9 +112,20 @@ function mainNode(page: SitePage): Node | null {
       };
     }
     case "listing":
-    case "category": {
-      const name = page.kind === "category" ? site.strings.categories[page.type] : site.info.name;
-      const order = page.kind === "listing" ? page.ordering : "name";
+    case "category":
+    case "browse": {
+      const name =
+        page.kind === "category"
+          ? site.strings.categories[page.type]
+          : page.kind === "browse"
+            ? shelfTitle(page)
+            : site.info.name;
+      const order =
+        page.kind === "listing"
+          ? page.ordering
+          : page.kind === "browse" && page.shelf === "new"
+            ? "-name"
+            : "name";
       return {
         "@type": "ItemList",
         "@id": `${url(page.dir!)}#list`,
@@ -118,12 +133,20 @@ function mainNode(page: SitePage): Node | null {
         url: url(page.dir!),
         numberOfItems: page.count,
         itemListOrder: `https://schema.org/${ORDER[order]}`,
-        itemListElement: page.works.map((listed: ListedWork, i) => ({
-          "@type": "ListItem",
-          position: (page.page - 1) * PAGE_SIZE + i + 1,
-          name: listed.work.name,
-          url: url(workDir(listed.work.id, listed.work.slug)),
-        })),
+        itemListElement:
+          page.kind === "browse" && page.shelf === "decades"
+            ? page.decades.map(({ decade }, i) => ({
+                "@type": "ListItem",
+                position: i + 1,
+                name: site.strings.format("browse.decade", { decade: String(decade) }),
+                url: url(decadeDir(decade, 1)),
+              }))
+            : page.works.map((listed: ListedWork, i) => ({
+                "@type": "ListItem",
+                position: (page.page - 1) * PAGE_SIZE + i + 1,
+                name: titleIn(listed.work, site.strings.code),
+                url: url(workDir(listed.work.id, listed.work.slug)),
+              })),
       };
     }
     case "not-found":

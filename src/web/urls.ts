@@ -15,6 +15,10 @@ import { PAGE_FOLDERS, ROOT_FILES } from "../util/product-paths.ts";
  *   audiovisual-detail/<id>/<slug>/       a work
  *   director/<slug>/                      a director and their works
  *   category/<type>/[page/<n>/]           a category (peliculas, documentales, …), name order
+ *   decade/                               the decades that have works, oldest first
+ *   decade/<YYY0>/[page/<n>/]             the works of a decade, name order
+ *   new/[page/<n>/]                       the new works, newest first
+ *   leaving/[page/<n>/]                   the works about to leave, soonest first
  *   404.html                              the not-found page (root-relative links: any depth)
  *   sitemap.xml, sitemap-<n>.xml          the sitemap (an index of parts past 50,000 URLs or 50 MB)
  *   feed.atom                             the Atom feed of new works
@@ -44,6 +48,10 @@ export const workDir = (id: number, slug: string) => `${PAGE_FOLDERS.work}/${id}
 export const directorDir = (slug: string) => `${PAGE_FOLDERS.director}/${slug}/`;
 export const categoryDir = (type: AudiovisualType, page: number) =>
   `${PAGE_FOLDERS.category}/${type}/${pageDir(page)}`;
+/** The browse pages, in folders kept for them (SITE_FOLDERS): the decades, one decade, new, leaving. */
+export const decadesDir = () => "decade/";
+export const decadeDir = (decade: number, page: number) => `decade/${decade}/${pageDir(page)}`;
+export const shelfDir = (shelf: "new" | "leaving", page: number) => `${shelf}/${pageDir(page)}`;
 
 /** The API URLs the pages link to, relative to the site root (the API shares the base path). */
 const API_URL_DIR = API_PATH.slice(1);

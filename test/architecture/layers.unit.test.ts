@@ -74,7 +74,7 @@ const LAYERS: Record<string, { job: string; mayImport: string[] }> = {
   // The orchestration, above the stages it runs.
   pipeline: {
     job: "a build: the no-change check, load, the stages, the commit",
-    mayImport: ["api", "content", "exports", "media", "model", "output", "site", "web"],
+    mayImport: ["api", "content", "exports", "marc", "media", "model", "output", "site", "web"],
   },
   // What reads a finished build.
   serve: {

@@ -90,6 +90,10 @@ describe("Netlify _redirects and _headers", () => {
     expect(headers).toContain(
       `/api/v1/videos/audiovisuals/export_excel/\n  Content-Disposition: attachment; filename="${d.exports.export_excel}"\n`,
     );
+    const marcxml = d.exports.export_down_movies!.replace(/\.xlsx$/, ".xml");
+    expect(headers).toContain(
+      `/api/v1/videos/audiovisuals/export_down_movies/marcxml/\n  Content-Type: application/marcxml+xml\n  Content-Disposition: attachment; filename="${marcxml}"\n`,
+    );
     expect(headers).toContain("/media/*\n  Cache-Control: public, max-age=31536000, immutable\n");
     // CORS on the API and its description; the host's policies on everything.
     expect(headers).toContain(

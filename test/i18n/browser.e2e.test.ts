@@ -117,10 +117,10 @@ run("a domain in three languages in a browser", () => {
     const target = view.orders.name[7]!;
     for (const v of VERSIONS) {
       const page = await open(`${server.url}/${v.prefix}`);
-      const box = page.locator('input[type="search"]');
+      const box = page.locator("input#q");
       await expect.poll(() => box.isVisible()).toBe(true);
       await box.fill(target.work.name);
-      await page.locator(".search-results a", { hasText: target.work.name }).first().click();
+      await page.locator("[data-results] .card a", { hasText: target.work.name }).first().click();
       await page.waitForURL(
         `${server.url}/${v.prefix}audiovisual-detail/${target.work.id}/${target.work.slug}/`,
       );
@@ -165,10 +165,10 @@ run("a domain in three languages in a browser", () => {
     await page.waitForURL(home("es/"));
     expect(await page.locator("html").getAttribute("lang")).toBe("es");
     const target = view.orders.name[3]!;
-    const box = page.locator('input[type="search"]');
+    const box = page.locator("input#q");
     await expect.poll(() => box.isVisible()).toBe(true);
     await box.fill(target.work.name);
-    await page.locator(".search-results a", { hasText: target.work.name }).first().click();
+    await page.locator("[data-results] .card a", { hasText: target.work.name }).first().click();
     await page.waitForURL(
       pathToFileURL(
         path.join(

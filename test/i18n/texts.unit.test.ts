@@ -35,6 +35,13 @@ const SAME_AS_SPANISH: Record<string, Record<string, string>> = {
     downloads: "“Descargas” is the Galician word",
     "categories.artes-escenicas": "“Artes escénicas” is the Galician term",
     "sheets.export_up_movies.name": "“Altas” is the Galician term for additions to a collection",
+    "work.subtitles": "“Subtítulos” is the Galician word",
+    isLeaving: "“Últimos días”: the same words in Galician",
+    "browse.nav": "“Explorar” is the Galician verb",
+    "browse.decades": "“Por décadas”: the same words in Galician",
+    "filters.title": "“Filtros” is the Galician word",
+    "filters.decade": "“Década” is the Galician word",
+    "filters.results": "“Resultados” is the Galician word",
   },
 };
 

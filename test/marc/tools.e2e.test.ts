@@ -152,7 +152,7 @@ describe.runIf(hasPerl)("Perl's MARC::Record, MARC::File::XML and MARC::Lint", (
     expect(readings.shapes.lint).toEqual({});
   });
 
-  it("find in a generated catalogue only the initial-article advice docs/marc.md explains", () => {
+  it("find in a generated catalogue only the initial-article advice docs/exports.md explains", () => {
     const titles = new Map(
       generated.map((record) => [
         record.fields[0]!.tag === "001" && "value" in record.fields[0]!

@@ -165,7 +165,10 @@ async function badImages(page: Page, media: string): Promise<string[]> {
     .map(([src]) => src);
 }
 
-const isIndex = (url: string) => url.endsWith("/assets/search-index.js");
+/** The site's own index, which the filter panel and the search box load (src/site/browse-index.ts). */
+const isIndex = (url: string) => /\/browse\/[\w/-]+\.js$/.test(url);
+const results = (page: Page) => page.locator("[data-results] .card");
+const live = (page: Page) => page.locator("[data-live]");
 const cardTitles = (page: Page) => page.locator(".cards .card-title").allTextContents();
 
 /** Browses one domain of an unpacked copy from its root index.html, and searches it. */
@@ -235,39 +238,58 @@ async function browse(
     // Search, from the home page: a title that is not on it, opened from the results.
     await page.locator("header a.brand").click();
     await page.waitForURL(pathToFileURL(path.join(unpacked, d.home)).href);
-    const box = page.locator('input[type="search"]');
+    const box = page.locator("input#q");
     await expect.poll(() => box.isVisible()).toBe(true);
     const target = order.slice(20).findLast((l) => l.work.id < 8000 && l.work.id !== SCRIPT_ID)!;
     expect(await cardTitles(page)).not.toContain(target.work.name);
     // The index loads on first use only.
     expect(requests.filter(isIndex)).toEqual([]);
     await box.fill(target.work.name);
-    const result = page.locator(`.search-results a[href*="audiovisual-detail/${target.work.id}/"]`);
-    expect(await result.textContent()).toBe(target.work.name);
+    const result = page.locator(
+      `[data-results] .card a[href*="audiovisual-detail/${target.work.id}/"]`,
+    );
+    expect(await result.locator(".card-title").textContent()).toBe(target.work.name);
     await result.click();
     await page.waitForURL(
       new RegExp(`/audiovisual-detail/${target.work.id}/${target.work.slug}/index\\.html$`),
     );
     expect(await page.locator("h1").textContent()).toBe(target.work.name);
 
-    // By director, typed without accents: every one of their works counted, the first ten shown.
+    // By director, typed without accents: every one of their works counted, the first page shown.
     await page.goBack();
     await box.fill("agnes VARDA");
-    const results = page.locator(".search-results li");
-    await expect.poll(() => results.count()).toBe(10);
     const count = view.domain.locale.startsWith("en")
       ? `${DIRECTOR.works} results`
       : `${DIRECTOR.works} resultados`;
-    expect(await page.locator(".search-results p").textContent()).toBe(count);
-    for (const item of await results.allTextContents())
-      expect(item).toMatch(new RegExp(`^Les glaneurs \\d+ · ${DIRECTOR.name}$`));
+    await expect.poll(() => live(page).textContent()).toBe(count);
+    expect(await results(page).count()).toBe(20);
+    for (const item of await results(page).allTextContents())
+      expect(item).toMatch(new RegExp(`^Les glaneurs \\d+${DIRECTOR.name} · \\d+`));
+    // The results' covers come from the copy's media (the static grid, hidden, may not have loaded its lazy ones).
+    await page.evaluate("window.scrollTo(0, document.body.scrollHeight)");
+    await page.waitForFunction(
+      "[...document.querySelectorAll('[data-results] img')].every((i) => i.complete)",
+    );
+    const covers = await page.evaluate<[string, number][]>(
+      "[...document.querySelectorAll('[data-results] img')].map((i) => [i.currentSrc || i.src, i.naturalWidth])",
+    );
+    expect(covers).toHaveLength(20);
+    expect(covers.filter(([src, width]) => !(width > 0) || !src.includes(`/${d.media}`))).toEqual(
+      [],
+    );
     // A title written as markup is found and shown as text.
     await box.fill("quotes script");
-    expect(await page.locator(".search-results a").allTextContents()).toEqual([SCRIPT_TITLE]);
+    await expect
+      .poll(() => results(page).locator(".card-title").allTextContents())
+      .toEqual([SCRIPT_TITLE]);
     await box.fill("zzzz");
-    expect(await page.locator(".search-results p").textContent()).toBe(
-      view.domain.locale.startsWith("en") ? "No work found." : "No se ha encontrado ninguna obra.",
-    );
+    await expect
+      .poll(() => live(page).textContent())
+      .toBe(
+        view.domain.locale.startsWith("en")
+          ? "No work found."
+          : "No se ha encontrado ninguna obra.",
+      );
 
     expect(problems).toEqual([]);
     expect(outside()).toEqual([]);
@@ -294,7 +316,7 @@ describe.runIf(chromium !== null)(
       }, 120_000);
     }
 
-    it("served over HTTP (catalogue serve --dir), the same copy searches with Pagefind", async () => {
+    it("served over HTTP (catalogue serve --dir), the same copy searches with the same index", async () => {
       const unpacked = await archive("served.tar.gz", "domain-2.example");
       const server = await startServer({ dir: unpacked, port: 0, host: "127.0.0.1" });
       const page = await browser.newPage();
@@ -304,15 +326,15 @@ describe.runIf(chromium !== null)(
         const requests: string[] = [];
         page.on("request", (r) => void requests.push(r.url()));
         await page.goto(server.url);
-        const box = page.locator('input[type="search"]');
+        const box = page.locator("input#q");
         await expect.poll(() => box.isVisible()).toBe(true);
         const target = views.get("domain-2.example")!.orders.name.at(-1)!;
         await box.fill(target.work.name);
         await page
-          .locator(`.search-results a[href*="audiovisual-detail/${target.work.id}/"]`)
+          .locator(`[data-results] a[href*="audiovisual-detail/${target.work.id}/"]`)
           .waitFor({ timeout: 15_000 });
-        expect(requests.some((url) => url.endsWith("/pagefind/pagefind.js"))).toBe(true);
-        expect(requests.filter(isIndex)).toEqual([]);
+        expect(requests.some((url) => url.endsWith("/browse/search.js"))).toBe(true);
+        expect(requests.some((url) => url.includes("/pagefind/"))).toBe(false);
         expect(problems).toEqual([]);
       } finally {
         await page.close();
@@ -320,31 +342,32 @@ describe.runIf(chromium !== null)(
       }
     });
 
-    it("a copy whose search index is gone hides the search box on the first search", async () => {
+    it("a copy whose search index is gone says so in the live region on the first search", async () => {
       const unpacked = await archive("no-index.tar.gz", "domain-2.example");
-      await rm(path.join(unpacked, "domain-2.example/assets/search-index.js"));
+      await rm(path.join(unpacked, "domain-2.example/browse/search.js"));
       const { context, problems } = await offlineContext(unpacked);
       try {
         const page = await context.newPage();
         await page.goto(pathToFileURL(path.join(unpacked, "domain-2.example/index.html")).href);
-        const box = page.locator('input[type="search"]');
+        const box = page.locator("input#q");
         await expect.poll(() => box.isVisible()).toBe(true);
         await box.fill("luna");
-        await expect.poll(() => page.locator("[data-search]").isHidden()).toBe(true);
+        await expect.poll(() => live(page).textContent()).toBe("The filters could not be loaded.");
         // The missing file is reported, for whoever looks into it.
-        expect(problems.some((p) => p.includes("search-index.js"))).toBe(true);
+        expect(problems.some((p) => p.includes("search.js"))).toBe(true);
       } finally {
         await context.close();
       }
     });
 
-    it("a published site opened from file:// (no offline index) hides the search box, with no error", async () => {
+    it("a published site opened from file:// searches its own index, with no error", async () => {
       const { context, problems } = await offlineContext(path.join(root.dir, ".."));
       try {
         const page = await context.newPage();
         await page.goto(pathToFileURL(path.join(dist, "domain-2.example/index.html")).href);
         await page.waitForLoadState("load");
-        expect(await page.locator("[data-search]").isHidden()).toBe(true);
+        await page.locator("input#q").fill("agnes varda");
+        await expect.poll(() => live(page).textContent()).toBe(`${DIRECTOR.works} results`);
         expect(problems).toEqual([]);
       } finally {
         await context.close();

@@ -105,7 +105,47 @@ const domain = (name: string, over: Partial<DomainInfo> = {}): DomainInfo => ({
   ...over,
 });
 
-describe("the file:// search index", () => {
+describe("the filter panel's script in a copy", () => {
+  const info = (over: Partial<DomainInfo>) => ({
+    generator: "catalogue",
+    version: 1,
+    date: "2026-11-20",
+    domains: [domain("a", over)],
+  });
+  const script = (media: string) =>
+    `<script src="../assets/browse.js" data-browse="../browse/" data-root="../" data-media="${media}" defer></script>`;
+
+  it("points at the copy of media on another host, relative to the page", async () => {
+    const text: Record<string, string> = {
+      "_catalogue/build.json": JSON.stringify(info({ media_url: "https://m.example/cat" })),
+      "a.example/index.html": "<p>home</p>",
+      "a.example/x/index.html": script("https://m.example/cat/"),
+      "m.example/cat/c-240.jpeg": "",
+    };
+    const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
+    const page = copy.page("a.example/x/index.html", text["a.example/x/index.html"]!).toString();
+    expect(page).toContain('data-media="../../m.example/cat/"');
+    expect(page).toContain('data-browse="../browse/" data-root="../"');
+  });
+
+  it("leaves relative media, and media the copy does not hold, as they are", async () => {
+    const text: Record<string, string> = {
+      "_catalogue/build.json": JSON.stringify(info({})),
+      "a.example/index.html": script("media/"),
+      "a.example/y/index.html": script("https://elsewhere.example/m/"),
+    };
+    const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
+    expect(copy.page("a.example/index.html", text["a.example/index.html"]!).toString()).toContain(
+      'data-media="media/"',
+    );
+    expect(
+      copy.page("a.example/y/index.html", text["a.example/y/index.html"]!).toString(),
+    ).toContain('data-media="https://elsewhere.example/m/"');
+  });
+});
+
+// Kept for scripts/offline-index-size.ts until it goes: the archive no longer writes this index.
+describe("the former file:// search index", () => {
   /** A retrieve document as the build writes it (the keys the index reads, and others). */
   const detail = (name: string, director: string | null) =>
     JSON.stringify({
@@ -132,26 +172,6 @@ describe("the file:// search index", () => {
     expect(() => searchEntry({ id: 5, slug: "u" }, '{"id":5}', "d/5.json")).toThrow(
       'no "name" in d/5.json',
     );
-  });
-
-  it("indexes a work page whose own template has no <h1> in a search part", async () => {
-    const info = {
-      generator: "catalogue",
-      version: 1,
-      date: "2026-11-20",
-      domains: [
-        domain("a", { base_url: "https://a.example/cat", base_path: "/cat", locale: "es" }),
-      ],
-    };
-    const text: Record<string, string> = {
-      "_catalogue/build.json": JSON.stringify(info),
-      "a.example/cat/index.html": "<p>home</p>",
-      "a.example/cat/audiovisual-detail/3/s/index.html": "<article><p>Own markup</p></article>",
-      "a.example/_api/detail/3.json": detail("Viaje", "Méliès"),
-    };
-    const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
-    const script = copy.added.get("a.example/cat/assets/search-index.js")!.toString();
-    expect(script).toContain('"directors":["Méliès"],"works":[["Viaje",0,3,"s"]]');
   });
 
   it("lists directors once, works in the site's title order (accents, case and numbers as the collation has them, ties by id)", () => {
@@ -214,10 +234,7 @@ describe("the copy's root page", () => {
       "a.example/index.html": "<p>home</p>",
     };
     const copy = await offlineCopy(Object.keys(text), async (rel) => text[rel]!);
-    expect([...copy.added.keys()].sort()).toEqual([
-      "a.example/assets/search-index.js",
-      "index.html",
-    ]);
+    expect([...copy.added.keys()].sort()).toEqual(["index.html"]);
     expect([...copy.pages.keys()]).toEqual(["a.example/index.html"]);
     const root = copy.added.get("index.html")!.toString();
     expect(root).toContain('<a href="a.example/index.html">');

@@ -111,6 +111,22 @@ describe("headers", () => {
       cacheControl: "public, max-age=300",
       contentDisposition: 'attachment; filename="export_excel-a.example-2026-11-20.xlsx"',
     });
+    // The MARC files: their own types (not .xml's application/xml), the spreadsheet's name.
+    expect(headersFor("a.example/_api/export/export_excel.mrc", info)).toEqual({
+      contentType: "application/marc",
+      cacheControl: "public, max-age=300",
+      contentDisposition: 'attachment; filename="export_excel-a.example-2026-11-20.mrc"',
+    });
+    expect(headersFor("a.example/_api/export/export_excel.xml", info)).toEqual({
+      contentType: "application/marcxml+xml",
+      cacheControl: "public, max-age=300",
+      contentDisposition: 'attachment; filename="export_excel-a.example-2026-11-20.xml"',
+    });
+    // A file of the same shape outside the exports is typed by its extension alone.
+    expect(headersFor("a.example/sitemap.xml", info)).toEqual({
+      contentType: "application/xml",
+      cacheControl: "public, max-age=300",
+    });
   });
 
   it("sorts files into media, pages and entry documents", () => {

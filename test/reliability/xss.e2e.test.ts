@@ -205,12 +205,12 @@ run("hostile text in the HTML catalogue", () => {
     const server = await serveFolder(path.join(out, "es.example"));
     try {
       const page = await open(server.url, "/");
-      const box = page.locator('input[type="search"]');
+      const box = page.locator("input#q");
       await expect.poll(() => box.isVisible()).toBe(true);
       await box.fill("work one");
-      const result = page.locator(".search-results a").first();
+      const result = page.locator("[data-results] .card a").first();
       await result.waitFor({ timeout: 15_000 });
-      expect(await page.locator(".search-results").innerText()).toContain(
+      expect(await page.locator("[data-results]").innerText()).toContain(
         "<script>window.__xss=1</script>",
       );
       expect(await injected(page)).toEqual(CLEAN);

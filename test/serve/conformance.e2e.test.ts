@@ -35,6 +35,11 @@ const ALLOW = "GET, HEAD, OPTIONS";
 const JSON_TYPE = "application/json";
 const XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 const EXPORTS = ["export_excel", "export_up_movies", "export_down_movies"] as const;
+/** The MARC files of each export set (docs/exports.md#marc-21-records): URL below the spreadsheet's, file, type. */
+const MARC = [
+  { url: "marc", extension: "mrc", type: "application/marc" },
+  { url: "marcxml", extension: "xml", type: "application/marcxml+xml" },
+] as const;
 
 let fx: Fixture;
 const running = new Map<ServerName, Running>();
@@ -314,6 +319,36 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
           expect(reply.body.equals(bytes)).toBe(true);
         }
       }
+    });
+
+    it("serves each set's MARC files (ISO 2709, MARCXML) with their types and download names", async () => {
+      let served = 0;
+      for (const domain of domains()) {
+        for (const kind of EXPORTS) {
+          for (const { url, extension, type } of MARC) {
+            const bytes = await file(`${domain.domain}/_api/export/${kind}.${extension}`).catch(
+              () => null,
+            );
+            const reply = await get(domain.domain, `${apiOf(domain.domain)}${kind}/${url}/`);
+            if (bytes === null) {
+              expect(reply.status).toBe(404);
+              continue;
+            }
+            expect(reply.status, `${kind}/${url}/`).toBe(200);
+            expect(reply.headers["content-type"]).toBe(type);
+            expect(reply.headers["content-disposition"]).toBe(
+              `attachment; filename="${domain.exports[kind]!.replace(/\.xlsx$/, `.${extension}`)}"`,
+            );
+            expect(reply.headers.allow).toBe(ALLOW);
+            expect(reply.body.equals(bytes)).toBe(true);
+            served++;
+          }
+          const slashless = await get(domain.domain, `${apiOf(domain.domain)}${kind}/marc`);
+          expect(slashless.status).toBe(301);
+          expect(slashless.headers.location).toBe(`${apiOf(domain.domain)}${kind}/marc/`);
+        }
+      }
+      expect(served).toBeGreaterThan(0);
     });
 
     it("redirects API paths without their trailing slash, query kept, Location path-only", async () => {
@@ -662,8 +697,16 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
         expect(Object.keys(doc.paths)).toEqual([
           API,
           `${API}{id}/`,
-          ...EXPORTS.map((k) => `${API}${k}/`),
+          ...EXPORTS.flatMap((k) => [`${API}${k}/`, ...MARC.map((m) => `${API}${k}/${m.url}/`)]),
         ]);
+        // Each MARC path is described with the type it is answered with.
+        for (const kind of EXPORTS)
+          for (const { url, type } of MARC) {
+            const ok = doc.paths[`${API}${kind}/${url}/`].get.responses["200"];
+            expect(Object.keys(ok.content)).toEqual([type]);
+            const served = await get(domain.domain, `${apiOf(domain.domain)}${kind}/${url}/`);
+            expect(served.headers["content-type"]).toBe(type);
+          }
         const schemas = doc.components.schemas;
         const api = apiOf(domain.domain);
         for (const query of ["", "?format=api&ordering=-year&page=2", "?page=last&ordering=name"]) {

@@ -149,6 +149,31 @@ describe("paths", () => {
       kind: "file",
       file: "/_api/export/export_up_movies.xlsx",
     });
+    // Below each spreadsheet, its MARC files, with their types and the spreadsheet's name.
+    expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/marc/")).toMatchObject({
+      kind: "file",
+      file: "/_api/export/export_up_movies.mrc",
+      headers: {
+        "Content-Type": "application/marc",
+        "Content-Disposition": 'attachment; filename="b.mrc"',
+      },
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/export_down_movies/marcxml/")).toMatchObject({
+      kind: "file",
+      file: "/_api/export/export_down_movies.xml",
+      headers: {
+        "Content-Type": "application/marcxml+xml",
+        "Content-Disposition": 'attachment; filename="c.xml"',
+      },
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/marc")).toMatchObject({
+      kind: "redirect",
+      location: "/cat/api/v1/videos/audiovisuals/export_up_movies/marc/",
+    });
+    expect(get("/cat/api/v1/videos/audiovisuals/export_up_movies/iso2709/")).toMatchObject({
+      kind: "body",
+      status: 404,
+    });
     // Redirects on API paths are API answers: readable across origins.
     const cors = { headers: { "Access-Control-Allow-Origin": "*" } };
     expect(get("/cat/api/v1/videos/audiovisuals?a=1")).toMatchObject({

@@ -212,7 +212,7 @@ run("the HTML catalogue in a browser", () => {
 
   it("finds a work by its title with the search box, whichever part of the index holds it, and opens it", async () => {
     const page = await open("/");
-    const box = page.locator('input[type="search"]');
+    const box = page.locator("input#q");
     await expect.poll(() => box.isVisible()).toBe(true);
     // The index comes in four parts (a work's part is its id modulo 4): a title from each is found.
     expect(await (await fetch(`${server.url}/pagefind/parts.json`)).json()).toEqual({
@@ -224,12 +224,12 @@ run("the HTML catalogue in a browser", () => {
     for (const listed of fromEachPart) {
       await box.fill(listed.work.name);
       await page
-        .locator(".search-results a", { hasText: listed.work.name })
+        .locator("[data-results] .card a", { hasText: listed.work.name })
         .first()
         .waitFor({ timeout: 15_000 });
     }
     const target = fromEachPart.at(-1)!;
-    const result = page.locator(".search-results a", { hasText: target.work.name }).first();
+    const result = page.locator("[data-results] .card a", { hasText: target.work.name }).first();
     await result.click();
     await page.waitForURL(new RegExp(`/audiovisual-detail/${target.work.id}/`));
     expect(await page.locator("h1").textContent()).toBe(target.work.name);
@@ -238,7 +238,7 @@ run("the HTML catalogue in a browser", () => {
 
   it("finds works of every part of the index of a site under a base path, and opens them there", async () => {
     const page = await open("/cataleg/", second.server);
-    const box = page.locator('input[type="search"]');
+    const box = page.locator("input#q");
     await expect.poll(() => box.isVisible()).toBe(true);
     const fromEachPart = [0, 1, 2, 3].map((part) =>
       second.view.orders.name.find((l) => l.work.id % 4 === part && l.work.id !== SCRIPT_ID)!,
@@ -246,12 +246,12 @@ run("the HTML catalogue in a browser", () => {
     for (const listed of fromEachPart) {
       await box.fill(listed.work.name);
       await page
-        .locator(".search-results a", { hasText: listed.work.name })
+        .locator("[data-results] .card a", { hasText: listed.work.name })
         .first()
         .waitFor({ timeout: 15_000 });
     }
     const target = fromEachPart.at(-1)!;
-    await page.locator(".search-results a", { hasText: target.work.name }).first().click();
+    await page.locator("[data-results] .card a", { hasText: target.work.name }).first().click();
     await page.waitForURL(new RegExp(`/cataleg/audiovisual-detail/${target.work.id}/`));
     expect(await page.locator("h1").textContent()).toBe(target.work.name);
     await page.close();

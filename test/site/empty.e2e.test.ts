@@ -13,7 +13,7 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ dir, cleanup } = await tempDir("catalogue-site-empty-")));
 afterAll(() => cleanup());
 
-it("renders a domain with no listed work: one empty listing page, no work, director or category page", async () => {
+it("renders a domain with no listed work: one empty listing page, the browse pages, no work, director or category page", async () => {
   const content = await writeContent(path.join(dir, "content"), {
     domains: MINIMAL.domains + "tres.example,Tres,en,year\n",
   });
@@ -25,7 +25,10 @@ it("renders a domain with no listed work: one empty listing page, no work, direc
     .sort();
   expect(tres).toEqual([
     "tres.example/404.html",
+    "tres.example/decade/index.html",
     "tres.example/index.html",
+    "tres.example/leaving/index.html",
+    "tres.example/new/index.html",
     "tres.example/ordering/-name/index.html",
     "tres.example/ordering/-year/index.html",
     "tres.example/ordering/name/index.html",
@@ -34,10 +37,18 @@ it("renders a domain with no listed work: one empty listing page, no work, direc
   expect(home).toContain("<p>No works available.</p>");
   expect(home).not.toContain('rel="next"');
   expect(manifest.get("tres.example/pagefind/pagefind.js")).toBeDefined();
-  // Its sitemap lists the home page only; its feed has no entry and is dated the build date.
+  // The browse pages that always exist say there is nothing to show.
+  const leaving = await readFile(path.join(out, "tres.example/leaving/index.html"), "utf8");
+  expect(leaving).toContain("<p>No work leaves the catalogue in the next 30 days.</p>");
+  const news = await readFile(path.join(out, "tres.example/new/index.html"), "utf8");
+  expect(news).toContain("<p>No new arrivals in the last 30 days.</p>");
+  // Its sitemap lists the home page and those; its feed has no entry and is dated the build date.
   const sitemap = await readFile(path.join(out, "tres.example/sitemap.xml"), "utf8");
   expect([...sitemap.matchAll(/<loc>([^<]*)<\/loc>/g)].map((m) => m[1])).toEqual([
     "https://tres.example/",
+    "https://tres.example/decade/",
+    "https://tres.example/leaving/",
+    "https://tres.example/new/",
   ]);
   const feed = parseFeed(await readFile(path.join(out, "tres.example/feed.atom"), "utf8"));
   expect(feed.items).toEqual([]);

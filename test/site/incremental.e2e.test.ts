@@ -53,9 +53,9 @@ const changed = (a: Files, b: Files) =>
     .filter((f) => a[f]?.md5 !== b[f]?.md5)
     .sort();
 const html = (list: string[]) => list.filter((f) => f.endsWith(".html"));
-/** The site's files beside its pages: sitemaps, feed, robots.txt (no page, API file, search index or build record). */
+/** The site's files beside its pages: sitemaps, feed, robots.txt (no page, API file, search or browse index, or build record). */
 const siteFiles = (list: string[]) =>
-  list.filter((f) => !f.endsWith(".html") && !/\/(_api|pagefind)\/|^_catalogue\//.test(f));
+  list.filter((f) => !f.endsWith(".html") && !/\/(_api|pagefind|browse)\/|^_catalogue\//.test(f));
 /** Builds and returns the counts, with what Eleventy rendered. */
 async function rebuild(target = out) {
   spy.rendered = [];
@@ -152,6 +152,18 @@ describe("an incremental site build", () => {
     expect(after["domain-1.example/pagefind/parts.json"]).toEqual(
       first["domain-1.example/pagefind/parts.json"],
     );
+
+    // Of the filter panel's index: the first domain's files in name order (the work moved) and the
+    // one card chunk holding the work (its id modulo the chunks); not its texts, nothing of the second.
+    const chunks = Object.keys(after).filter((f) =>
+      f.startsWith("domain-1.example/browse/cards/"),
+    ).length;
+    expect(changed(first, after).filter((f) => f.includes("/browse/"))).toEqual([
+      `domain-1.example/browse/cards/${target.id % chunks}.js`,
+      "domain-1.example/browse/directors.js",
+      "domain-1.example/browse/facets.js",
+      "domain-1.example/browse/search.js",
+    ]);
 
     // Of the files beside the pages, only the feed, and only when it shows the work; the sitemap
     // lists URLs, which a title does not change; robots.txt names the sitemap.

@@ -4,6 +4,10 @@ import { PAGE_FOLDERS } from "../../util/product-paths.ts";
 import { ASSETS_DIR } from "../../web/urls.ts";
 
 /**
+ * No longer written into archives: their pages search the site's own index (browse/*.js, the
+ * filter panel's, src/site/browse-index.ts), which loads from file:// as it is. Kept only for
+ * scripts/offline-index-size.ts, which measures it; both go together.
+ *
  * The search index of an offline copy. From file://, Chromium refuses Pagefind's `import()` and
  * `fetch()` (each file is an origin of its own), but a classic `<script src>` loads. So an
  * archive carries, per site, one script that assigns the works' titles, directors and page

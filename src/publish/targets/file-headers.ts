@@ -1,3 +1,4 @@
+import { MARC_FORMAT_NAMES, MARC_FORMATS, marcDownloadName } from "../../api/layout.ts";
 import type { BuildInfo } from "../../output/build-info.ts";
 import { mimeType } from "../../serve/mime.ts";
 import { CACHE, safeFileName } from "../../serve/routes.ts";
@@ -10,7 +11,7 @@ import { CACHE, safeFileName } from "../../serve/routes.ts";
 export interface FileHeaders {
   contentType: string;
   cacheControl: string;
-  /** Only the spreadsheets: they download under their dated name (docs/interface.md#exports). */
+  /** Only the exports (spreadsheets, MARC files): they download under their dated name (docs/interface.md#exports). */
   contentDisposition?: string;
 }
 
@@ -55,7 +56,12 @@ function cacheControl(rel: string, info: BuildInfo): string {
   return CACHE_SHORT;
 }
 
-const EXPORT_FILE = /^([^/]+)\/_api\/export\/([a-z_]+)\.xlsx$/;
+const EXPORT_FILE = /^([^/]+)\/_api\/export\/([a-z_]+)\.([a-z]+)$/;
+
+/** The MARC format of each MARC file's extension (`mrc`, `xml`). */
+const MARC_EXTENSIONS = new Map(
+  MARC_FORMAT_NAMES.map((format) => [MARC_FORMATS[format].extension as string, format]),
+);
 
 export function headersFor(rel: string, info: BuildInfo): FileHeaders {
   const headers: FileHeaders = {
@@ -64,10 +70,16 @@ export function headersFor(rel: string, info: BuildInfo): FileHeaders {
   };
   const exported = EXPORT_FILE.exec(rel);
   if (exported !== null) {
-    const name = info.domains.find((d) => d.domain === exported[1])?.exports[exported[2]!];
-    // The same value as the servers send (routes.ts).
-    if (name !== undefined)
+    const [, domain, kind, extension] = exported as unknown as [string, string, string, string];
+    const name = info.domains.find((d) => d.domain === domain)?.exports[kind];
+    const marc = MARC_EXTENSIONS.get(extension);
+    // The same values as the servers send (routes.ts).
+    if (name !== undefined && extension === "xlsx")
       headers.contentDisposition = `attachment; filename="${safeFileName(name)}"`;
+    else if (name !== undefined && marc !== undefined) {
+      headers.contentType = MARC_FORMATS[marc].type;
+      headers.contentDisposition = `attachment; filename="${safeFileName(marcDownloadName(name, marc))}"`;
+    }
   }
   return headers;
 }

@@ -22,6 +22,7 @@ const WORK = {
   director: { name: "F. W. Murnau", url: `${ROOT}director/f-w-murnau/` },
   cover: IMAGE,
   is_new: true,
+  is_leaving: false,
   available_from: "2026-01-01",
   available_until: "2026-12-31",
 };

@@ -1,4 +1,5 @@
 import { EXPORT_KINDS } from "../../api/layout.ts";
+import { titleIn } from "../titles.ts";
 import { AUDIOVISUAL_TYPES } from "../../content/schema.ts";
 import type { ListedWork } from "../../model/domain-view.ts";
 import { biography } from "../biography.ts";
@@ -142,7 +143,7 @@ function workData(page: SitePage, ctx: PageContext, listed: ListedWork) {
   const cover = page.site.images.get(work.cover);
   return {
     id: work.id,
-    title: work.name,
+    title: titleIn(work, s.code),
     url: link(ctx.root, workDir(work.id, work.slug)),
     year: work.year,
     duration: work.duration,
@@ -157,8 +158,9 @@ function workData(page: SitePage, ctx: PageContext, listed: ListedWork) {
       director === null
         ? null
         : { name: director.name, url: link(ctx.root, directorDir(director.slug)) },
-    cover: cover === undefined ? null : image(cover, ctx, s.cover(work.name), -1),
+    cover: cover === undefined ? null : image(cover, ctx, s.cover(titleIn(work, s.code)), -1),
     is_new: listed.isNew,
+    is_leaving: listed.isLeaving,
     available_from: window.from,
     available_until: window.until,
   };

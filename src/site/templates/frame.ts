@@ -8,7 +8,16 @@ import { brandHead, favicon } from "../brand.ts";
 import { picture } from "../image-variants.ts";
 import type { SitePage } from "../model.ts";
 import { pageTrail } from "../page-meta.ts";
-import { ASSETS_DIR, categoryDir, exportDir, FEED_FILE, link, SEARCH_DIR } from "../../web/urls.ts";
+import {
+  ASSETS_DIR,
+  categoryDir,
+  decadesDir,
+  exportDir,
+  FEED_FILE,
+  link,
+  SEARCH_DIR,
+  shelfDir,
+} from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
 import { seoHead } from "./head.ts";
 import { languageSwitcher } from "./alternates.ts";
@@ -92,7 +101,8 @@ function siteHeader(page: SitePage, ctx: PageContext): Html {
         });
   return html`<header class="site-header">
 <a class="brand" href="${link(root, "")}">${brand}</a>
-${languageSwitcher(page, ctx)}${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}${
+${languageSwitcher(page, ctx)}${categories.length > 0 ? html`<nav aria-label="${s.category}"><ul>${categories.map((t) => html`<li><a href="${link(root, categoryDir(t, 1))}"${page.kind === "category" && page.type === t ? html` aria-current="page"` : ""}>${s.categories[t]}</a></li>`)}</ul></nav>` : ""}
+<nav class="browse" aria-label="${s.format("browse.nav")}"><ul>${BROWSE_LINKS.map(([key, dir, shelf]) => html`<li><a href="${link(root, dir)}"${page.kind === "browse" && page.shelf === shelf && page.page === 1 ? html` aria-current="page"` : ""}>${s.format(key)}</a></li>`)}</ul></nav>${
     site.nav.length > 0
       ? html`
 <nav class="pages" aria-label="${s.format("pagesNav")}"><ul>${site.nav.map((p) => html`<li><a href="${link(root, p.dir)}"${page.dir === p.dir ? html` aria-current="page"` : ""}>${p.title}</a></li>`)}</ul></nav>`
@@ -100,6 +110,13 @@ ${languageSwitcher(page, ctx)}${categories.length > 0 ? html`<nav aria-label="${
   }
 </header>`;
 }
+
+/** The browse pages the header links to, with the shelf whose first page each is. */
+const BROWSE_LINKS = [
+  ["browse.new", shelfDir("new", 1), "new"],
+  ["browse.leaving", shelfDir("leaving", 1), "leaving"],
+  ["browse.decades", decadesDir(), "decades"],
+] as const;
 
 /** For the public: the library's own website; then, in their own place, the data for reuse (spreadsheets, feed). */
 function siteFooter(page: SitePage, ctx: PageContext): Html {

@@ -51,6 +51,7 @@ ${
 const OG_TYPE: Record<SitePage["kind"], string> = {
   listing: "website",
   category: "website",
+  browse: "website",
   work: "video.movie",
   director: "profile",
   "not-found": "website",

@@ -1,4 +1,5 @@
 import { flatten } from "../../web/html.ts";
+import { browsePage } from "./browse.ts";
 import type { SitePage } from "../model.ts";
 import { categoryPage } from "./category.ts";
 import { pageContext } from "./context.ts";
@@ -24,6 +25,8 @@ function pageHtml(page: SitePage): string {
       return directorPage(page, ctx);
     case "category":
       return categoryPage(page, ctx);
+    case "browse":
+      return browsePage(page, ctx);
     case "not-found":
       return notFoundPage(page, ctx);
     case "own":

@@ -1,6 +1,7 @@
 import type { Language } from "../../content/schema.ts";
+import { titleIn } from "../titles.ts";
 import type { ListedWork } from "../../model/domain-view.ts";
-import { languageTag } from "../../web/i18n.ts";
+import { formatDay, languageTag } from "../../web/i18n.ts";
 import { html, type Html } from "../../web/html.ts";
 import { picture } from "../image-variants.ts";
 import type { SitePage } from "../model.ts";
@@ -11,8 +12,17 @@ import type { PageContext } from "./context.ts";
 const EAGER_CARDS = 6;
 const CARD_SIZES = "(min-width: 40rem) 11rem, 45vw";
 
-/** A grid of work cards: cover, title (the link), director and year. */
-export function cards(page: SitePage, ctx: PageContext, works: ListedWork[], start = 1): Html {
+/**
+ * A grid of work cards: cover, title (the link), director and year, the "new" and "leaving soon"
+ * badges; with `until`, the work's last day (the leaving page).
+ */
+export function cards(
+  page: SitePage,
+  ctx: PageContext,
+  works: ListedWork[],
+  start = 1,
+  until = false,
+): Html {
   const s = page.site.strings;
   if (works.length === 0) return html`<p>${s.empty}</p>`;
   return html`<ol class="cards" start="${start}">${works.map((listed, i) => {
@@ -22,7 +32,7 @@ export function cards(page: SitePage, ctx: PageContext, works: ListedWork[], sta
       .filter((x) => x != null)
       .join(" · ");
     return html`
-<li class="card"><a href="${link(ctx.root, workDir(work.id, work.slug))}">${picture(cover, { media: ctx.media, alt: "", sizes: CARD_SIZES, lazy: i >= EAGER_CARDS })}<span class="card-title">${work.name}</span></a>${meta ? html`<span class="card-meta">${meta}</span>` : ""}${listed.isNew ? html`<span class="badge">${s.isNew}</span>` : ""}</li>`;
+<li class="card"><a href="${link(ctx.root, workDir(work.id, work.slug))}">${picture(cover, { media: ctx.media, alt: "", sizes: CARD_SIZES, lazy: i >= EAGER_CARDS })}<span class="card-title">${titleIn(work, s.code)}</span></a>${meta ? html`<span class="card-meta">${meta}</span>` : ""}${listed.isNew ? html`<span class="badge">${s.isNew}</span>` : ""}${listed.isLeaving ? html`<span class="badge badge-leaving">${s.format("isLeaving")}</span>` : ""}${until && listed.window.until !== null ? html`<span class="card-meta card-until">${s.format("until", { date: formatDay(listed.window.until, s) })}</span>` : ""}</li>`;
   })}
 </ol>`;
 }

@@ -1,4 +1,6 @@
 import { html, type Html } from "../../web/html.ts";
+import { browseFacts } from "../work-facts.ts";
+import { titleIn } from "../titles.ts";
 import { biography } from "../biography.ts";
 import { formatDay } from "../../web/i18n.ts";
 import { picture } from "../image-variants.ts";
@@ -49,7 +51,7 @@ ${bio !== null ? paragraphs(bio.text, bio.lang, s.lang) : ""}
 <p><a href="${json}" type="application/json">${s.json}</a></p>
 </article>`;
   const head = html`<link rel="alternate" type="application/json" href="${json}">\n`;
-  return layout(page, ctx, { title: work.name, main, head });
+  return layout(page, ctx, { title: titleIn(work, s.code), main, head });
 }
 
 /**
@@ -60,16 +62,17 @@ function indexed(page: Work, ctx: PageContext, after: Html | "" = ""): Html {
   const { site, listed } = page;
   const { work, director, window } = listed;
   const s = site.strings;
+  const title = titleIn(work, s.code);
   return html`<div data-pagefind-body>
-<h1>${work.name}</h1>
+<h1>${title}</h1>
 <div class="work-body">
-${picture(site.images.get(work.cover)!, { media: ctx.media, alt: s.cover(work.name), sizes: "(min-width: 40rem) 20rem, 90vw", lazy: false, className: "cover" })}
+${picture(site.images.get(work.cover)!, { media: ctx.media, alt: s.cover(title), sizes: "(min-width: 40rem) 20rem, 90vw", lazy: false, className: "cover" })}
 <div class="facts">
 <dl>
 ${director !== null ? html`<dt>${s.director}</dt><dd><a href="${link(ctx.root, directorDir(director.slug))}" data-pagefind-meta="director">${director.name}</a></dd>\n` : ""}${work.audiovisual_type !== null ? html`<dt>${s.category}</dt><dd><a href="${link(ctx.root, categoryDir(work.audiovisual_type, 1))}">${s.categories[work.audiovisual_type]}</a></dd>\n` : ""}</dl>
 <dl data-pagefind-ignore>
-${work.year !== null ? html`<dt>${s.year}</dt><dd>${work.year}</dd>\n` : ""}${work.duration !== null ? html`<dt>${s.duration}</dt><dd>${s.minutes(work.duration)}</dd>\n` : ""}<dt>${s.availableFrom}</dt><dd><time datetime="${window.from}">${formatDay(window.from, s)}</time>${listed.isNew ? html` <span class="badge">${s.isNew}</span>` : ""}</dd>
-<dt>${s.availableUntil}</dt><dd>${window.until === null ? s.noEnd : html`<time datetime="${window.until}">${formatDay(window.until, s)}</time>`}</dd>
+${work.year !== null ? html`<dt>${s.year}</dt><dd>${work.year}</dd>\n` : ""}${work.duration !== null ? html`<dt>${s.duration}</dt><dd>${s.minutes(work.duration)}</dd>\n` : ""}${browseFacts(work, s, site.versions[0]?.lang ?? s.lang)}<dt>${s.availableFrom}</dt><dd><time datetime="${window.from}">${formatDay(window.from, s)}</time>${listed.isNew ? html` <span class="badge">${s.isNew}</span>` : ""}</dd>
+<dt>${s.availableUntil}</dt><dd>${window.until === null ? s.noEnd : html`<time datetime="${window.until}">${formatDay(window.until, s)}</time>${listed.isLeaving ? html` <span class="badge badge-leaving">${s.format("isLeaving")}</span>` : ""}`}</dd>
 </dl>
 ${after}</div>
 </div>

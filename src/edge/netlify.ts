@@ -2,7 +2,7 @@ import type { DomainInfo } from "../output/build-info.ts";
 import {
   API_HEADERS,
   CACHE,
-  OPENAPI_HEADERS,
+  crossOriginHeaders,
   HIDDEN_PREFIXES,
   QUERY_RULES,
   detailFile,
@@ -65,7 +65,11 @@ export function netlifyRules(info: BuildInfo, domain: string): EdgeRules {
       ...(e.format === "xlsx" ? [] : [`  Content-Type: ${e.type}`]),
       `  Content-Disposition: ${e.contentDisposition}`,
     );
-  headers.push(routes.openapi, ...Object.entries(OPENAPI_HEADERS).map(([k, v]) => `  ${k}: ${v}`));
+  for (const file of routes.crossOrigin)
+    headers.push(
+      file.path,
+      ...Object.entries(crossOriginHeaders(file.type)).map(([k, v]) => `  ${k}: ${v}`),
+    );
   for (const prefix of host.media)
     headers.push(`${prefix}*`, `  Cache-Control: ${CACHE.immutable}`);
   for (const file of routes.discovery) headers.push(file.path, `  Content-Type: ${file.type}`);

@@ -15,7 +15,7 @@ import {
   listFile,
   MAX_TARGET,
   methodNotAllowedBody,
-  OPENAPI_HEADERS,
+  crossOriginHeaders,
   OPTIONS_HEADERS,
   paramPattern,
   QUERY_RULES,
@@ -96,9 +96,11 @@ function apiRoutes(routes: DomainRoutes): string[] {
     ...matcher("api_redirect", `path_regexp ^(?:${redirected.join("|")})$`),
     ...headerBlock("@api_redirect", API_HEADERS),
   );
-  lines.push(
-    ...matcher("openapi", `path_regexp ${exact(routes.openapi)}`),
-    ...headerBlock("@openapi", OPENAPI_HEADERS, true),
+  routes.crossOrigin.forEach((file, n) =>
+    lines.push(
+      ...matcher(`cross_origin${n}`, `path_regexp ${exact(file.path)}`),
+      ...headerBlock(`@cross_origin${n}`, crossOriginHeaders(file.type), true),
+    ),
   );
   slashRedirects(routes).forEach((path, n) => {
     lines.push(

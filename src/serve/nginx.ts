@@ -14,7 +14,7 @@ import {
   JSON_TYPE,
   listFile,
   methodNotAllowedBody,
-  OPENAPI_HEADERS,
+  crossOriginHeaders,
   OPTIONS_HEADERS,
   paramPattern,
   QUERY_RULES,
@@ -132,10 +132,11 @@ function apiLocations(routes: DomainRoutes, own: Entries): string[] {
       `  location @catalogue_${name} {\n${apiHeaders(JSON_TYPE, i)}\n${i}return 404 ${str(errorBody(error))};\n  }`,
     );
   }
-  blocks.push(
-    `  location = ${routes.openapi} {\n${i}types { }\n${i}default_type ${str(JSON_TYPE)};\n${headers(own, OPENAPI_HEADERS, i)}\n` +
-      `${i}error_page 404 = @catalogue_not_found;\n${i}try_files $uri =404;\n  }`,
-  );
+  for (const file of routes.crossOrigin)
+    blocks.push(
+      `  location = ${file.path} {\n${i}types { }\n${i}default_type ${str(file.type)};\n${headers(own, crossOriginHeaders(file.type), i)}\n` +
+        `${i}error_page 404 = @catalogue_not_found;\n${i}try_files $uri =404;\n  }`,
+    );
   return blocks;
 }
 

@@ -9,7 +9,7 @@ import {
   listTarget,
   MAX_TARGET,
   methodNotAllowedBody,
-  OPENAPI_HEADERS,
+  crossOriginHeaders,
   OPTIONS_HEADERS,
   READ_METHODS,
   REFUSED_HEADERS,
@@ -114,8 +114,14 @@ export function resolve(host: HostRoutes, request: Request): Answer {
     }
     if (path.startsWith(routes.api)) return apiError("not-found");
   }
-  if (routes !== null && path === routes.openapi)
-    return { kind: "file", file: path, headers: { ...OPENAPI_HEADERS }, missing: "not-found" };
+  const shared = routes?.crossOrigin.find((file) => file.path === path);
+  if (shared !== undefined)
+    return {
+      kind: "file",
+      file: path,
+      headers: crossOriginHeaders(shared.type),
+      missing: "not-found",
+    };
 
   const media = host.media.some((prefix) => path.startsWith(prefix));
   // A host that only serves media answers nothing else.

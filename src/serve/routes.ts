@@ -15,7 +15,15 @@ import {
 } from "../api/layout.ts";
 import { HIDDEN_FOLDERS } from "../util/product-paths.ts";
 import type { BuildInfo, DomainInfo } from "../output/build-info.ts";
-import { FEED_FILE, ROBOTS_FILE, sitemapPartFile, SITEMAP_FILE } from "../web/urls.ts";
+import {
+  ASSETS_DIR,
+  FEED_FILE,
+  JSON_FEED_FILE,
+  ROBOTS_FILE,
+  SHELF_SCRIPT,
+  sitemapPartFile,
+  SITEMAP_FILE,
+} from "../web/urls.ts";
 import { domainHeaders, mediaHostHeaders, NOSNIFF } from "./security-headers.ts";
 import { mimeType } from "./mime.ts";
 import { assertServable } from "../util/server-values.ts";
@@ -67,12 +75,12 @@ export const OPTIONS_HEADERS = {
 /** A refused method's answer (405) on any path: an API error, readable across origins. */
 export const REFUSED_HEADERS = { Allow: ALLOW, ...CORS, "Content-Type": JSON_TYPE } as const;
 
-/** Headers of the OpenAPI description (a file of the build, read by other sites' tools). */
-export const OPENAPI_HEADERS = {
+/** Headers of a file other sites read (the OpenAPI description, the JSON feeds, the shelf's module). */
+export const crossOriginHeaders = (type: string) => ({
   ...CORS,
-  "Content-Type": JSON_TYPE,
+  "Content-Type": type,
   "Cache-Control": CACHE.short,
-} as const;
+});
 
 /** Error bodies, the same bytes as the build's `_api/error/<name>.json` (both come from ERROR_BODIES). */
 export const errorBody = (name: ErrorName) => JSON.stringify(ERROR_BODIES[name]);
@@ -236,8 +244,12 @@ export interface DomainRoutes {
   /** Anchored pattern of a retrieve path without its trailing slash; group 1 is the id. */
   detailNoSlash: string;
   exports: ExportRoute[];
-  /** The domain's OpenAPI description (a file at that path, served with OPENAPI_HEADERS). */
-  openapi: string;
+  /**
+   * Files other sites' pages and tools read, served with CORS and their type (crossOriginHeaders)
+   * by every server: the OpenAPI description, each language version's JSON feed and the
+   * `<catalogue-shelf>` module (a cross-origin module script without CORS is refused).
+   */
+  crossOrigin: { path: string; type: string }[];
   /** The 404 page of the domain's HTML catalogue (served when the file exists). */
   notFoundPage: string;
   /**
@@ -269,7 +281,14 @@ export function domainRoutes(info: DomainInfo): DomainRoutes {
     detail: `^${escapeRegex(api)}(${ID_PATTERN})/$`,
     detailNoSlash: `^${escapeRegex(api)}(${ID_PATTERN})$`,
     exports: exportRoutes(info, api),
-    openapi: `${info.base_path}${OPENAPI_FILE}`,
+    crossOrigin: [
+      { path: `${info.base_path}${OPENAPI_FILE}`, type: JSON_TYPE },
+      ...["", ...(info.languages ?? []).map((folder) => `${folder}/`)].map((version) => ({
+        path: `${info.base_path}/${version}${JSON_FEED_FILE}`,
+        type: mimeType(JSON_FEED_FILE),
+      })),
+      { path: `${info.base_path}/${ASSETS_DIR}${SHELF_SCRIPT}`, type: mimeType(SHELF_SCRIPT) },
+    ],
     notFoundPage: `${info.base_path}/404.html`,
     languageNotFound: (info.languages ?? []).map((folder) => ({
       prefix: `${info.base_path}/${folder}/`,

@@ -1,11 +1,8 @@
 import { API_PATH } from "../api/layout.ts";
 import type { DomainView, ListedWork } from "../model/domain-view.ts";
-import { absoluteUrl, workDir } from "../web/urls.ts";
+import { absoluteUrl, JSON_FEED_FILE, workDir } from "../web/urls.ts";
 import type { DomainSite } from "./model.ts";
 import { titleIn } from "./titles.ts";
-
-/** The file name of a version's JSON feed, beside its Atom feed. */
-export const JSON_FEED_FILE = "feed.json";
 
 /** At most this many new works and this many leaving ones: enough for any shelf, small to embed. */
 export const SHELF_WORKS = 50;
@@ -23,11 +20,17 @@ export interface ShelfTexts {
  * `available_from` first) and leaving ones (soonest `available_until` first), a work in both once,
  * titles in the version's language. `<catalogue-shelf>` (assets/shelf.js) reads it from other
  * sites' pages; its `_catalogue` extensions (JSON Feed's rule: `_`-prefixed) carry what a shelf
- * shows besides the standard fields: its texts, the other versions' feeds, each cover's variants.
+ * shows besides the standard fields: its texts, every version's feed (relative to this one), each cover's variants.
  * An item's `id` is the work's API URL, as in the Atom feed: the same across builds.
  */
-export function jsonFeed(site: DomainSite, view: DomainView, texts: ShelfTexts): string {
+export function jsonFeed(site: DomainSite, view: DomainView): string {
   const { info, strings } = site;
+  const texts: ShelfTexts = {
+    title: strings.format("feed.shelfTitle", { library: info.name }),
+    new: strings.format("browse.new"),
+    leaving: strings.format("browse.leaving"),
+    more: strings.format("shelf.more"),
+  };
   const url = (dir: string) => absoluteUrl(info.base_url, dir);
   // Absolute: a shelf shows the covers on other hosts' pages.
   const media = `${info.media_url}/`;
@@ -48,10 +51,12 @@ export function jsonFeed(site: DomainSite, view: DomainView, texts: ShelfTexts):
     language: strings.lang,
     _catalogue: {
       texts: { new: texts.new, leaving: texts.leaving, more: texts.more },
+      // Relative to this feed: a shelf reading the catalogue on another host (a staging copy)
+      // stays on it when it switches to the version in its page's language.
       versions: Object.fromEntries(
         site.versions.map((version) => [
           version.lang,
-          `${site.main.base_url}/${version.prefix}${JSON_FEED_FILE}`,
+          `${"../".repeat(site.prefix.split("/").length - 1)}${version.prefix}${JSON_FEED_FILE}`,
         ]),
       ),
     },

@@ -28,7 +28,7 @@ import {
 import { workSearchDocument } from "./templates/work.ts";
 import { discoveryFiles } from "./discovery.ts";
 import { browseFiles } from "./browse-index.ts";
-import { ASSETS_DIR } from "../web/urls.ts";
+import { ASSETS_DIR, SHELF_SCRIPT } from "../web/urls.ts";
 import { FAVICON, logoImages, THEME_CSS, themeStylesheet, type LogoVariants } from "./brand.ts";
 import type { SiteFolder } from "./folder/folder.ts";
 import { ownSitePages } from "./folder/own-site-pages.ts";
@@ -280,6 +280,9 @@ export class SiteRenderer {
     const own = new Set(site.siteFolder.assets.map((a) => a.name));
     for (const name of ASSET_FILES)
       if (!own.has(name)) await this.tree.write(`${folder}${name}`, await asset(name));
+    // Other sites load the shelf from one place: the locale's assets (served with CORS).
+    if (site.prefix === "" && !own.has(SHELF_SCRIPT))
+      await this.tree.write(`${folder}${SHELF_SCRIPT}`, await asset(SHELF_SCRIPT));
     for (const { name, bytes } of site.siteFolder.assets)
       await this.tree.write(`${folder}${name}`, bytes);
     if (site.brand.theme_color !== undefined && !own.has(THEME_CSS))

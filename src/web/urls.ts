@@ -22,6 +22,7 @@ import { PAGE_FOLDERS, ROOT_FILES } from "../util/product-paths.ts";
  *   404.html                              the not-found page (root-relative links: any depth)
  *   sitemap.xml, sitemap-<n>.xml          the sitemap (an index of parts past 50,000 URLs or 50 MB)
  *   feed.atom                             the Atom feed of new works
+ *   feed.json                             the JSON Feed of new and leaving works (CORS: other sites' shelves)
  *   assets/style.css, assets/search.js    stylesheet and the search script
  *   pagefind/…                            the search index
  */
@@ -32,6 +33,9 @@ export const NOT_FOUND_FILE = ROOT_FILES.notFound;
 export const SITEMAP_FILE = ROOT_FILES.sitemap;
 export const sitemapPartFile = (n: number) => `sitemap-${n}.xml`;
 export const FEED_FILE = ROOT_FILES.feed;
+export const JSON_FEED_FILE = ROOT_FILES.jsonFeed;
+/** The `<catalogue-shelf>` module, in the locale's assets: other sites' pages load it (CORS). */
+export const SHELF_SCRIPT = "shelf.js";
 /** At the root of the domain's host (the folder `<domain>/`), whatever the base path. */
 export const ROBOTS_FILE = ROOT_FILES.robots;
 

@@ -11,7 +11,7 @@ import { readBuildInfo } from "../../src/output/build-info.ts";
 import { headersFor } from "../../src/publish/targets/file-headers.ts";
 import { catalogue } from "../support/command.ts";
 import { s3Client, startS3rver, type S3rver } from "../support/s3.ts";
-import { DISCOVERY } from "../serve/fixture.ts";
+import { DISCOVERY, SHARED } from "../serve/fixture.ts";
 import { asyncHandler } from "../support/async-handler.ts";
 
 /**
@@ -142,6 +142,7 @@ export async function startCloudFront(dist: string): Promise<RunningCloudFront> 
     const client = s3Client(s3.endpoint);
     const placed = [
       ...Object.keys(DISCOVERY),
+      ...Object.keys(SHARED),
       "domain-2.example/cataleg/index.html",
       "domain-2.example/cataleg/sub/index.html",
       "domain-2.example/cataleg/404.html",

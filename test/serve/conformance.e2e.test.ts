@@ -5,7 +5,7 @@ import { gunzipSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFixture } from "../helpers/catalogue.ts";
-import { DISCOVERY, HTML, makeFixture, placeHtml, type Fixture } from "./fixture.ts";
+import { DISCOVERY, HTML, SHARED, makeFixture, placeHtml, type Fixture } from "./fixture.ts";
 import { headerChecks } from "./header-checks.ts";
 import { ask, rawStatus, type Reply } from "./http.ts";
 import { violations } from "./schema.ts";
@@ -548,6 +548,31 @@ describe.each(SERVERS)("$name", ({ name, missing }) => {
       const missing = await get("domain-2.example", "/cataleg/sitemap-9.xml");
       expect(missing.status).toBe(404);
       if (name !== "cloudfront") expect(missing.body.toString()).toBe(HTML.notFound);
+    });
+
+    it("serves the JSON feeds and the shelf's module with CORS, their types and a preflight", async () => {
+      const origin = { Origin: "https://library.example" };
+      for (const [rel, { text, type }] of Object.entries(SHARED)) {
+        const host = rel.slice(0, rel.indexOf("/"));
+        const target = rel.slice(host.length);
+        const reply = await get(host, target, origin);
+        expect(reply.status, rel).toBe(200);
+        expect(reply.headers["content-type"], rel).toBe(type);
+        expect(reply.headers["access-control-allow-origin"], rel).toBe("*");
+        expect(reply.headers["cache-control"], rel).toBe("public, max-age=300");
+        expect(reply.body.toString(), rel).toBe(text);
+        const preflight = await get(
+          host,
+          target,
+          { ...origin, "Access-Control-Request-Method": "GET" },
+          "OPTIONS",
+        );
+        expect(preflight.status, rel).toBeLessThan(300);
+        expect(preflight.headers["access-control-allow-origin"], rel).toBe("*");
+      }
+      // A version without a feed: the site's 404, not an empty answer.
+      const missing = await get("domain-2.example", "/cataleg/es/feed.json", origin);
+      expect(missing.status).toBe(404);
     });
 
     it("never serves the raw API files or the build metadata", async () => {

@@ -104,10 +104,41 @@ export const DISCOVERY: Record<string, string> = {
   "domain-2.example/cataleg/feed.atom": `<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Novetats</title></feed>\n`,
 };
 
+/**
+ * The files other sites read (the site renderer writes them; placed by hand here): each language
+ * version's JSON feed and the shelf's module in the locale's assets. Domain-2 has versions in
+ * Spanish and Catalan under `/cataleg/es/` and `/cataleg/ca/`; only Catalan's feed is placed.
+ */
+export const SHARED: Record<string, { text: string; type: string }> = {
+  "domain-1.example/feed.json": {
+    text: `{"version":"https://jsonfeed.org/version/1.1","title":"${"Novedades ".repeat(80)}","items":[]}\n`,
+    type: "application/json",
+  },
+  "domain-1.example/assets/shelf.js": {
+    text: `customElements.define("catalogue-shelf", class extends HTMLElement {});\n`,
+    type: "text/javascript; charset=utf-8",
+  },
+  "domain-2.example/cataleg/feed.json": {
+    text: `{"version":"https://jsonfeed.org/version/1.1","title":"Novetats","items":[]}\n`,
+    type: "application/json",
+  },
+  "domain-2.example/cataleg/ca/feed.json": {
+    text: `{"version":"https://jsonfeed.org/version/1.1","title":"Novetats (ca)","items":[]}\n`,
+    type: "application/json",
+  },
+  "domain-2.example/cataleg/assets/shelf.js": {
+    text: `export {};\n`,
+    type: "text/javascript; charset=utf-8",
+  },
+};
+
 /** Pages of a static HTML catalogue under domain-2's base path, and the discovery files. */
 export async function placeHtml(dist: string) {
   const root = await realpath(dist);
-  for (const [rel, text] of Object.entries(DISCOVERY)) {
+  for (const [rel, text] of [
+    ...Object.entries(DISCOVERY),
+    ...Object.entries(SHARED).map(([rel, { text }]) => [rel, text] as const),
+  ]) {
     await mkdir(path.dirname(path.join(root, rel)), { recursive: true });
     await writeFile(path.join(root, rel), text);
   }

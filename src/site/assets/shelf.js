@@ -160,7 +160,7 @@ async function readFeed(url, lang) {
   const match =
     exact ||
     (sameLanguage(feed.language, lang) ? null : tags.find((tag) => sameLanguage(tag, lang)));
-  if (!match || versions[match] === url.href) return feed;
+  if (!match || new URL(versions[match], url).href === url.href) return feed;
   try {
     return await getJson(new URL(versions[match], url));
   } catch {

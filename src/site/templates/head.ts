@@ -2,7 +2,7 @@ import { html, raw, type Html } from "../../web/html.ts";
 import type { SitePage } from "../model.ts";
 import { pageDescription, pageImage } from "../page-meta.ts";
 import { scriptJson, structuredData } from "../structured-data.ts";
-import { absoluteUrl, FEED_FILE } from "../../web/urls.ts";
+import { absoluteUrl, FEED_FILE, JSON_FEED_FILE } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
 import { alternateLinks } from "./alternates.ts";
 
@@ -14,7 +14,7 @@ import { alternateLinks } from "./alternates.ts";
 export function seoHead(page: SitePage, ctx: PageContext, title: string): Html {
   const { site } = page;
   const description = pageDescription(page);
-  const feed = html`<link rel="alternate" type="application/atom+xml" title="${site.strings.feedTitle(site.info.name)}" href="${ctx.root}${FEED_FILE}">\n`;
+  const feed = html`<link rel="alternate" type="application/atom+xml" title="${site.strings.feedTitle(site.info.name)}" href="${ctx.root}${FEED_FILE}">\n<link rel="alternate" type="application/feed+json" title="${site.strings.format("feed.shelfTitle", { library: site.info.name })}" href="${ctx.root}${JSON_FEED_FILE}">\n`;
   if (page.dir === null)
     return html`<meta name="description" content="${description}">\n<meta name="robots" content="noindex">\n${feed}`;
   const url = absoluteUrl(site.info.base_url, page.dir);

@@ -19,7 +19,10 @@
  * the first upload of ~70,000 files to s3rver takes minutes), lighthouse (scripts/bench-lighthouse.ts:
  * Lighthouse's scores of the sample site's pages, performance included; a few minutes), dev
  * (scripts/bench-dev.ts: `catalogue dev`, a title edited in the sample catalogue until the open
- * page in Chromium shows it).
+ * page in Chromium shows it), browse (scripts/bench-browse.ts: the filter panel's bytes and
+ * click-to-cards times on a 20,000-work domain, online and from file://; not in the default list),
+ * marc (scripts/bench-marc.ts: an API-only build with against without the MARC files, with the
+ * compiled program: `npm run compile` first; not in the default list).
  */
 import { execFile, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -111,6 +114,8 @@ try {
     ["scripts/bench-publish.ts", "publish"],
     ["scripts/bench-lighthouse.ts", "lighthouse"],
     ["scripts/bench-dev.ts", "dev"],
+    ["scripts/bench-browse.ts", "browse"],
+    ["scripts/bench-marc.ts", "marc"],
   ] as const) {
     if (!sections.has(label)) continue;
     console.error(`running ${script}…`);
@@ -120,7 +125,11 @@ try {
           ? ["--runs", String(runs)]
           : label === "dev"
             ? ["--edits", String(Math.max(runs, 5))]
-            : [];
+            : label === "browse"
+              ? ["--runs", String(runs)]
+              : label === "marc"
+                ? ["--runs", String(runs), "--works", values.works, "--domains", values.domains]
+                : [];
       const child = spawn(TSX, [path.join(ROOT, script), ...args], {
         stdio: ["ignore", "inherit", "inherit"],
         env: { ...process.env, TMPDIR: work, BENCH_ROWS_FILE: rowsFile },

@@ -250,9 +250,9 @@ describe("a home page override", () => {
     await build();
     const home = await read(`${ONE}index.html`);
     expect(home).toMatch(/<p class="welcome">\d+ · [^<]+ · Red de bibliotecas 1<\/p>/);
-    // The built-in content stays: the heading, the search box, the cards.
+    // The built-in content stays: the heading, the filters with the search box, the cards.
     expect(home).toContain("<h1>Catálogo</h1>");
-    expect(home).toContain('<form class="search" role="search"');
+    expect(home).toContain('<form id="filters" class="filters" role="search"');
     expect(home.match(/<h1[ >]/g)).toHaveLength(1);
     expect(await read(`${ONE}ordering/-name/index.html`)).not.toContain('class="welcome"');
     await rm(path.join(site, "_includes/home.liquid"));

@@ -56,6 +56,10 @@ describe("the browsing columns in the pages' keys", () => {
     }
     // Only those pages were rendered again; the API and the spreadsheets kept every byte.
     expect(again.toRender).toBe(pages.length);
-    expect(changed.filter((rel) => rel.includes("/_api/") || rel.endsWith(".xlsx"))).toEqual([]);
+    // The API and the spreadsheets do not show the title in Catalan; the MARC records do (246).
+    const isMarc = (rel: string) => /\/_api\/export\/[^/]+\.(mrc|xml)$/.test(rel);
+    expect(
+      changed.filter((rel) => (rel.includes("/_api/") && !isMarc(rel)) || rel.endsWith(".xlsx")),
+    ).toEqual([]);
   }, 240_000);
 });

@@ -92,14 +92,22 @@ export function offlineUrl(value: string, pageDir: string, host: string, holds: 
   if (ABSOLUTE.test(value) && !WEB.test(value)) return value; // data:, mailto:, …
   const hash = value.indexOf("#");
   const fragment = hash === -1 ? "" : value.slice(hash);
+  const beforeHash = value.slice(0, hash === -1 ? undefined : hash);
+  // A page's query (a browse page's "filter and combine" link: `../?decade=1960`) stays on the
+  // page's file, where its script reads it; no other file of the copy takes a query.
+  const mark = beforeHash.indexOf("?");
+  const query = mark === -1 ? "" : beforeHash.slice(mark);
   const target = archivePath(
-    value.slice(0, hash === -1 ? undefined : hash).replaceAll("&amp;", "&"),
+    beforeHash.slice(0, mark === -1 ? undefined : mark).replaceAll("&amp;", "&"),
     pageDir,
     host,
   );
   if (target === null || !holds(target)) return value;
+  if (query !== "" && (!target.endsWith(".html") || API_URL.test(target))) return value;
   return (
-    relativePath(pageDir, target).replaceAll("&", "&amp;").replaceAll('"', "&quot;") + fragment
+    relativePath(pageDir, target).replaceAll("&", "&amp;").replaceAll('"', "&quot;") +
+    query +
+    fragment
   );
 }
 

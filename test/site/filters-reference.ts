@@ -1,5 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { parseCsv as csvRows } from "./browse-fixture.ts";
 
 /**
  * The filter panel's answers computed the plain way, from the CSV rows (never the program's
@@ -7,34 +8,9 @@ import path from "node:path";
  * orderings with Intl's collation, and each facet's values with Array.filter.
  */
 
-/** A CSV reader for the generated files (quoted fields, doubled quotes). */
+/** The rows of a CSV file as records by column name (the browse pages' tiny reader). */
 export function parseCsv(text: string): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else cell += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ",") {
-      row.push(cell);
-      cell = "";
-    } else if (c === "\n" || c === "\r") {
-      if (c === "\r" && text[i + 1] === "\n") i++;
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = "";
-    } else cell += c;
-  }
-  if (cell !== "" || row.length > 0) rows.push([...row, cell]);
-  const [header, ...body] = rows;
+  const [header, ...body] = csvRows(text);
   return body.map((r) => Object.fromEntries(header!.map((h, i) => [h, r[i] ?? ""])));
 }
 

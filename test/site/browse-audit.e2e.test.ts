@@ -19,9 +19,10 @@ import {
 } from "./lighthouse.ts";
 
 /**
- * The new page kinds in a browser: the decades' index, a decade, new/, leaving/ and a work page
- * with every browsing fact, in the locale's language and in another (Valencian): axe finds no
- * violation, and Lighthouse scores accessibility and SEO 100.
+ * The new page kinds in a browser: the decades' index, a decade, new/, leaving/, a work page
+ * with every browsing fact and a filtered view of the home page (two filters from the URL, the
+ * panel's cards in place of the grid), in the locale's language and in another (Valencian): axe
+ * finds no violation, and Lighthouse scores accessibility and SEO 100.
  */
 
 // In CI a missing browser is a failure, never a silent skip.
@@ -30,6 +31,10 @@ const run = describe.runIf(requireTool(CHROMIUM, "the browse pages' audits") !==
 let cleanup: () => Promise<void>;
 let server: RunningServer;
 const pages: [string, string][] = [];
+/** The filtered views among `pages`: the panel must have applied their state before an audit. */
+const filtered = new Set<string>();
+/** How many works each filtered view shows, from the model. */
+let filteredCount = 0;
 
 beforeAll(async () => {
   const temp = await tempDir("catalogue-browse-audit-");
@@ -60,23 +65,39 @@ beforeAll(async () => {
   expect(view.orders.name.some((l) => l.isLeaving)).toBe(true);
   const first = view.orders.name.find((l) => l.work.year !== null)!.work.year!;
   const work = view.orders.name.find((l) => l.work.id === 1)?.work;
+  const decade = first - (first % 10);
+  const category = view.orders.name.find((l) => l.work.year === first)!.work.audiovisual_type!;
+  filteredCount = view.orders.name.filter(
+    (l) =>
+      l.work.audiovisual_type === category &&
+      l.work.year !== null &&
+      l.work.year - (l.work.year % 10) === decade,
+  ).length;
   for (const prefix of ["", `${LH_LANGUAGE}/`]) {
     const site = `http://${LH_DOMAINS.es}:${port}/${prefix}`;
     const lang = prefix === "" ? "es" : LH_LANGUAGE;
     pages.push(
       [`${lang} decades`, `${site}decade/`],
-      [`${lang} decade`, `${site}decade/${first - (first % 10)}/`],
+      [`${lang} decade`, `${site}decade/${decade}/`],
       [`${lang} new`, `${site}new/`],
       [`${lang} leaving`, `${site}leaving/`],
     );
     if (work !== undefined)
       pages.push([`${lang} work`, `${site}audiovisual-detail/${work.id}/${work.slug}/`]);
+    const filteredUrl = `${site}?category=${category}&decade=${decade}&ordering=-year`;
+    pages.push([`${lang} filtered`, filteredUrl]);
+    filtered.add(filteredUrl);
   }
 }, 180_000);
 afterAll(async () => {
   await server?.close();
   await cleanup?.();
 });
+
+/** Whether the panel has finished applying a state (a function: the policy refuses eval). */
+const timed = () =>
+  (globalThis as unknown as { document: { body: { dataset: Record<string, string> } } }).document
+    .body.dataset.browseTiming !== undefined;
 
 run("the browse pages in a browser", () => {
   it("have no axe violation, in the locale's language and in another", async () => {
@@ -89,6 +110,13 @@ run("the browse pages in a browser", () => {
         const page = await chromium.newPage({ bypassCSP: true });
         const response = await page.goto(url);
         expect(response?.status(), url).toBe(200);
+        if (filtered.has(url)) {
+          // The panel has applied the URL's state: its cards stand in place of the grid.
+          await page.waitForFunction(timed);
+          expect(await page.locator("[data-results] .card").count(), url).toBe(
+            Math.min(filteredCount, 20),
+          );
+        }
         await page.addScriptTag({ content: axe });
         const result = await page.evaluate<{ violations: { id: string; nodes: unknown[] }[] }>(
           "axe.run(document, { resultTypes: ['violations'] })",
@@ -99,7 +127,8 @@ run("the browse pages in a browser", () => {
     } finally {
       await chromium.close();
     }
-    expect(pages.length).toBeGreaterThanOrEqual(8);
+    expect(pages.length).toBeGreaterThanOrEqual(10);
+    expect(filteredCount).toBeGreaterThan(0);
     expect(found).toEqual([]);
   }, 300_000);
 

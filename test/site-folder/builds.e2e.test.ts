@@ -259,6 +259,45 @@ describe("a home page override", () => {
   }, 120_000);
 });
 
+describe("a browse page override", () => {
+  it("replaces the content of the decades' index, a decade, new/ and leaving/, with their data", async () => {
+    await write(
+      "_includes/browse.liquid",
+      `<h1>{{ browse.shelf }}</h1>
+<p class="own-browse">{{ browse.shelf }} {{ browse.decade }} {{ browse.days }} {{ browse.page }}/{{ browse.pages }} {{ browse.count }} {{ works | size }}</p>
+<ul class="own-decades">{% for d in browse.decades %}<li><a href="{{ d.url }}">{{ d.decade }}</a> {{ d.count }}</li>{% endfor %}</ul>
+<ol class="own-works">{% for w in works %}<li><a href="{{ w.url }}">{{ w.title }}</a> {{ w.year }}{% if w.is_leaving %} leaving {{ w.available_until }}{% endif %}</li>{% endfor %}</ol>`,
+    );
+    await build();
+    const decades = await read(`${ONE}decade/index.html`);
+    const index = [...decades.matchAll(/<li><a href="([^"]+)">(\d+)<\/a> (\d+)<\/li>/g)];
+    expect(index.length).toBeGreaterThan(0);
+    expect(decades).toContain('<p class="own-browse">decades   1/1 ');
+    expect(decades).not.toContain('class="decades"');
+    // Each decade's link and count lead to its page, whose works are of that decade.
+    for (const [, url, decade, count] of index) {
+      expect(url).toBe(`../decade/${decade}/`);
+      const page = await read(`${ONE}decade/${decade}/index.html`);
+      const shown = /<p class="own-browse">decade (\d+) {2}1\/(\d+) (\d+) (\d+)<\/p>/.exec(page);
+      expect(shown?.[1]).toBe(decade);
+      expect(shown?.[3]).toBe(count);
+      expect(Number(shown?.[4])).toBe(Math.min(Number(count), 20));
+      for (const [, year] of page.matchAll(/<\/a> (\d{4})<\/li>/g))
+        expect(Number(year) - (Number(year) % 10)).toBe(Number(decade));
+      expect(page.match(/<h1[ >]/g)).toHaveLength(1);
+    }
+    expect(await read(`${ONE}new/index.html`)).toMatch(
+      /<p class="own-browse">new {2}30 1\/\d+ \d+ \d+<\/p>/,
+    );
+    expect(await read(`${ONE}leaving/index.html`)).toMatch(
+      /<p class="own-browse">leaving {2}30 1\/\d+ \d+ \d+<\/p>/,
+    );
+    // Other page kinds keep the built-in content.
+    expect(await read(`${ONE}index.html`)).not.toContain("own-browse");
+    await rm(path.join(site, "_includes/browse.liquid"));
+  }, 120_000);
+});
+
 describe("the brand columns", () => {
   it("shows a logo whose file was replaced, on every page of its domain", async () => {
     const { copyFile } = await import("node:fs/promises");

@@ -257,8 +257,9 @@ describe("the sample data the rules are checked with", () => {
       Same<Shape<typeof SAMPLE_ADDED.listing>, Shape<Added<"listing">>>,
       Same<Shape<typeof SAMPLE_ADDED.work>, Shape<Added<"work">>>,
       Same<Shape<typeof SAMPLE_ADDED.director>, Shape<Added<"director">>>,
-    ] = [true, true, true, true];
-    expect(shapes).toEqual([true, true, true, true]);
+      Same<Shape<typeof SAMPLE_ADDED.browse>, Shape<Added<"browse">>>,
+    ] = [true, true, true, true, true];
+    expect(shapes).toEqual([true, true, true, true, true]);
     expect(Object.keys(sampleBase("home")).sort()).toEqual(
       ["downloads", "feed", "lang", "nav", "page", "site", "texts"].sort(),
     );
@@ -282,7 +283,7 @@ describe("the rules of overrides and the data's values", () => {
   it("finds nothing to say of docs/site.md's examples and of init's header", async () => {
     const examples = await documentedExamples();
     expect(Object.keys(examples).sort()).toEqual(
-      ["director", "footer", "header", "home", "listing", "not-found", "work"].map(
+      ["browse", "director", "footer", "header", "home", "listing", "not-found", "work"].map(
         (n) => `_includes/${n}.liquid`,
       ),
     );

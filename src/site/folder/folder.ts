@@ -33,6 +33,7 @@ const PARTS = [
   "work",
   "director",
   "category",
+  "browse",
   "not-found",
 ] as const;
 export type Part = (typeof PARTS)[number];

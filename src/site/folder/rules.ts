@@ -27,6 +27,7 @@ const KINDS: Record<string, string> = {
   work: "work pages",
   director: "director pages",
   category: "category pages",
+  browse: "browse pages (decades, new, leaving)",
   "not-found": "the not-found page",
 };
 

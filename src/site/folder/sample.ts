@@ -88,12 +88,24 @@ export const SAMPLE_ADDED = {
     director: { name: "F. W. Murnau", biography: "Director de cine alemán.", photo: IMAGE },
     works: [WORK],
   },
+  browse: {
+    browse: {
+      shelf: "decade",
+      decade: 1920,
+      days: 30,
+      page: 1,
+      pages: 3,
+      count: 48,
+      decades: [{ decade: 1920, count: 48, url: `${ROOT}decade/1920/` }],
+    },
+    works: [WORK],
+  },
 };
 
 const added = (part: string): object =>
   part === "home" || part === "listing" || part === "category"
     ? SAMPLE_ADDED.listing
-    : part === "work" || part === "director"
+    : part === "work" || part === "director" || part === "browse"
       ? SAMPLE_ADDED[part]
       : {};
 

@@ -9,6 +9,7 @@ import type { PageContext } from "../templates/context.ts";
 import {
   absoluteUrl,
   categoryDir,
+  decadeDir,
   directorDir,
   exportDir,
   FEED_FILE,
@@ -132,6 +133,24 @@ export function kindData(page: SitePage, ctx: PageContext) {
         works: works(page.works),
       };
     }
+    case "browse":
+      return {
+        ...base,
+        browse: {
+          shelf: page.shelf,
+          decade: page.decade,
+          days: page.days,
+          page: page.page,
+          pages: page.pages,
+          count: page.count,
+          decades: page.decades.map(({ decade, count }) => ({
+            decade,
+            count,
+            url: link(ctx.root, decadeDir(decade, 1)),
+          })),
+        },
+        works: works(page.works),
+      };
     default:
       return base;
   }

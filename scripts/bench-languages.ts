@@ -88,7 +88,7 @@ await fresh(path.join(dir, "warm-up"));
 
 const fulls = await alternatedBuilds(dir, DATE, runs, { one, three }, (which, child) =>
   log(
-    `full build, ${which === "one" ? "1 language" : "3 languages"}: ${child.seconds.toFixed(1)} s, ${child.files} files, max RSS ${Math.round(child.maxRssMB)} MB (+ Pagefind ${Math.round(child.childrenPeakMB)} MB)`,
+    `full build, ${which === "one" ? "1 language" : "3 languages"}: ${child.seconds.toFixed(1)} s, ${child.files} files, max RSS ${Math.round(child.maxRssMB)} MB`,
   ),
 );
 const full1 = median(fulls.map((p) => p.one.seconds));
@@ -96,7 +96,6 @@ const full3 = median(fulls.map((p) => p.three.seconds));
 const ratio = median(fulls.map((p) => p.three.seconds / p.one.seconds));
 const cpuRatio = median(fulls.map((p) => cpu(p.three) / cpu(p.one)));
 const rss3 = Math.max(...fulls.map((p) => p.three.maxRssMB));
-const pagefind3 = Math.max(...fulls.map((p) => p.three.childrenPeakMB));
 const files = { one: fulls[0]!.one.files, three: fulls[0]!.three.files };
 // The tmpfs holds several copies of the site at 20,000 works (the builds, s3rver's): one fewer.
 await fresh(path.join(dir, "out-one"));
@@ -130,7 +129,7 @@ const rows = [
   },
   {
     measure: "peak memory of the 3-language full build",
-    ours: `${Math.round(rss3)} MB (build process max RSS); Pagefind's processes ${Math.round(pagefind3)} MB at their peak`,
+    ours: `${Math.round(rss3)} MB (build process max RSS)`,
     target: "<= 1 GB",
   },
   {
@@ -213,7 +212,6 @@ console.log(
     ratio,
     cpuRatio,
     rss3,
-    pagefind3,
     rebuild,
     rebuildShare: rebuild / full3,
     runs: fulls,

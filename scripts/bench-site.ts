@@ -7,23 +7,21 @@
  *
  * A first build into another folder warms the image cache and the modules; then the full build is
  * measured. Prints one JSON line.
- * - `pagesPerSecond` counts every HTML page over the whole site stage (images, planning, Eleventy,
- *   search index); `eleventyPagesPerSecond` over the Eleventy runs alone (rendering and writing
- *   the pages, each domain in runs of at most 5,000 pages; Pagefind indexes meanwhile in its own
- *   processes); `pagesPerCpuSecond` over the CPU
- *   time of the build process during the site stage. `searchWaitSeconds`: how long the build
- *   waited for Pagefind after Eleventy was done.
+ * - `pagesPerSecond` counts every HTML page over the whole site stage (images, planning, browse
+ *   index, Eleventy); `eleventyPagesPerSecond` over the Eleventy runs alone (rendering and writing
+ *   the pages, each domain in runs of at most 5,000 pages); `pagesPerCpuSecond` over the CPU
+ *   time of the build process during the site stage.
  * - The no-change rebuild changes an image's time stamp, not its bytes (a rebuild whose inputs
  *   are untouched is skipped by the build's input fingerprint): it must render no page and write
  *   only the build's record of its inputs.
  * - `fullBuildCpuSeconds`, `renameCpuSeconds` and `renameCpuRatio`: CPU time of this process and
- *   its threads (not Pagefind's processes) over each whole build: on a shared machine the wall
+ *   its threads over each whole build: on a shared machine the wall
  *   times of the two builds meet different neighbours, their CPU times much less so.
  * - The rename rebuild (`--runs` times, default 3, the median reported) changes the title of the
  *   first work of audiovisuals.csv, then changes it back, and so on: the domains that
  *   do not list it are kept whole (their inputs key is unchanged), only the pages that show it
- *   are rendered (`renameRendered`), and of each domain listing it, the search index part holding
- *   it is built again. `renameStages` splits its site stage (seconds).
+ *   are rendered (`renameRendered`), and of each domain listing it, the browse index files holding
+ *   it are written again. `renameStages` splits its site stage (seconds).
  */
 import { mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -77,7 +75,7 @@ async function timedBuild(outDir = out) {
   };
   const seconds = (from: string, to: string) => stage(to).at - stage(from).at;
   const { user, system } = process.cpuUsage(cpuBefore);
-  // This process and its threads (writers, the search worker), not the Pagefind processes.
+  // This process and its threads (the writers).
   const cpu = (user + system) / 1e6;
   const [, rendered, , eleventy] = /^rendered (\d+) of (\d+) HTML pages \(Eleventy ([\d.]+) s\)$/
     .exec(stage("rendered ").name)!
@@ -89,9 +87,8 @@ const round = (n: number) => Math.round(n * 100) / 100;
 const siteStages = (b: Awaited<ReturnType<typeof timedBuild>>) => ({
   images: round(b.seconds("processing the site's images", "writing ")),
   // The domains in turn: planning, keying and rendering their pages while their API is written.
-  domains: round(b.seconds("writing ", "waiting for the search index")),
+  domains: round(b.seconds("writing ", "rendered ")),
   eleventy: round(b.eleventy),
-  searchWait: round(b.seconds("waiting for the search index", "rendered ")),
 });
 
 // A first build into another folder fills the image cache and loads the program's modules, so
@@ -104,8 +101,7 @@ const full = await timedBuild();
 const pages = [...(await readManifest(out)).keys()].filter((f) => f.endsWith(".html")).length;
 const siteSeconds = full.seconds("processing the site's images", "switching to the new output");
 const eleventySeconds = full.eleventy;
-// On a shared machine wall time depends on the neighbours; CPU time of this process does not
-// (Pagefind indexes in its own process and is not counted here).
+// On a shared machine wall time depends on the neighbours; CPU time of this process does not.
 const siteCpuSeconds =
   full.stage("switching to the new output").cpu - full.stage("processing the site's images").cpu;
 
@@ -172,7 +168,7 @@ await reportRows([
   },
   {
     measure: "full rebuild after renaming one title",
-    ours: `${round(rename.summary.seconds)} s, ${rename.rendered} pages rendered, ${rename.summary.written} files written; waiting for Pagefind ${siteStages(rename).searchWait} s`,
+    ours: `${round(rename.summary.seconds)} s, ${rename.rendered} pages rendered, ${rename.summary.written} files written`,
     ratio: `${Math.round((rename.summary.seconds / full.summary.seconds) * 100)}% of a build (CPU time of the build process: ${round(rename.cpu)} s, ${Math.round((rename.cpu / full.cpu) * 100)}% of the build's ${round(full.cpu)} s)`,
     target: "<= 25%",
   },

@@ -330,8 +330,7 @@ async function apiSection(content: string, out: string) {
  * and 100 domains (medians of `runs`: seconds per domain and per 1,000 files should stay flat)
  * and of 20,000 works × 30 domains, the site build of 20,000 works × 3 domains, and 100,000 works
  * in one domain with and without the site. The compiled program builds, as the installed
- * command does; peak RSS is the build's process (its threads included), Pagefind's processes
- * apart. Each catalogue and output is deleted as soon as it is measured (20,000 × 30 writes
+ * command does; peak RSS is the build's process (its threads included). Each catalogue and output is deleted as soon as it is measured (20,000 × 30 writes
  * more than /dev/shm holds beside the next).
  */
 async function scaleSection() {
@@ -341,7 +340,7 @@ async function scaleSection() {
     const content = path.join(work, `content-${works}x${domains}`);
     await generateCatalogue(content, { works, domains });
     const out = path.join(work, `out-${works}x${domains}`);
-    const results: (ChildResult & { childrenPeakMB: number })[] = [];
+    const results: ChildResult[] = [];
     for (let i = 0; i < times; i++) {
       await fresh(out);
       const { stdout } = await run(
@@ -365,12 +364,10 @@ async function scaleSection() {
     const seconds = median(results.map((r) => r.seconds));
     const files = results[0]!.files;
     const peak = Math.max(...results.map((r) => r.maxRssMB));
-    const pagefind = Math.max(...results.map((r) => r.childrenPeakMB));
     return {
       seconds,
       files,
       peak,
-      pagefind,
       perDomain: seconds / domains,
       perThousand: (seconds / files) * 1000,
     };
@@ -378,7 +375,7 @@ async function scaleSection() {
   const row = (label: string, r: Awaited<ReturnType<typeof measure>>, target: string) =>
     rows.push({
       measure: `${label} (${r.files.toLocaleString("en")} files)`,
-      ours: `${r.seconds.toFixed(1)} s, peak ${r.peak.toFixed(0)} MB${r.pagefind > 0 ? ` (Pagefind ${r.pagefind.toFixed(0)} MB apart)` : ""}`,
+      ours: `${r.seconds.toFixed(1)} s, peak ${r.peak.toFixed(0)} MB`,
       peer: `${r.perDomain.toFixed(2)} s per domain, ${r.perThousand.toFixed(3)} s per 1,000 files`,
       target,
     });

@@ -2,11 +2,9 @@
  * Runs one build in its own process and prints its figures as JSON on the last line, so that
  * the benchmark measures the peak memory (maxRSS) of the build alone.
  *   tsx scripts/bench/build-child.ts CONTENT OUT DATE [--site] [--domain HOST]...
- * `childrenPeakMB`: the largest sum of the resident memory of Pagefind's processes, sampled every
- * 100 ms from /proc (0 where there is none). With BENCH_COMPILED=1 the compiled program (lib/,
- * `npm run compile`) builds, as the installed command does.
+ * With BENCH_COMPILED=1 the compiled program (lib/, `npm run compile`) builds, as the installed
+ * command does.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
 import type { build as Build } from "../../src/pipeline/pipeline.ts";
 import type { checkUpToDate as CheckUpToDate } from "../../src/pipeline/up-to-date.ts";
 import type { withTunedHeap as WithTunedHeap } from "../../src/util/memory.ts";
@@ -26,36 +24,6 @@ const { withTunedHeap } = (await load("util/memory")) as { withTunedHeap: typeof
 const [content, out, date, ...rest] = process.argv.slice(2);
 const domains = rest.flatMap((arg, i) => (rest[i - 1] === "--domain" ? [arg] : []));
 
-/** Resident kB of the Pagefind processes among this process's descendants (Linux /proc; tsx's esbuild is not counted). */
-function childrenRssKB(): number {
-  let total = 0;
-  const queue = [process.pid];
-  while (queue.length > 0) {
-    const pid = queue.pop()!;
-    const tasks = `/proc/${pid}/task`;
-    for (const task of existsSync(tasks) ? readdirSync(tasks) : []) {
-      const children = readFileSync(`${tasks}/${task}/children`, "utf8").trim();
-      for (const child of children === "" ? [] : children.split(" ").map(Number)) {
-        queue.push(child);
-        if (readFileSync(`/proc/${child}/comm`, "utf8").includes("pagefind"))
-          total += Number(
-            /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child}/status`, "utf8"))?.[1] ?? 0,
-          );
-      }
-    }
-  }
-  return total;
-}
-let childrenPeakKB = 0;
-const sample = () => {
-  try {
-    childrenPeakKB = Math.max(childrenPeakKB, childrenRssKB());
-  } catch {
-    // A process that ended while it was read.
-  }
-};
-const sampler = existsSync("/proc/self/task") ? setInterval(sample, 100) : undefined;
-
 const started = performance.now();
 const options = {
   contentDir: content!,
@@ -69,7 +37,6 @@ const summary = await withTunedHeap(checked.size, options.site, () =>
   build({ ...options, checked }),
 );
 const seconds = (performance.now() - started) / 1000;
-clearInterval(sampler);
 const usage = process.resourceUsage();
 const { manifest: _manifest, ...figures } = summary;
 // CPU seconds of every thread (user, system): steadier than elapsed time on a noisy machine.
@@ -78,7 +45,6 @@ console.log(
     ...figures,
     seconds,
     maxRssMB: usage.maxRSS / 1024,
-    childrenPeakMB: childrenPeakKB / 1024,
     userSeconds: usage.userCPUTime / 1e6,
     systemSeconds: usage.systemCPUTime / 1e6,
   }),

@@ -17,7 +17,6 @@ const TSX = path.join(ROOT, "node_modules/.bin/tsx");
 export interface Child {
   seconds: number;
   maxRssMB: number;
-  childrenPeakMB: number;
   userSeconds: number;
   systemSeconds: number;
   files: number;

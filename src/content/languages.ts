@@ -40,7 +40,7 @@ const noInterface = (tag: string) =>
 /**
  * Why a language tag cannot name a version of a site, or null when it can: its folder is its
  * interface language, or else the tag in lowercase, so a tag must be one of the seven or start
- * with a language of 2 or 3 letters (`media`, `assets`, `director`, `pagefind` are valid tags of
+ * with a language of 2 or 3 letters (`media`, `assets`, `director`, `browse` are valid tags of
  * 5 to 8 letters), and not be a folder of the catalogue's own (`api`, `new`).
  */
 function folderProblem(tag: string): string | null {

@@ -37,7 +37,7 @@ export interface RunningDev {
  */
 export async function startDev(options: DevOptions): Promise<RunningDev> {
   const { say } = options;
-  // Every rebuild reuses what the previous one loaded and started (image headers, Pagefind).
+  // Every rebuild reuses what the previous one loaded (image headers and cache records).
   setKeepWarm(true);
   let count = 0;
   const buildId = () => `${process.pid}-${count}`;
@@ -79,12 +79,8 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
     }
   };
 
-  const stopSearch = async () => {
-    if (options.build.site !== false) await (await import("../site/search.ts")).stopSearch();
-  };
   const first = await attempt();
   if (first !== null && !existsSync(path.join(options.build.outDir, "_catalogue"))) {
-    await stopSearch();
     throw new UserError(
       `nothing to serve: the content does not build (see above) and ${options.build.outDir} holds no earlier build`,
     );
@@ -109,7 +105,6 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
   } catch (error) {
     channel.close();
     await server?.close();
-    await stopSearch();
     throw error;
   }
   const running = server;
@@ -164,7 +159,6 @@ export async function startDev(options: DevOptions): Promise<RunningDev> {
       channel.close();
       await proxy.close();
       await running.close();
-      await stopSearch();
     },
   };
 }

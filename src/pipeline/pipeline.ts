@@ -12,8 +12,6 @@ export interface BuildOptions extends ReadOptions {
   cacheDir?: string;
   /** Bytes of output packed before a batch goes to a writer thread (tests force threads with a small one). */
   writeBatchBytes?: number;
-  /** Documents per part of a domain's search index (tests split small catalogues with a small one). */
-  searchDocsPerPart?: number;
   /** False: no MARC files (the benchmark's peer, to measure what they cost); default true. */
   marcFiles?: boolean;
   /** The no-change check's answer for these options when the caller made it already (the command line, before loading this). */
@@ -46,11 +44,11 @@ export async function build(options: BuildOptions): Promise<BuildSummary> {
   const tree = await OutputTree.open(options.outDir, { batchBytes: options.writeBatchBytes });
   let stages: Stages | null = null;
   try {
-    stages = await Stages.start(tree, inputs, options.searchDocsPerPart, options.marcFiles);
+    stages = await Stages.start(tree, inputs, options.marcFiles);
     // Domains whose inputs are those of the previous build keep their folder as it is.
     const previous = await readPrevious(tree, options.outDir);
     startFromNameOrders(inputs.catalogue, previous.nameOrders);
-    const base = await keyBase(inputs, options.searchDocsPerPart, options.marcFiles);
+    const base = await keyBase(inputs, options.marcFiles);
     // One domain at a time: its view, keys and pages are released before the next one's are
     // made, so memory is bounded by the largest domain, not by their number.
     const results: DomainResult[] = [];

@@ -57,7 +57,7 @@ export async function readInputs(options: ReadOptions, date: string): Promise<Re
   await headerCache.save().catch(() => {});
   const domains = selectDomains(catalogue, options.domains);
 
-  // The site's modules (Eleventy, Pagefind) are slow to load: only when the site is built.
+  // The site's modules (Eleventy) are slow to load: only when the site is built.
   const renderModule = site ? await import("../site/render.ts") : null;
   // The library's site folder is checked before anything is written: its problems stop the build.
   const siteDir = siteFolderPath(options.contentDir, options.siteDir);

@@ -24,12 +24,7 @@ export class Stages {
   ) {}
 
   /** Starts the writer threads of a large build, processes the API's images and starts the site's renderer. */
-  static async start(
-    tree: OutputTree,
-    inputs: ReadInputs,
-    searchDocsPerPart: number | undefined,
-    marcFiles = true,
-  ): Promise<Stages> {
+  static async start(tree: OutputTree, inputs: ReadInputs, marcFiles = true): Promise<Stages> {
     startThreadsEarly(tree, inputs);
     inputs.reporter.stage("processing images");
     const images = await apiImages(inputs.catalogue.images.values(), inputs.cacheDir);
@@ -40,22 +35,20 @@ export class Stages {
             catalogue: inputs.catalogue,
             cacheDir: inputs.cacheDir,
             reporter: inputs.reporter,
-            searchDocsPerPart,
             siteFolder: inputs.siteFolder ?? undefined,
           });
     return new Stages(images, renderer, marcFiles);
   }
 
-  /** Waits for every spreadsheet and the search indexes; throws the first failure. */
+  /** Waits for every spreadsheet; throws the first failure. */
   async finish(): Promise<void> {
     await this.exports.done();
-    await this.renderer?.finish();
+    this.renderer?.finish();
   }
 
   /** Waits until nothing writes any more, failed or not (before the tree is dropped). */
   async stop(): Promise<void> {
     await this.exports.settle();
-    await this.renderer?.close();
   }
 }
 

@@ -25,18 +25,13 @@ export interface DomainResult {
 
 /**
  * The part of every domain's inputs key the build's options and the program make: the program's
- * digest, whether the site is built, the search index's part size and the site folder's digest
- * where there is one (a build without it keeps the keys it had).
+ * digest, whether the site is built and the site folder's digest where there is one (a build
+ * without it keeps the keys it had).
  */
-export async function keyBase(
-  inputs: ReadInputs,
-  searchDocsPerPart?: number,
-  marcFiles = true,
-): Promise<string> {
+export async function keyBase(inputs: ReadInputs, marcFiles = true): Promise<string> {
   return JSON.stringify([
     await programDigest(),
     inputs.site,
-    searchDocsPerPart ?? null,
     ...(inputs.siteFolder?.digest ? [inputs.siteFolder.digest] : []),
     ...(marcFiles ? [] : ["no MARC files"]),
   ]);
@@ -92,14 +87,8 @@ export async function writeDomain(
     }),
   );
   const pages = renderer?.renderDomain(view, info, workDigests);
-  // The API's files wait until the changed parts of the domain's search index are with
-  // Pagefind: in its own processes, indexing then runs beside the API and the pages, instead
-  // of starting after them (interleaved with the API, keying the work pages was slowed by it,
-  // and a rename ended waiting on the last domain's index).
-  const api = spreadsheets
-    .then(() => pages?.indexingStarted)
-    .then(() => writeDomainApi(tree, view, images, workDigests));
-  const [apiDone, pagesDone] = await Promise.allSettled([api, pages?.rendered]);
+  const api = spreadsheets.then(() => writeDomainApi(tree, view, images, workDigests));
+  const [apiDone, pagesDone] = await Promise.allSettled([api, pages]);
   if (apiDone.status === "rejected") throw apiDone.reason;
   if (pagesDone.status === "rejected") throw pagesDone.reason;
   return { domain, info, key, kept: false };

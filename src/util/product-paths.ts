@@ -18,7 +18,7 @@ export const HIDDEN_FOLDERS = [API_FILES_FOLDER, RECORDS_FOLDER] as const;
 /** Where media go when `media_url` is left empty: `{base_url}/media`. */
 export const DEFAULT_MEDIA_FOLDER = "media";
 
-/** Folders of the HTML catalogue: pages by kind, its styles and scripts, its search index. */
+/** Folders of the HTML catalogue: pages by kind, its styles and scripts. */
 export const PAGE_FOLDERS = {
   work: "audiovisual-detail",
   director: "director",
@@ -26,7 +26,6 @@ export const PAGE_FOLDERS = {
   page: "page",
   ordering: "ordering",
   assets: "assets",
-  search: "pagefind",
 } as const;
 
 export const SITE_FOLDERS = [

@@ -1,7 +1,7 @@
 /**
  * Whether this process builds again and again (`catalogue dev`). Modules then keep between builds
- * what the next one reuses (image headers and cache records, Pagefind's processes); a single
- * build would only hold it in memory (or, for the processes, never exit), so it is off by default.
+ * what the next one reuses (image headers and cache records); a single build would only hold it
+ * in memory, so it is off by default.
  */
 let warm = false;
 

@@ -15,7 +15,7 @@ import { interfaceLanguage } from "../content/languages.ts";
  * category for the count is missing). Numbers are written by Intl.NumberFormat, dates by
  * Intl.DateTimeFormat, both in the interface's language.
  *
- * Valencian (`va`) is not a tag browsers, screen readers, axe, Intl or Pagefind know (Intl reads
+ * Valencian (`va`) is not a tag browsers, screen readers, axe or Intl know (Intl reads
  * `va` as an unknown language and falls back to English): it is written `ca-valencia` wherever a
  * tag is read by something else than this program, and its texts fall back to Catalan's, then to
  * Spanish's. Every other language falls back to Spanish.
@@ -28,7 +28,7 @@ export const TEXTS_DIR = path.join(PACKAGE_ROOT, "i18n");
 export type Text = string | Partial<Record<Intl.LDMLPluralRule, string>>;
 export type Texts = Record<string, Text>;
 
-/** The BCP 47 tag of an interface language, as `lang`, Intl and Pagefind read it. */
+/** The BCP 47 tag of an interface language, as `lang` and Intl read it. */
 export const languageTag = (code: Language): string => (code === "va" ? "ca-valencia" : code);
 
 /** The order in which a language's texts (and its biographies, src/site/biography.ts) are looked for. */
@@ -40,7 +40,7 @@ export { interfaceLanguage };
 export interface Strings {
   /** The interface language, as this program names it. */
   code: Language;
-  /** Its BCP 47 tag (`ca-valencia` for `va`): `<html lang>`, Intl, Pagefind. */
+  /** Its BCP 47 tag (`ca-valencia` for `va`): `<html lang>`, Intl. */
   lang: string;
   /** A digest of the texts, fallbacks included: part of the keys of everything that shows them. */
   digest: string;

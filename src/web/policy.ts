@@ -2,17 +2,16 @@ import type { Problem } from "../errors.ts";
 
 /**
  * The Content-Security-Policy of a domain's pages, as data. Everything the site loads is its own
- * (its stylesheets, search.js, Pagefind's bundle and WebAssembly, dev's reload script and event
- * stream), except the covers when `media_url` is on another host, and what the library allows in
- * `site/content-security.json` (an analytics script, a video player's iframe). No inline script,
- * no `eval`: `'wasm-unsafe-eval'` lets Pagefind compile its WebAssembly and nothing else; JSON-LD is
- * data, which a policy does not govern. Nothing is allowed by default, so a new kind of resource
+ * (its stylesheets, its scripts and the browse index's classic scripts, dev's reload script and
+ * event stream), except the covers when `media_url` is on another host, and what the library
+ * allows in `site/content-security.json` (an analytics script, a video player's iframe). No inline
+ * script, no `eval`, no WebAssembly; JSON-LD is data, which a policy does not govern. Nothing is allowed by default, so a new kind of resource
  * must be named here. serve/headers.ts sends it; the library's files are checked against it
  * (custom/blocked.ts). Pure (no Node module): the Worker's bundle carries it.
  */
 const BASE: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["default-src", ["'none'"]],
-  ["script-src", ["'self'", "'wasm-unsafe-eval'"]],
+  ["script-src", ["'self'"]],
   ["style-src", ["'self'"]],
   // data: for the offline archive's root page, whose icon is `data:,` (no request from file://); the site's pages link a real favicon.
   ["img-src", ["'self'", "data:"]],

@@ -23,12 +23,10 @@ import { PAGE_FOLDERS, ROOT_FILES } from "../util/product-paths.ts";
  *   sitemap.xml, sitemap-<n>.xml          the sitemap (an index of parts past 50,000 URLs or 50 MB)
  *   feed.atom                             the Atom feed of new works
  *   feed.json                             the JSON Feed of new and leaving works (CORS: other sites' shelves)
- *   assets/style.css, assets/search.js    stylesheet and the search script
- *   pagefind/…                            the search index
+ *   assets/style.css, assets/browse.js    stylesheet and the filter panel's and search box's script
  */
 
 export const ASSETS_DIR = `${PAGE_FOLDERS.assets}/`;
-export const SEARCH_DIR = `${PAGE_FOLDERS.search}/`;
 export const NOT_FOUND_FILE = ROOT_FILES.notFound;
 export const SITEMAP_FILE = ROOT_FILES.sitemap;
 export const sitemapPartFile = (n: number) => `sitemap-${n}.xml`;

@@ -19,7 +19,7 @@ export function threadError(error: unknown): ThreadError {
 export type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
 /**
- * A worker thread that answers requests (the writer threads, the second Pagefind process): each
+ * A worker thread that answers requests (the writer threads): each
  * request gets an `id`, and the thread replies with that id and either its answer or `error`,
  * rethrown here as an Error with the thread's fields. If the thread fails or stops, every request
  * still waiting fails.

@@ -13,12 +13,12 @@ import {
   listingDir,
   NOT_FOUND_FILE,
   ROBOTS_FILE,
-  SEARCH_DIR,
   SITEMAP_FILE,
   sitemapPartFile,
   workDir,
 } from "../../src/web/urls.ts";
 import { isProductPath } from "../../src/util/product-paths.ts";
+import { BROWSE_DIR } from "../../src/site/browse-index.ts";
 
 /**
  * Who owns each path of a host (src/content/owners.ts), the URLs a server can serve
@@ -179,9 +179,9 @@ describe("each path of a host has one owner", () => {
         /the catalogue's own \/assets on uno\.example/,
       ],
       [
-        "its own search index",
-        [uno("https://uno.example/pagefind/x"), dos],
-        /is inside the catalogue's own \/pagefind/,
+        "its own browse index",
+        [uno("https://uno.example/browse/x"), dos],
+        /is inside the catalogue's own \/browse/,
       ],
       [
         "its own English version",
@@ -326,7 +326,7 @@ describe("language folders", () => {
       "media",
       "assets",
       "director",
-      "pagefind",
+      "browse",
       "api",
       "new",
     ];
@@ -340,7 +340,7 @@ describe("language folders", () => {
       'domains.csv:2: languages: "media" cannot name a version of the site (its folder, "media/"): a language tag starts with a language of 2 or 3 letters, like "de", "gsw" or "pt-BR"',
       'domains.csv:2: languages: "assets" cannot name a version of the site (its folder, "assets/"): a language tag starts with a language of 2 or 3 letters, like "de", "gsw" or "pt-BR"',
       'domains.csv:2: languages: "director" cannot name a version of the site (its folder, "director/"): a language tag starts with a language of 2 or 3 letters, like "de", "gsw" or "pt-BR"',
-      'domains.csv:2: languages: "pagefind" cannot name a version of the site (its folder, "pagefind/"): a language tag starts with a language of 2 or 3 letters, like "de", "gsw" or "pt-BR"',
+      'domains.csv:2: languages: "browse" cannot name a version of the site (its folder, "browse/"): a language tag starts with a language of 2 or 3 letters, like "de", "gsw" or "pt-BR"',
       'domains.csv:2: languages: "api" would put a version of the site in "api/", a folder of the catalogue\'s own: leave it out',
       'domains.csv:2: languages: "new" would put a version of the site in "new/", a folder of the catalogue\'s own: leave it out',
     ]);
@@ -361,7 +361,7 @@ describe("the catalogue's own paths (src/util/product-paths.ts)", () => {
       first(API_PATH.slice(1)),
       ...HIDDEN_PREFIXES.map((p) => p.slice(1, -1)),
       ASSETS_DIR,
-      SEARCH_DIR,
+      BROWSE_DIR,
       workDir(1, "x"),
       directorDir("x"),
       categoryDir("peliculas", 2),
@@ -378,7 +378,16 @@ describe("the catalogue's own paths (src/util/product-paths.ts)", () => {
       ),
     ].map(first);
     for (const name of written) expect(isProductPath(name), name).toBe(true);
-    for (const name of ["about", "help", "en", "covers", "sitemap.xml.bak", "sitemap-x.xml"])
+    // A search index the catalogue no longer writes leaves its folder free.
+    for (const name of [
+      "about",
+      "help",
+      "en",
+      "covers",
+      "sitemap.xml.bak",
+      "sitemap-x.xml",
+      "pagefind",
+    ])
       expect(isProductPath(name), name).toBe(false);
   });
 });

@@ -188,7 +188,7 @@ run("catalogue dev", () => {
   }, 180_000);
 
   it("keeps between rebuilds only what is still true: a replaced cover is read again, and the output is a fresh build's, byte for byte", async () => {
-    // dev keeps image headers and cache records, and Pagefind's processes, from one rebuild to the next.
+    // dev keeps image headers and cache records from one rebuild to the next.
     const builds = () =>
       stderr()
         .split("\n")

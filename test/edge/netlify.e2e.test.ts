@@ -101,7 +101,7 @@ describe("Netlify _redirects and _headers", () => {
     );
     expect(headers).toContain("/api/v1/openapi.json\n  Access-Control-Allow-Origin: *\n");
     expect(headers).toMatch(
-      /^\/\*\n {2}Cache-Control: public, max-age=300\n {2}X-Content-Type-Options: nosniff\n {2}Content-Security-Policy: default-src 'none'; script-src 'self' 'wasm-unsafe-eval';.*frame-ancestors 'self'\n {2}Referrer-Policy: strict-origin-when-cross-origin\n/m,
+      /^\/\*\n {2}Cache-Control: public, max-age=300\n {2}X-Content-Type-Options: nosniff\n {2}Content-Security-Policy: default-src 'none'; script-src 'self';.*frame-ancestors 'self'\n {2}Referrer-Policy: strict-origin-when-cross-origin\n/m,
     );
   });
 

@@ -74,7 +74,7 @@ const SEGMENTS = {
     "api",
     "media",
     "assets",
-    "pagefind",
+    "browse",
     "en",
     "a\\b",
     "@",

@@ -6,7 +6,7 @@ import { builtProject, domainsCsv, expectRefused } from "./project.ts";
 /**
  * Each path of a host belongs to one owner: a domain's base path, its language folders, its
  * media folders, its own pages and the product's paths (`api`, `_api`, `assets`, `media`,
- * `pagefind`, …) never overlap, within a domain or across the domains sharing a host. A language
+ * `browse`, …) never overlap, within a domain or across the domains sharing a host. A language
  * folder is one of the seven or a tag whose primary subtag has 2–3 letters. Anything else is a
  * `FILE:LINE` error from validate and build, the previous output kept. Today a media_url on
  * another library's host root gives that library's pages a year of immutable caching under
@@ -45,7 +45,7 @@ describe("media folders that take another owner's paths (item 3)", () => {
     ["uno's media_url on dos's director pages", { media_url: "https://dos.example/director" }, {}],
     ["uno's media_url on its own site root", { media_url: "https://uno.example" }, {}],
     ["uno's media_url on its own assets folder", { media_url: "https://uno.example/assets" }, {}],
-    ["uno's media_url on its own search index", { media_url: "https://uno.example/pagefind" }, {}],
+    ["uno's media_url on its own browse index", { media_url: "https://uno.example/browse" }, {}],
     ["uno's media_url on its own API", { media_url: "https://uno.example/api" }, {}],
     [
       "uno's media_url on its own English version",
@@ -95,7 +95,7 @@ describe("base paths that take another domain's paths (item 3)", () => {
 });
 
 describe("language folders (item 3: one of the seven, or a primary subtag of 2–3 letters, and no product path)", () => {
-  for (const tag of ["media", "assets", "api", "director", "pagefind"]) {
+  for (const tag of ["media", "assets", "api", "director", "browse"]) {
     it(`languages "${tag}" is an error at its line, not a warning`, async () => {
       await reset();
       await project.write({ "content/domains.csv": domainsCsv({ languages: tag }) });

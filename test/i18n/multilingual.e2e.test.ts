@@ -1,12 +1,15 @@
 import { access, cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkContent, loadCatalogue } from "../../src/content/load.ts";
 import { formatProblem, sortProblems } from "../../src/errors.ts";
 import { domainView, type DomainView } from "../../src/model/domain-view.ts";
 import { buildFixture, generatedContent, outputFiles, tempDir } from "../helpers/catalogue.ts";
 import { writeContent } from "../helpers/content.ts";
-import { buildSiteCounted, SEARCH_DOCS_PER_PART } from "../site/fixture.ts";
+import type { Language } from "../../src/content/schema.ts";
+import { stringsOf } from "../../src/web/i18n.ts";
+import { buildSiteCounted } from "../site/fixture.ts";
 
 /**
  * A domain in four languages: locale `ca`, `languages` `es en va`, its name translated for `es`
@@ -53,6 +56,12 @@ const exists = (rel: string) =>
     () => true,
     () => false,
   );
+/** What a file of the browse index assigns (it is a classic script). */
+async function browseData(rel: string, name: string): Promise<unknown> {
+  const self: { catalogueBrowse?: Record<string, unknown> } = {};
+  runInNewContext(await read(rel), { self });
+  return self.catalogueBrowse?.[name];
+}
 const alternates = (html: string) =>
   [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)]
     .map((m) => `${m[1]} ${m[2]}`)
@@ -84,7 +93,8 @@ describe("a domain in several languages", () => {
       expect(page).toContain(`<html lang="${v.lang}">`);
       expect(await exists(`${ROOT}${v.prefix}404.html`)).toBe(true);
       expect(await exists(`${ROOT}${v.prefix}feed.atom`)).toBe(true);
-      expect(await exists(`${ROOT}${v.prefix}pagefind/pagefind-entry.json`)).toBe(true);
+      expect(await exists(`${ROOT}${v.prefix}browse/search.js`)).toBe(true);
+      expect(await exists(`${ROOT}${v.prefix}pagefind`)).toBe(false);
     }
     // The names: translated where the CSV says, the locale's elsewhere.
     expect(await read(`${ROOT}es/index.html`)).toContain(
@@ -177,7 +187,7 @@ describe("a domain in several languages", () => {
     expect(locs).toBe(single * VERSIONS.length);
   });
 
-  it("gives each language its own feed and search index, in its language", async () => {
+  it("gives each language its own feed and browse index, in its language", async () => {
     for (const v of VERSIONS) {
       const feed = await read(`${ROOT}${v.prefix}feed.atom`);
       expect(feed).toContain(`xml:lang="${v.lang}"`);
@@ -187,8 +197,13 @@ describe("a domain in several languages", () => {
         expect(id[1]).toMatch(
           /^https:\/\/domain-1\.example\/api\/v1\/videos\/audiovisuals\/\d+\/$/,
         );
-      const entry = JSON.parse(await read(`${ROOT}${v.prefix}pagefind/pagefind-entry.json`));
-      expect(Object.keys(entry.languages)).toEqual([v.lang]);
+      const labels = (await browseData(`${ROOT}${v.prefix}browse/labels.js`, "labels")) as {
+        lang: string;
+        texts: Record<string, unknown>;
+      };
+      expect(labels.lang).toBe(v.lang);
+      const code = (v.prefix === "" ? "ca" : v.prefix.slice(0, -1)) as Language;
+      expect(labels.texts["search.none"]).toBe(stringsOf(code).format("search.none"));
     }
   });
 
@@ -220,10 +235,7 @@ describe("a domain in several languages", () => {
 
 describe("a rebuild of a domain in several languages", () => {
   it("writes nothing when nothing changed", async () => {
-    const again = await buildFixture(content, out, {
-      site: true,
-      searchDocsPerPart: SEARCH_DOCS_PER_PART,
-    });
+    const again = await buildFixture(content, out, { site: true });
     expect(again.written).toBe(0);
     expect(await outputFiles(out)).toEqual(first);
   });

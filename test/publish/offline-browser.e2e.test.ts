@@ -225,7 +225,7 @@ async function browse(
 
     // Its director and its category.
     await page.goto(work);
-    await page.locator("a[data-pagefind-meta=director]").click();
+    await page.locator('dd a[href*="director/"]').click();
     await page.waitForURL(new RegExp(`/director/${listed.director!.slug}/index\\.html$`));
     expect(await page.locator("h1").textContent()).toContain(listed.director!.name);
     expect(await badImages(page, d.media)).toEqual([]);

@@ -4,7 +4,6 @@ import path from "node:path";
 import { offlineHtml, relativePath } from "../../src/publish/offline/relative-urls.ts";
 import { offlineCopy } from "../../src/publish/offline/copy.ts";
 import { rootPage } from "../../src/publish/offline/root-page.ts";
-import { searchEntry, searchIndexScript } from "../../src/publish/offline/search-script.ts";
 
 /** An archive holding these files. */
 const holding = (...files: string[]) => {
@@ -151,61 +150,6 @@ describe("the filter panel's script in a copy", () => {
     expect(
       copy.page("a.example/y/index.html", text["a.example/y/index.html"]!).toString(),
     ).toContain('data-media="https://elsewhere.example/m/"');
-  });
-});
-
-// Kept for scripts/offline-index-size.ts until it goes: the archive no longer writes this index.
-describe("the former file:// search index", () => {
-  /** A retrieve document as the build writes it (the keys the index reads, and others). */
-  const detail = (name: string, director: string | null) =>
-    JSON.stringify({
-      id: 3,
-      name,
-      cover: "https://m.example/c.jpeg",
-      director: director === null ? null : { id: 1, name: director, slug: "d" },
-      slug: "s",
-    });
-
-  it("takes the title and director from the work's data, markup characters as written", () => {
-    const entry = searchEntry(
-      { id: 3, slug: "s" },
-      detail(`<script>alert("x")</script> & 'q'`, "Agnès & Co"),
-      "a.example/_api/detail/3.json",
-    );
-    expect(entry).toEqual({
-      id: 3,
-      slug: "s",
-      title: `<script>alert("x")</script> & 'q'`,
-      director: "Agnès & Co",
-    });
-    expect(searchEntry({ id: 4, slug: "t" }, detail("Solo", null), "p").director).toBeNull();
-    expect(() => searchEntry({ id: 5, slug: "u" }, '{"id":5}', "d/5.json")).toThrow(
-      'no "name" in d/5.json',
-    );
-  });
-
-  it("lists directors once, works in the site's title order (accents, case and numbers as the collation has them, ties by id)", () => {
-    const a = { id: 10, slug: "a", title: "Éclair 10", director: 'D\'Or \\ "x"' };
-    const b = { id: 2, slug: "b", title: "eclair 2", director: null };
-    const c = { id: 7, slug: "c", title: "Abeja", director: "E" };
-    const d = { id: 3, slug: "d", title: "abeja", director: "D" };
-    const script = searchIndexScript([a, b, c, d], "es");
-    expect(script).toBe(searchIndexScript([c, d, a, b], "es"));
-    // What the browser gets: the script run with `self`.
-    const self: { catalogueSearchIndex?: unknown } = {};
-    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- runs the generated script, as the page would
-    new Function("self", script)(self);
-    const index = self.catalogueSearchIndex;
-    expect(index).toEqual({
-      page: "../audiovisual-detail/{id}/{slug}/index.html",
-      directors: ["D", "E", `D'Or \\ "x"`],
-      works: [
-        ["abeja", 0, 3, "d"],
-        ["Abeja", 1, 7, "c"],
-        ["eclair 2", -1, 2, "b"],
-        ["Éclair 10", 2, 10, "a"],
-      ],
-    });
   });
 });
 

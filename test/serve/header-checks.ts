@@ -64,12 +64,9 @@ export function observatoryProblems(
       );
       if (unsafe.length > 0) problems.push(`${name} allows ${unsafe.join(" ")}`);
     }
-    // The allowances beyond 'self': Pagefind's WebAssembly, and the hosts the library named.
+    // The allowances beyond 'self': the hosts the library named, and nothing else.
     const scripts = sources("script-src").filter((s) => s !== "'self'");
-    if (
-      scripts.join(" ") !==
-      ["'wasm-unsafe-eval'", ...(librarySources["script-src"] ?? [])].join(" ")
-    )
+    if (scripts.join(" ") !== (librarySources["script-src"] ?? []).join(" "))
       problems.push(`script-src extras ${scripts.join(" ")}`);
     if ((policy.get("object-src") ?? []).join(" ") !== "'none'")
       problems.push(`object-src ${String(policy.get("object-src"))}`);
@@ -243,7 +240,6 @@ export function headerChecks(server: () => { name: string; get: Get; fx: Fixture
         expect(sent.get("frame-src"), `${host}${target}`).toEqual(LIBRARY_SOURCES["frame-src"]);
         expect(sent.get("script-src"), `${host}${target}`).toEqual([
           "'self'",
-          "'wasm-unsafe-eval'",
           ...LIBRARY_SOURCES["script-src"]!,
         ]);
       }

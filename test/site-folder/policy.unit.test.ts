@@ -132,11 +132,7 @@ describe("the setting", () => {
     expect(problems).toEqual([]);
     const policy = parsePolicy(pagePolicy(["https://media.example"], sources));
     expect(policy.get("frame-src")).toEqual(["https://www.youtube-nocookie.com"]);
-    expect(policy.get("script-src")).toEqual([
-      "'self'",
-      "'wasm-unsafe-eval'",
-      "https://stats.example.org",
-    ]);
+    expect(policy.get("script-src")).toEqual(["'self'", "https://stats.example.org"]);
     expect(policy.get("img-src")).toEqual([
       "'self'",
       "data:",

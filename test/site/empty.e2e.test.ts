@@ -36,7 +36,10 @@ it("renders a domain with no listed work: one empty listing page, the browse pag
   const home = await readFile(path.join(out, "tres.example/index.html"), "utf8");
   expect(home).toContain("<p>No works available.</p>");
   expect(home).not.toContain('rel="next"');
-  expect(manifest.get("tres.example/pagefind/pagefind.js")).toBeDefined();
+  // Its browse index exists and lists no work; no other search index is written.
+  const search = await readFile(path.join(out, "tres.example/browse/search.js"), "utf8");
+  expect(search).toContain(`["search"]=JSON.parse('[]');`);
+  expect([...manifest.keys()].filter((f) => f.includes("/pagefind/"))).toEqual([]);
   // The browse pages that always exist say there is nothing to show.
   const leaving = await readFile(path.join(out, "tres.example/leaving/index.html"), "utf8");
   expect(leaving).toContain("<p>No work leaves the catalogue in the next 30 days.</p>");

@@ -36,14 +36,8 @@ export async function siteContent(dir: string): Promise<string> {
   return content;
 }
 
-/**
- * Search index parts of 16 documents: the sites' domains (about 40 works each) get indexes in
- * four parts, so that the merging of parts is what the tests see.
- */
-export const SEARCH_DOCS_PER_PART = 16;
-
 export const buildSite = (content: string, out: string) =>
-  buildFixture(content, out, { site: true, searchDocsPerPart: SEARCH_DOCS_PER_PART });
+  buildFixture(content, out, { site: true });
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -57,7 +51,7 @@ const TYPES: Record<string, string> = {
 /**
  * A minimal static server for one host folder of the output (`<out>/<domain>/`): folders answer
  * their index.html, unknown paths the site's 404 page with status 404. Enough for the pages,
- * their media and the search index (the real server is tested with the serve module).
+ * their media and the browse index (the real server is tested with the serve module).
  */
 export async function serveFolder(
   root: string,
@@ -92,14 +86,11 @@ export async function serveFolder(
   };
 }
 
-/** A site build and what its site stage reported: pages planned, pages given to Eleventy, search index parts and domains indexed. */
+/** A site build and what its site stage reported: pages planned and pages given to Eleventy. */
 export interface CountedBuild {
   summary: BuildSummary;
   pages: number;
   toRender: number;
-  indexedParts: number;
-  searchParts: number;
-  indexed: number;
 }
 
 /** Builds the site like buildSite, reading the counts from the stages the build reports. */
@@ -107,27 +98,16 @@ export async function buildSiteCounted(content: string, out: string): Promise<Co
   const stages: string[] = [];
   const summary = await buildFixture(content, out, {
     site: true,
-    searchDocsPerPart: SEARCH_DOCS_PER_PART,
     reporter: { stage: (name) => void stages.push(name), warning() {} },
   });
   const render = stages
     .map((s) => /^rendered (\d+) of (\d+) HTML pages \(Eleventy [\d.]+ s\)$/.exec(s))
     .find((m) => m !== null);
-  const search = stages
-    .map((s) =>
-      /^built the search index \((\d+) of (\d+) part\(s\) changed, in (\d+) of \d+ site\(s\): one per domain and language\)$/.exec(
-        s,
-      ),
-    )
-    .find((m) => m !== null);
-  if (!render || !search) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
+  if (!render) throw new Error(`the site stages are missing: ${stages.join("; ")}`);
   return {
     summary,
     pages: Number(render[2]),
     toRender: Number(render[1]),
-    indexedParts: Number(search[1]),
-    searchParts: Number(search[2]),
-    indexed: Number(search[3]),
   };
 }
 

@@ -53,9 +53,9 @@ const changed = (a: Files, b: Files) =>
     .filter((f) => a[f]?.md5 !== b[f]?.md5)
     .sort();
 const html = (list: string[]) => list.filter((f) => f.endsWith(".html"));
-/** The site's files beside its pages: sitemaps, feed, robots.txt (no page, API file, search or browse index, or build record). */
+/** The site's files beside its pages: sitemaps, feed, robots.txt (no page, API file, browse index, or build record). */
 const siteFiles = (list: string[]) =>
-  list.filter((f) => !f.endsWith(".html") && !/\/(_api|pagefind|browse)\/|^_catalogue\//.test(f));
+  list.filter((f) => !f.endsWith(".html") && !/\/(_api|browse)\/|^_catalogue\//.test(f));
 /** Builds and returns the counts, with what Eleventy rendered. */
 async function rebuild(target = out) {
   spy.rendered = [];
@@ -73,15 +73,16 @@ beforeAll(async () => {
   out = path.join(dir, "out");
   const build = await rebuild();
   expect(build.rendered).toBe(build.pages);
-  expect(build.indexed).toBe(2);
-  expect(build.searchParts).toBe(8); // four parts of about 16 documents in each domain
-  expect(build.indexedParts).toBe(8);
   first = await files(out);
+  // The site's search is its browse index; no other search index is written.
+  for (const root of ["domain-1.example/", "domain-2.example/cataleg/"])
+    expect(first[`${root}browse/search.js`]).toBeDefined();
+  expect(Object.keys(first).filter((f) => /(^|\/)pagefind\//.test(f))).toEqual([]);
 });
 afterAll(() => cleanup());
 
 describe("an incremental site build", () => {
-  it("keeps both domains whole, planning no page and building no index, when nothing they are made of changed", async () => {
+  it("keeps both domains whole, planning no page, when nothing they are made of changed", async () => {
     // Touching an image changes the build's input fingerprint, not its bytes: the build runs,
     // and finds each domain's inputs key unchanged (src/domain-inputs.ts).
     await touchCover();
@@ -90,15 +91,13 @@ describe("an incremental site build", () => {
     expect(build.pages).toBe(0);
     expect(build.toRender).toBe(0);
     expect(build.rendered).toBe(0);
-    expect(build.indexed).toBe(0);
-    expect(build.indexedParts).toBe(0);
     expect(changed(first, await files(out)).filter((f) => !f.startsWith("_catalogue/"))).toEqual(
       [],
     );
   });
 
   it("after renaming one title renders only the pages whose bytes change, and equals a full build", async () => {
-    // A work listed in the first domain only: the second domain keeps its pages and search index.
+    // A work listed in the first domain only: the second domain keeps its pages and browse index.
     const catalogue = await loadCatalogue(content, () => {});
     const [one, two] = catalogue.domains.map((d) => domainView(catalogue, d, "2026-11-20"));
     const inTwo = new Set(two!.orders.name.map((l) => l.work.id));
@@ -123,7 +122,6 @@ describe("an incremental site build", () => {
     expect(changedPages.every((f) => f.startsWith("domain-1.example/"))).toBe(true);
     expect(build.toRender).toBe(changedPages.length);
     expect(build.rendered).toBe(changedPages.length);
-    expect(build.indexed).toBe(1);
     const work = await readFile(
       path.join(out, `domain-1.example/audiovisual-detail/${target.id}/${target.slug}/index.html`),
       "utf8",
@@ -138,21 +136,6 @@ describe("an incremental site build", () => {
     );
     expect(director).toContain(title);
     expect(director).not.toContain(`>${target.name}<`);
-    // The second domain's index is kept; of the first domain's, the part holding the work (its id
-    // modulo the four parts) is built again with the new title, and only that part.
-    expect(build.indexedParts).toBe(1);
-    const part = target.id % 4;
-    const partDir = `domain-1.example/pagefind/${part === 0 ? "" : `part-${part}/`}`;
-    const inPart = (f: string) =>
-      f.startsWith(partDir) &&
-      (part !== 0 || !/^part-|^parts\.json$/.test(f.slice(partDir.length)));
-    const changedIndex = changed(first, after).filter((f) => f.includes("/pagefind/"));
-    expect(changedIndex.length).toBeGreaterThan(0);
-    expect(changedIndex.filter((f) => !inPart(f))).toEqual([]);
-    expect(after["domain-1.example/pagefind/parts.json"]).toEqual(
-      first["domain-1.example/pagefind/parts.json"],
-    );
-
     // Of the filter panel's index: the first domain's files in name order (the work moved) and the
     // one card chunk holding the work (its id modulo the chunks); not its texts, nothing of the second.
     const chunks = Object.keys(after).filter((f) =>
@@ -306,7 +289,7 @@ describe("an incremental site build", () => {
     expect(await files(path.join(fresh, "out"))).toEqual(after);
   });
 
-  it("renders every page and indexes every search part again when the templates change, rewriting no identical byte", async () => {
+  it("renders every page again when the templates change, rewriting no identical byte", async () => {
     const before = await files(out);
     spy.versionSuffix = "-edited";
     try {
@@ -314,9 +297,6 @@ describe("an incremental site build", () => {
       const build = await rebuild();
       expect(build.pages).toBe(html(Object.keys(before)).length);
       expect(build.rendered).toBe(build.pages);
-      // A part's key is made of its work pages' keys, which cover the template code.
-      expect(build.indexed).toBe(2);
-      expect(build.indexedParts).toBe(build.searchParts);
       // The same bytes come out (the templates did not really change): nothing is rewritten.
       expect(changed(before, await files(out)).filter((f) => !f.startsWith("_catalogue/"))).toEqual(
         [],

@@ -5,7 +5,7 @@ import { outputFiles, tempDir } from "../helpers/catalogue.ts";
 import { buildSite, siteContent } from "./fixture.ts";
 
 /**
- * The site built twice from the same content (three whole builds with Pagefind, hence e2e;
+ * The site built twice from the same content (three whole builds, hence e2e;
  * test/site/render.unit.test.ts checks the pages of one build).
  */
 
@@ -25,11 +25,11 @@ beforeAll(async () => {
 afterAll(() => cleanup());
 
 describe("the HTML catalogue", () => {
-  it("is byte-identical when built twice, search index included, and a rebuild rewrites nothing", async () => {
+  it("is byte-identical when built twice, browse index included, and a rebuild rewrites nothing", async () => {
     const again = path.join(dir, "again");
     await buildSite(content, again);
     const [a, b] = [await files(out), await files(again)];
-    expect(Object.keys(a).filter((f) => f.includes("/pagefind/")).length).toBeGreaterThan(4);
+    expect(Object.keys(a).filter((f) => f.includes("/browse/")).length).toBeGreaterThan(4);
     // The sitemaps, feeds and robots.txt are compared too.
     for (const f of [
       "domain-1.example/sitemap.xml",

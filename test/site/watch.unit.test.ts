@@ -154,7 +154,7 @@ describe("the link to watch or borrow", () => {
       const html = await read(`uno.example/${prefix}${WORK}`);
       const url = "https://films.example.org/obra/10/viaje-a-la-luna?from=llevant&x=1";
       expect(html).toContain(
-        `<p class="watch" data-pagefind-ignore><a href="${url.replace("&", "&amp;")}">${stringsOf(lang).format("work.watch")}</a></p>`,
+        `<p class="watch"><a href="${url.replace("&", "&amp;")}">${stringsOf(lang).format("work.watch")}</a></p>`,
       );
       expect(movie(html).potentialAction).toEqual({
         "@type": "WatchAction",

@@ -8,7 +8,6 @@ import { EXPORTS_CODE, sheetKey, type SheetKeyHead } from "../../src/exports/xls
 import { domainView } from "../../src/model/domain-view.ts";
 import { MEDIA_CODE } from "../../src/media/processed-images.ts";
 import { pageKeys, SITE_CODE } from "../../src/site/keys.ts";
-import { SEARCH_CODE } from "../../src/site/search.ts";
 import type { DomainSite, SitePage } from "../../src/site/model.ts";
 import { codeVersion, sourceFiles, type CodeConcern } from "../../src/util/code-version.ts";
 import { tempDir } from "../helpers/catalogue.ts";
@@ -19,7 +18,6 @@ const CONCERNS = {
   api: API_CODE,
   exports: EXPORTS_CODE,
   site: SITE_CODE,
-  search: SEARCH_CODE,
   media: MEDIA_CODE,
 } satisfies Record<string, CodeConcern>;
 type Concern = keyof typeof CONCERNS;
@@ -103,13 +101,12 @@ describe("code versions", () => {
     ["the spreadsheets' columns", "src/exports/columns.ts", ["exports"]],
     ["a template", "src/site/templates/work.ts", ["site"]],
     ["a site asset", "src/site/assets/style.css", ["site"]],
-    ["the search index's worker", "src/site/search-worker.ts", ["search"]],
     [
       "the images' processing (the pages show them)",
       "src/media/processed-images.ts",
       ["site", "media"],
     ],
-    ["the layout all of them use", "src/api/layout.ts", ["api", "exports", "site", "search"]],
+    ["the layout all of them use", "src/api/layout.ts", ["api", "exports", "site"]],
   ] as const)(
     "an edit of %s (%s) changes the keys of exactly the files its concern makes: %j",
     async (_, file, concerns) => {

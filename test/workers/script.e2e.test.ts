@@ -10,7 +10,7 @@ import { codeModule, threadExecArgv, workerScript } from "../../src/workers/scri
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Every module the program runs in a worker thread (new URL("./x.ts", import.meta.url) in src/). */
-const THREADS = ["src/output/writer-thread.ts", "src/site/search-worker.ts"];
+const THREADS = ["src/output/writer-thread.ts"];
 
 const run = (url: URL, message: unknown) =>
   new Promise<unknown>((resolve, reject) => {

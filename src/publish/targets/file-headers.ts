@@ -19,12 +19,10 @@ export interface FileHeaders {
 const CACHE_IMMUTABLE = CACHE.immutable;
 /** Pages, HTML and exports change with every rebuild under the same name. */
 const CACHE_SHORT = CACHE.short;
-/** Pagefind's index must change together with the HTML it indexes: keep it shorter still. */
-const CACHE_SEARCH = "public, max-age=60";
 
 /**
  * `Content-Type` by extension: the serving module's table, so S3 and `catalogue serve` agree;
- * Pagefind's `.pf_*` chunks and anything unknown are application/octet-stream.
+ * anything unknown is application/octet-stream.
  */
 const contentType = (rel: string) => mimeType(rel);
 
@@ -47,13 +45,8 @@ function mediaFolders(info: BuildInfo): string[] {
   return folders;
 }
 
-/** Pagefind writes its index into a `pagefind/` folder of the site. */
-const isSearchIndex = (rel: string) => rel.startsWith("pagefind/") || rel.includes("/pagefind/");
-
 function cacheControl(rel: string, info: BuildInfo): string {
-  if (isMedia(rel, info)) return CACHE_IMMUTABLE;
-  if (isSearchIndex(rel)) return CACHE_SEARCH;
-  return CACHE_SHORT;
+  return isMedia(rel, info) ? CACHE_IMMUTABLE : CACHE_SHORT;
 }
 
 const EXPORT_FILE = /^([^/]+)\/_api\/export\/([a-z_]+)\.([a-z]+)$/;

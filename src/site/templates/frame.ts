@@ -15,7 +15,6 @@ import {
   exportDir,
   FEED_FILE,
   link,
-  SEARCH_DIR,
   shelfDir,
 } from "../../web/urls.ts";
 import type { PageContext } from "./context.ts";
@@ -27,8 +26,6 @@ export interface LayoutOptions {
   main: Html;
   /** Extra `<link>` elements of the head (rel=prev/next, the JSON alternate). */
   head?: Html;
-  /** Whether the page carries the search box (listing pages). */
-  search?: boolean;
 }
 
 /** The document around every page: language, skip link, header, footer with the downloads. */
@@ -77,7 +74,7 @@ ${header}
 ${trail(page, ctx)}${main}
 </main>
 ${footer}
-${o.search ? html`<script src="${root}${ASSETS_DIR}search.js" data-pagefind="${root}${SEARCH_DIR}pagefind.js" defer></script>\n` : ""}</body>
+</body>
 </html>
 `.value;
 }

@@ -6,17 +6,13 @@ import { formatDay } from "../../web/i18n.ts";
 import { picture } from "../image-variants.ts";
 import type { SitePage } from "../model.ts";
 import { apiDetailDir, categoryDir, directorDir, link } from "../../web/urls.ts";
-import { pageContext, type PageContext } from "./context.ts";
+import type { PageContext } from "./context.ts";
 import { layout } from "./frame.ts";
 import { paragraphs } from "./parts.ts";
 
 export type Work = Extract<SitePage, { kind: "work" }>;
 
-/**
- * One work: the title is the page's only `<h1>`. The part Pagefind indexes (title, director,
- * category) is marked `data-pagefind-body`; the link to watch or borrow it, its synopsis and the
- * biography are left out of the index (search looks for titles and directors).
- */
+/** One work: the title is the page's only `<h1>`. */
 export function workPage(page: Work, ctx: PageContext): string {
   const { site, listed } = page;
   const { work, director } = listed;
@@ -28,9 +24,9 @@ export function workPage(page: Work, ctx: PageContext): string {
   const watch =
     page.watch === null
       ? ""
-      : html`<p class="watch" data-pagefind-ignore><a href="${page.watch}">${s.format("work.watch")}</a></p>\n`;
+      : html`<p class="watch"><a href="${page.watch}">${s.format("work.watch")}</a></p>\n`;
   const main = html`<article class="work">
-${indexed(page, ctx, watch)}
+${summary(page, ctx, watch)}
 ${
   page.synopsis !== null
     ? html`<section class="synopsis" aria-labelledby="synopsis-title">
@@ -54,36 +50,22 @@ ${bio !== null ? paragraphs(bio.text, bio.lang, s.lang) : ""}
   return layout(page, ctx, { title: titleIn(work, s.code), main, head });
 }
 
-/**
- * The part of the page search indexes: title, cover, director and category (facts ignored).
- * `after` ends the facts' column on the page (the link to watch or borrow), not in the index.
- */
-function indexed(page: Work, ctx: PageContext, after: Html | "" = ""): Html {
+/** The title, cover and facts; `after` ends the facts' column (the link to watch or borrow). */
+function summary(page: Work, ctx: PageContext, after: Html | "" = ""): Html {
   const { site, listed } = page;
   const { work, director, window } = listed;
   const s = site.strings;
   const title = titleIn(work, s.code);
-  return html`<div data-pagefind-body>
-<h1>${title}</h1>
+  return html`<h1>${title}</h1>
 <div class="work-body">
 ${picture(site.images.get(work.cover)!, { media: ctx.media, alt: s.cover(title), sizes: "(min-width: 40rem) 20rem, 90vw", lazy: false, className: "cover" })}
 <div class="facts">
 <dl>
-${director !== null ? html`<dt>${s.director}</dt><dd><a href="${link(ctx.root, directorDir(director.slug))}" data-pagefind-meta="director">${director.name}</a></dd>\n` : ""}${work.audiovisual_type !== null ? html`<dt>${s.category}</dt><dd><a href="${link(ctx.root, categoryDir(work.audiovisual_type, 1))}">${s.categories[work.audiovisual_type]}</a></dd>\n` : ""}</dl>
-<dl data-pagefind-ignore>
+${director !== null ? html`<dt>${s.director}</dt><dd><a href="${link(ctx.root, directorDir(director.slug))}">${director.name}</a></dd>\n` : ""}${work.audiovisual_type !== null ? html`<dt>${s.category}</dt><dd><a href="${link(ctx.root, categoryDir(work.audiovisual_type, 1))}">${s.categories[work.audiovisual_type]}</a></dd>\n` : ""}</dl>
+<dl>
 ${work.year !== null ? html`<dt>${s.year}</dt><dd>${work.year}</dd>\n` : ""}${work.duration !== null ? html`<dt>${s.duration}</dt><dd>${s.minutes(work.duration)}</dd>\n` : ""}${browseFacts(work, s, site.versions[0]?.lang ?? s.lang)}<dt>${s.availableFrom}</dt><dd><time datetime="${window.from}">${formatDay(window.from, s)}</time>${listed.isNew ? html` <span class="badge">${s.isNew}</span>` : ""}</dd>
 <dt>${s.availableUntil}</dt><dd>${window.until === null ? s.noEnd : html`<time datetime="${window.until}">${formatDay(window.until, s)}</time>${listed.isLeaving ? html` <span class="badge badge-leaving">${s.format("isLeaving")}</span>` : ""}`}</dd>
 </dl>
 ${after}</div>
-</div>
 </div>`;
-}
-
-/**
- * What the search index reads of a work page: the same indexed part, without the page frame
- * (navigation, biography, footer) that Pagefind would parse only to skip.
- */
-export function workSearchDocument(page: Work): string {
-  return html`<!doctype html><html lang="${page.site.strings.lang}"><body>${indexed(page, pageContext(page))}</body></html>`
-    .value;
 }

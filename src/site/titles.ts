@@ -30,14 +30,20 @@ export function versionOrders(view: DomainView, language: string): Orders {
   if (byLanguage === undefined) ordersByView.set(view, (byLanguage = new Map<string, Orders>()));
   let orders = byLanguage.get(language);
   if (orders === undefined) {
-    const title = (work: Audiovisual) => titleIn(work, language);
     const listed = view.orders.name;
-    if (listed.every((l) => title(l.work) === l.work.name)) orders = view.orders;
+    const shown = listed.map((l) => titleIn(l.work, language));
+    if (shown.every((title, i) => title === listed[i]!.work.name)) orders = view.orders;
     else {
-      // Starting from the titles in the domain's order: the works showing the locale's title are
-      // mostly in order already, and the sort moves the others (see nameRanks).
-      const works = listed.map((l) => l.work);
-      const { ranks } = nameRanks(works, language, works.map(title), title);
+      // Each title picked once: the ranking and the sorts look it up.
+      const titles = new Map(listed.map((l, i) => [l.work, shown[i]!]));
+      const title = (work: Audiovisual) => titles.get(work)!;
+      // From nameRanks' rough order: starting from the domain's order of the titles was no cheaper.
+      const { ranks } = nameRanks(
+        listed.map((l) => l.work),
+        language,
+        [],
+        title,
+      );
       orders = orderWorks(listed, language, ranks, title);
     }
     byLanguage.set(language, orders);

@@ -20,6 +20,9 @@ export function collationLocale(locale: string): string {
   return language?.toLowerCase() === "va" ? ["ca", ...rest].join("-") : locale;
 }
 
+/** The title a domain ranks by: its locale's. */
+const localeName = (work: Audiovisual) => work.name;
+
 const collators = new Map<string, Intl.Collator>();
 
 /**
@@ -38,7 +41,8 @@ export function titleCollator(locale: string): Intl.Collator {
 
 /**
  * Ranks the names of `works` once with the locale's collation (accents and case ignored, numbers
- * inside titles compared as numbers). Collator comparisons are the costly part of ordering;
+ * inside titles compared as numbers). `title` picks what is ranked: the locale's `name` unless a
+ * language version shows other titles (src/site/titles.ts). Collator comparisons are the costly part of ordering;
  * ranking the whole catalogue once per locale lets every domain and list sort by integers.
  *
  * `previous` is an earlier order of names (the previous build's): the names it holds are put
@@ -51,9 +55,10 @@ export function nameRanks(
   works: readonly Audiovisual[],
   locale: string,
   previous: readonly string[] = [],
+  title: (work: Audiovisual) => string = localeName,
 ): RankedNames {
   const collator = titleCollator(locale);
-  const added = new Set(works.map((work) => work.name));
+  const added = new Set(works.map(title));
   // The previous order's names that are still there (each once), then those it lacks in a rough
   // order close to the collation's (all of them in a first build).
   const order = previous.filter((name) => added.delete(name));
@@ -83,7 +88,7 @@ function roughOrder(names: Iterable<string>): string[] {
 
 /**
  * The four orderings of docs/interface.md#orderings. `name` uses the domain's collation; ties go by id so
- * every order is total. `ranks` must cover the works (see nameRanks).
+ * every order is total. `ranks` must cover the works' titles as `title` picks them (see nameRanks).
  */
 export function orderWorks(
   works: readonly ListedWork[],
@@ -92,12 +97,13 @@ export function orderWorks(
     works.map((l) => l.work),
     locale,
   ).ranks,
+  title: (work: Audiovisual) => string = localeName,
 ): Record<Ordering, ListedWork[]> {
   // Sort keys are looked up once per work, not once per comparison.
   const keyed = works.map((listed) => ({
     listed,
     id: listed.work.id,
-    rank: ranks.get(listed.work.name)!,
+    rank: ranks.get(title(listed.work))!,
     year: listed.work.year,
     position: 0,
   }));

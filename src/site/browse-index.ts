@@ -5,7 +5,7 @@ import { md5 } from "../util/hash.ts";
 import { ACCESSIBILITY_FEATURES } from "../content/browse-columns.ts";
 import type { Variants } from "./image-variants.ts";
 import type { DomainSite } from "./model.ts";
-import { titleIn } from "./titles.ts";
+import { titleIn, versionOrders } from "./titles.ts";
 import { browseLabels } from "./browse-labels.ts";
 
 /**
@@ -14,8 +14,8 @@ import { browseLabels } from "./browse-labels.ts";
  * from a server under `script-src 'self'` and from file:// alike (fetch() and import() are refused
  * there). Under `<version root>browse/`:
  *
- * - `facets.js`: the listed works in name order (a work's position is its place there), each
- *   facet's values and one column per facet; loaded when the panel opens;
+ * - `facets.js`: the listed works in the version's name order (versionOrders: a work's position is
+ *   its place there), each facet's values and one column per facet; loaded when the panel opens;
  * - `directors.js`: the directors in collation order and each position's director;
  * - `search.js`: every title of each position's work (all its languages), for the search box;
  * - `cards/<k>.js`: the card data (title in the version's language, cover variants, director,
@@ -79,7 +79,9 @@ const categories = (l: ListedWork) =>
 
 /** The index's files of one version of a domain's site. */
 export function browseFiles(site: DomainSite, view: DomainView): BrowseFile[] {
-  const works = view.orders.name;
+  // Positions in the version's own name order: the panel's four orderings follow its titles.
+  const orders = versionOrders(view, site.strings.code);
+  const works = orders.name;
   const lang = site.strings.lang;
   const chunks = chunkCount(works.length);
   const values = {
@@ -92,7 +94,7 @@ export function browseFiles(site: DomainSite, view: DomainView): BrowseFile[] {
       works.some((l) => l.work.browse?.accessibility?.includes(f)),
     ),
   };
-  const ranks = new Map(view.orders["-name"].map((l, i) => [l, i]));
+  const ranks = new Map(orders["-name"].map((l, i) => [l, i]));
   const facets = {
     v: 1,
     n: works.length,
@@ -109,7 +111,7 @@ export function browseFiles(site: DomainSite, view: DomainView): BrowseFile[] {
     new: positions(works, (l) => l.isNew),
     leaving: positions(works, (l) => l.isLeaving),
     // Where a work ties with the one before it in the collation (the -name order keeps ties by id):
-    // read from the model's own -name order, so the browser needs no collator.
+    // read from the version's own -name order, so the browser needs no collator.
     ties: positions(works, (l, i) => i > 0 && ranks.get(l)! === ranks.get(works[i - 1]!)! + 1),
   };
   const directorIndex = new Map<string, number>();

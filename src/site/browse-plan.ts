@@ -13,7 +13,8 @@ export function* browsePages(site: DomainSite, view: DomainView): Generator<Site
     days: null,
     decades: [] as { decade: number; count: number }[],
   };
-  const decades = decadeShelves(view);
+  const language = site.strings.code;
+  const decades = decadeShelves(view, language);
   yield {
     ...shelf,
     shelf: "decades",
@@ -37,8 +38,8 @@ export function* browsePages(site: DomainSite, view: DomainView): Generator<Site
     }));
   // New and leaving always have a page, empty or not: links and bookmarks to them keep working.
   const shelves = [
-    ["new", newWorks(view), view.domain.new_days],
-    ["leaving", leavingWorks(view), view.domain.leaving_days ?? LEAVING_DAYS],
+    ["new", newWorks(view, language), view.domain.new_days],
+    ["leaving", leavingWorks(view, language), view.domain.leaving_days ?? LEAVING_DAYS],
   ] as const;
   for (const [name, works, days] of shelves)
     yield* paginate(

@@ -2,6 +2,7 @@ import { API_PATH } from "../api/layout.ts";
 import type { DomainView, ListedWork } from "../model/domain-view.ts";
 import { absoluteUrl, JSON_FEED_FILE, workDir } from "../web/urls.ts";
 import type { DomainSite } from "./model.ts";
+import { leavingWorks, newWorks } from "./shelves.ts";
 import { titleIn } from "./titles.ts";
 
 /** At most this many new works and this many leaving ones: enough for any shelf, small to embed. */
@@ -34,14 +35,8 @@ export function jsonFeed(site: DomainSite, view: DomainView): string {
   const url = (dir: string) => absoluteUrl(info.base_url, dir);
   // Absolute: a shelf shows the covers on other hosts' pages.
   const media = `${info.media_url}/`;
-  const newest = view.orders.name
-    .filter((listed) => listed.isNew)
-    .sort((a, b) => compare(b.window.from, a.window.from))
-    .slice(0, SHELF_WORKS);
-  const leaving = view.orders.name
-    .filter((listed) => listed.isLeaving)
-    .sort((a, b) => compare(a.window.until ?? "", b.window.until ?? ""))
-    .slice(0, SHELF_WORKS);
+  const newest = newWorks(view, strings.code).slice(0, SHELF_WORKS);
+  const leaving = leavingWorks(view, strings.code).slice(0, SHELF_WORKS);
   const items = [...new Set([...newest, ...leaving])].map((listed) => item(listed));
   const feed = {
     version: "https://jsonfeed.org/version/1.1",
@@ -96,5 +91,3 @@ export function jsonFeed(site: DomainSite, view: DomainView): string {
     };
   }
 }
-
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

@@ -17,6 +17,7 @@ import type { Variants } from "./image-variants.ts";
 import { categoryDir, directorDir, listingDir, NOT_FOUND_FILE, workDir } from "../web/urls.ts";
 import { browsePages } from "./browse-plan.ts";
 import { siteVersions } from "./language-versions.ts";
+import { versionOrders } from "./titles.ts";
 import { paginate, type DomainSite, type SitePage } from "./site-page.ts";
 
 // The pages' types live with paginate (site-page.ts), so the browse planner can use them.
@@ -149,12 +150,13 @@ function relativeFolder(from: string, to: string): string {
   );
 }
 
-/** Every page of one domain's site. */
+/** Every page of one version of a domain's site, its lists in the order of the titles it shows. */
 export function* sitePages(site: DomainSite, view: DomainView): Generator<SitePage> {
-  const byName = view.orders.name;
+  const orders = versionOrders(view, site.strings.code);
+  const byName = orders.name;
   const { defaultOrdering } = site;
   for (const ordering of ORDERINGS) {
-    yield* paginate(view.orders[ordering], (works, page, pages) => ({
+    yield* paginate(orders[ordering], (works, page, pages) => ({
       kind: "listing",
       dir: listingDir(ordering, defaultOrdering, page),
       site,

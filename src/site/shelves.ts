@@ -1,24 +1,28 @@
 import type { DomainView, ListedWork } from "../model/domain-view.ts";
+import { versionOrders } from "./titles.ts";
 
 /**
- * The works of the browse pages (docs/browsing.md), from the domain's name order: a stable sort
- * keeps that order among works of the same day or decade.
+ * The works of the browse pages and feeds (docs/browsing.md), from the name order of the version
+ * in `language` (an interface language: versionOrders), or the domain's without one: a stable
+ * sort keeps that order among works of the same day or decade.
  */
+const byName = (view: DomainView, language?: string) =>
+  language === undefined ? view.orders.name : versionOrders(view, language).name;
 
 /** The shelves of the browse pages: the decades' index, one decade, the new works, the leaving ones. */
 export const SHELVES = ["decades", "decade", "new", "leaving"] as const;
 export type Shelf = (typeof SHELVES)[number];
 
 /** The new works, newest `available_from` first (the Atom feed's order too). */
-export function newWorks(view: DomainView): ListedWork[] {
-  return view.orders.name
+export function newWorks(view: DomainView, language?: string): ListedWork[] {
+  return byName(view, language)
     .filter((listed) => listed.isNew)
     .sort((a, b) => (a.window.from < b.window.from ? 1 : a.window.from > b.window.from ? -1 : 0));
 }
 
 /** The leaving works, soonest `available_until` first (a leaving work always has one). */
-export function leavingWorks(view: DomainView): ListedWork[] {
-  return view.orders.name
+export function leavingWorks(view: DomainView, language?: string): ListedWork[] {
+  return byName(view, language)
     .filter((listed) => listed.isLeaving)
     .sort((a, b) =>
       a.window.until! < b.window.until! ? -1 : a.window.until! > b.window.until! ? 1 : 0,
@@ -26,9 +30,12 @@ export function leavingWorks(view: DomainView): ListedWork[] {
 }
 
 /** The decades that have listed works, oldest first, each with its works in name order. */
-export function decadeShelves(view: DomainView): { decade: number; works: ListedWork[] }[] {
+export function decadeShelves(
+  view: DomainView,
+  language?: string,
+): { decade: number; works: ListedWork[] }[] {
   const byDecade = new Map<number, ListedWork[]>();
-  for (const listed of view.orders.name) {
+  for (const listed of byName(view, language)) {
     const { year } = listed.work;
     if (year === null) continue;
     const decade = year - (year % 10);

@@ -192,3 +192,40 @@ export async function expectedWorks(content: string, host: string): Promise<Expe
 /** The title a version in `lang` shows. */
 export const shownTitle = (w: Expected, lang: string) =>
   w.names[lang] ?? (lang === "va" ? w.names.ca : undefined) ?? w.name;
+
+/**
+ * The works of a version in `lang` in its name order: by the titles it shows, in its language's
+ * collation (Valencian's is Catalan's), ties by id; the domain's order when it shows no title of
+ * its own.
+ */
+export function versionOrder(works: Expected[], lang: string): Expected[] {
+  if (works.every((w) => shownTitle(w, lang) === w.name)) return works;
+  const collator = new Intl.Collator(lang === "va" ? "ca" : lang, {
+    sensitivity: "base",
+    numeric: true,
+  });
+  return [...works].sort(
+    (a, b) => collator.compare(shownTitle(a, lang), shownTitle(b, lang)) || a.id - b.id,
+  );
+}
+
+/** Text of HTML with its entities decoded. */
+export const unescape = (s: string) =>
+  s
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+/** The cards of a page: ids and titles in order, and which carry the leaving badge. */
+export function cardsOf(text: string) {
+  return [
+    ...text.matchAll(
+      /<li class="card"><a href="[^"]*audiovisual-detail\/(\d+)\/[^"]*">.*?<span class="card-title">(.*?)<\/span>.*?<\/li>/g,
+    ),
+  ].map((m) => ({
+    id: Number(m[1]),
+    title: unescape(m[2]!),
+    leaving: m[0].includes("badge-leaving"),
+  }));
+}

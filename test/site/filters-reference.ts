@@ -70,11 +70,20 @@ export function valuesOf(w: RefWork, facet: Facet): string[] {
   }
 }
 
-/** The listed works of `domain` at `date`, in the four orderings. */
+/** The title a version in `lang` shows: name_<lang>, Valencian falling back to Catalan, else name. */
+export const shownTitle = (w: RefWork, lang: string) =>
+  w.names[lang] ?? (lang === "va" ? w.names.ca : undefined) ?? w.name;
+
+/**
+ * The listed works of `domain` at `date`, in the four orderings of the version in `lang` (the
+ * locale's without one): by the titles it shows in its language's collation, or by `name` in the
+ * locale's where it shows no title of its own.
+ */
 export async function referenceWorks(
   content: string,
   domain: string,
   date: string,
+  lang?: string,
 ): Promise<{ name: RefWork[]; "-name": RefWork[]; year: RefWork[]; "-year": RefWork[] }> {
   const read = async (file: string) => parseCsv(await readFile(path.join(content, file), "utf8"));
   const [domains, directors, works, windows] = await Promise.all(
@@ -115,8 +124,13 @@ export async function referenceWorks(
       isLeaving: until - T < leavingDays,
     });
   }
-  const collator = new Intl.Collator(row.locale, { sensitivity: "base", numeric: true });
-  const name = [...listed].sort((a, b) => collator.compare(a.name, b.name) || a.id - b.id);
+  const own = lang !== undefined && listed.some((w) => shownTitle(w, lang) !== w.name);
+  const title = (w: RefWork) => (own ? shownTitle(w, lang) : w.name);
+  const collator = new Intl.Collator(own ? (lang === "va" ? "ca" : lang) : row.locale, {
+    sensitivity: "base",
+    numeric: true,
+  });
+  const name = [...listed].sort((a, b) => collator.compare(title(a), title(b)) || a.id - b.id);
   const position = new Map(name.map((w, i) => [w, i]));
   const byYear = (direction: number) => (a: RefWork, b: RefWork) =>
     a.year === b.year
@@ -128,7 +142,7 @@ export async function referenceWorks(
           : (a.year - b.year) * direction;
   return {
     name,
-    "-name": [...listed].sort((a, b) => collator.compare(b.name, a.name) || a.id - b.id),
+    "-name": [...listed].sort((a, b) => collator.compare(title(b), title(a)) || a.id - b.id),
     year: [...name].sort(byYear(1)),
     "-year": [...name].sort(byYear(-1)),
   };

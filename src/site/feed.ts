@@ -9,7 +9,7 @@ import { escape } from "../web/xml.ts";
 
 /**
  * The Atom feed (RFC 4287) of a domain's new works (`is_new`), newest `available_from` first
- * (works of the same day in the listing's name order), in the language of the domain's pages.
+ * (works of the same day in the version's name order), in the language of the version's pages.
  *
  * Each language version of the site has its own feed (`{L}/feed.atom`), in its words.
  *
@@ -20,7 +20,7 @@ import { escape } from "../web/xml.ts";
  */
 export function atomFeed(site: DomainSite, view: DomainView): string {
   const { info, strings: s } = site;
-  const entries = newWorks(view);
+  const entries = newWorks(view, s.code);
   const day = (date: string) => `${date}T00:00:00Z`;
   const updated = day(entries[0]?.window.from ?? view.date);
   const url = (dir: string) => absoluteUrl(info.base_url, dir);

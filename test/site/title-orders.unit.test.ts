@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Audiovisual, Ordering } from "../../src/content/schema.ts";
 import { domainView } from "../../src/model/domain-view.ts";
+import { leavingWorks, newWorks } from "../../src/site/shelves.ts";
 import { titleIn, versionOrders } from "../../src/site/titles.ts";
 import { catalogueOf, DOMAIN, work } from "../helpers/model.ts";
 
@@ -96,4 +97,33 @@ describe("versionOrders", () => {
     expect(versionOrders(v, "ca")).toBe(versionOrders(v, "ca"));
     expect(versionOrders(v, "ca")).not.toBe(versionOrders(v, "va"));
   });
+});
+
+describe("the shelves of a version", () => {
+  // Every work new from the same day but three, and five leaving on the same day: the ties.
+  const windows = new Map(
+    WORKS.map((w) => [
+      w.id,
+      {
+        from: [3, 8, 11].includes(w.id) ? "2026-11-01" : "2026-11-10",
+        until: w.id % 3 === 0 ? null : "2026-12-01",
+      },
+    ]),
+  );
+  const shelfView = () => domainView(catalogueOf(WORKS, { windows }), DOMAIN, DATE);
+
+  it.each(["ca", "va", "en", "es"])(
+    "breaks the new and leaving works' ties by the %s version's titles (the feeds' order)",
+    (language) => {
+      const v = shelfView();
+      const name = plain(language).name;
+      const ofDay = (day: string, key: "from" | "until") =>
+        name.filter((id) => windows.get(id)![key] === day);
+      expect(newWorks(v, language).map((l) => l.work.id)).toEqual([
+        ...ofDay("2026-11-10", "from"),
+        ...ofDay("2026-11-01", "from"),
+      ]);
+      expect(leavingWorks(v, language).map((l) => l.work.id)).toEqual(ofDay("2026-12-01", "until"));
+    },
+  );
 });

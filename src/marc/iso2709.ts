@@ -57,6 +57,8 @@ export class Iso2709Chunks {
   private used = 0;
   /** The leader of the record added last (the MARCXML writer of the same records takes it). */
   leader = "";
+  /** The record added last as written: checked, without forbidden characters (the same goes to MARCXML). */
+  written: MarcRecord | null = null;
 
   constructor(private readonly chunkBytes = 64 * 1024) {
     this.chunk = Buffer.allocUnsafe(chunkBytes);
@@ -75,6 +77,7 @@ export class Iso2709Chunks {
     }
     const length = writeRecord(clean, texts, this.chunk, this.used);
     this.leader = this.chunk.toString("latin1", this.used, this.used + LEADER);
+    this.written = clean;
     this.used += length;
     return full;
   }
@@ -159,8 +162,11 @@ function writeRecord(
   const end = data + out.write(texts.join(""), data, "utf8");
   let directory = "";
   let start = data;
-  for (const field of record.fields) {
-    let stop = start;
+  for (let i = 0; i < texts.length; i++) {
+    const field = record.fields[i]!;
+    // A field takes at least a byte a UTF-16 unit, and its only terminator is its last unit: the
+    // search starts there (an ASCII field's is found at once).
+    let stop = start + texts[i]!.length - 1;
     while (out[stop] !== FT) stop++;
     directory += `${field.tag}${pad4(checkedFieldLength(field, stop + 1 - start))}${pad5(start - data)}`;
     start = stop + 1;

@@ -11,7 +11,13 @@ import {
 } from "./fields.ts";
 import { cutSynopsis, fitField, fitRecord } from "./fit.ts";
 import { DEFAULT_LABELS, fill, labelsLanguage, type MarcLabels } from "./record-labels.ts";
-import { MAX_FIELD_BYTES, type ControlField, type DataField, type MarcRecord } from "./record.ts";
+import {
+  MAX_FIELD_BYTES,
+  type ControlField,
+  type DataField,
+  type MarcRecord,
+  type Subfield,
+} from "./record.ts";
 
 /**
  * One work as a MARC 21 bibliographic record for streaming video (RDA, ISBD punctuation), the
@@ -166,11 +172,10 @@ export function marcMapper(
       typeof work.duration === "number" && work.duration > 0 ? Math.round(work.duration) : null;
     const fields: DataField[] = [];
 
-    const codes = [
-      ...audioCodes.flatMap((code) => ["a", code]),
-      ...codesOf(subtitles).flatMap((code) => ["j", code]),
-    ];
-    if (codes.length > 0) fields.push(data("041", "  ", ...codes));
+    const codes: Subfield[] = [];
+    for (const value of audioCodes) codes.push({ code: "a", value });
+    for (const value of codesOf(subtitles)) codes.push({ code: "j", value });
+    if (codes.length > 0) fields.push({ tag: "041", ind1: " ", ind2: " ", subfields: codes });
     fields.push(
       data(
         "245",
@@ -308,7 +313,9 @@ const languageTags = (tags: readonly string[] | undefined): string[] =>
   (tags ?? []).map(text).filter((tag): tag is string => tag !== null);
 
 function unique<T>(values: readonly (T | null)[]): T[] {
-  return [...new Set(values.filter((value): value is T => value !== null))];
+  const found: T[] = [];
+  for (const value of values) if (value !== null && !found.includes(value)) found.push(value);
+  return found;
 }
 
 /**

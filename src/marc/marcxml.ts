@@ -21,7 +21,12 @@ export function marcxmlRecord(record: MarcRecord, leader?: string): string {
   const clean = withoutForbidden(record);
   // Tags, indicators and codes go into attributes as they are: checked (iso2709Leader checks too).
   if (leader !== undefined) checkStructure(clean);
-  let xml = `<record>\n  <leader>${escape(leader ?? iso2709Leader(clean))}</leader>\n`;
+  return recordXml(clean, leader ?? iso2709Leader(clean));
+}
+
+/** The element of a record already checked and without forbidden characters, and its leader. */
+function recordXml(clean: MarcRecord, leader: string): string {
+  let xml = `<record>\n  <leader>${escape(leader)}</leader>\n`;
   for (const field of clean.fields) {
     if (isControlField(field)) {
       xml += `  <controlfield tag="${field.tag}">${escape(field.value)}</controlfield>\n`;
@@ -70,7 +75,18 @@ export class MarcxmlChunks {
 
   /** Adds a record (`leader`: its ISO 2709 leader, if known); gives the chunk it filled, if it had to start another. */
   add(record: MarcRecord, leader?: string): Uint8Array | null {
-    const xml = marcxmlRecord(record, leader);
+    return this.addXml(marcxmlRecord(record, leader));
+  }
+
+  /**
+   * Adds a record the ISO 2709 writer has just written (Iso2709Chunks' `written` and `leader`):
+   * checked and cleaned there, so not again.
+   */
+  addWritten(written: MarcRecord, leader: string): Uint8Array | null {
+    return this.addXml(recordXml(written, leader));
+  }
+
+  private addXml(xml: string): Uint8Array | null {
     // At most three UTF-8 bytes for each UTF-16 unit.
     const bound = 3 * xml.length;
     let full: Uint8Array | null = null;

@@ -11,7 +11,7 @@ import type { FileSink } from "../output/sink.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 import { stringsFor } from "../web/i18n.ts";
-import { marcJob, marcWorkLines, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
+import { marcJob, marcWorkParts, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
 import { marcDomain, marcWork } from "./marc-works.ts";
 
 /**
@@ -86,7 +86,7 @@ export async function writeMarcExports(
         iso2709: file("marc"),
         marcxml: file("marcxml"),
         domain: target,
-        works: marcWorkLines(adapted(works, domain, strings.categories), works.length),
+        works: marcWorkParts(adapted(works, domain, strings.categories)),
         records: works.length,
         status: SETS[kind].status,
       };

@@ -1,3 +1,4 @@
+import { isMarcOrgCode } from "../util/marc-org-code.ts";
 import { nonfilingCharacters } from "./articles.ts";
 import { marcCountry, marcLanguage } from "./codes.ts";
 import {
@@ -79,9 +80,6 @@ export type MarcStatus = "new" | "deleted";
 
 /** A work's control number (001): the same in every build and domain, and in the record that deletes it. */
 export const controlNumber = (id: number): string => `catav${id}`;
-
-/** A MARC organization code as the Library of Congress assigns them (letters, digits, hyphens, colons). */
-export const isMarcOrgCode = (code: string): boolean => /^[A-Za-z][A-Za-z0-9:-]{0,15}$/.test(code);
 
 /** The fields of a record whose values are fixed (RDA content, media and carrier types). */
 const RDA_TYPES = [

@@ -65,6 +65,8 @@ export const marcJob = (input: MarcJobInput): ThreadJob => ({
   module: new URL(import.meta.url),
   name: writeMarcJob.name,
   input,
+  // The sets of a domain are written at once, each in the least busy thread.
+  anyThread: true,
   transfer: input.works.flatMap((part) => (part === undefined ? [] : [part.buffer as ArrayBuffer])),
 });
 

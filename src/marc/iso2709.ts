@@ -53,12 +53,11 @@ export function* iso2709Chunks(
 
 /** A file of records filled one record at a time, handing out each chunk when the next record does not fit in it. */
 export class Iso2709Chunks {
-  private chunk: Buffer;
+  /** The chunk being filled. */
+  chunk: Buffer;
   private used = 0;
-  /** The leader of the record added last (the MARCXML writer of the same records takes it). */
-  leader = "";
-  /** The record added last as written: checked, without forbidden characters (the same goes to MARCXML). */
-  written: MarcRecord | null = null;
+  /** Where the record added last starts in `chunk` (the MARCXML writer of the same records reads it there). */
+  lastStart = 0;
 
   constructor(private readonly chunkBytes = 64 * 1024) {
     this.chunk = Buffer.allocUnsafe(chunkBytes);
@@ -75,10 +74,8 @@ export class Iso2709Chunks {
       this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
       this.used = 0;
     }
-    const length = writeRecord(clean, texts, this.chunk, this.used);
-    this.leader = this.chunk.toString("latin1", this.used, this.used + LEADER);
-    this.written = clean;
-    this.used += length;
+    this.lastStart = this.used;
+    this.used += writeRecord(clean, texts, this.chunk, this.used);
     return full;
   }
 
@@ -115,6 +112,13 @@ export function iso2709Leader(record: MarcRecord): string {
     checkedRecordLength(base + separators + Buffer.byteLength(all) + 1),
     base,
   );
+}
+
+/** The length of the record at `start` in `bytes`, as its leader says (its first five digits). */
+export function iso2709Length(bytes: Uint8Array, start: number): number {
+  let length = 0;
+  for (let i = start; i < start + 5; i++) length = length * 10 + bytes[i]! - 0x30;
+  return length;
 }
 
 /** The bytes a field takes in ISO 2709 (UTF-8 text, indicators, delimiters, its terminator). */

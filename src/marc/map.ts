@@ -143,14 +143,17 @@ export function marcMapper(
       ? []
       : [fill(template, { languages: languageList(named.join("\n")) })];
   };
-  // A catalogue has few language combinations, titles' languages and ratings: their texts are made once.
-  const note = remembered((key: string) => {
-    const [audio, subtitles] = key.split("|").map((tags) => (tags === "" ? [] : tags.split(" ")));
-    return [
-      ...languageNote(labels.audio, audio!),
-      ...languageNote(labels.subtitles, subtitles!),
-    ].join(" ");
-  });
+  // A catalogue has few lists of languages, titles' languages and ratings: their texts are made
+  // once (the audio's and the subtitles' apart: together they make many more combinations).
+  const noteOf = (template: string) =>
+    remembered((key: string) => languageNote(template, key.split(" ")).join(" "));
+  const audioNote = noteOf(labels.audio);
+  const subtitlesNote = noteOf(labels.subtitles);
+  const note = (audio: readonly string[], subtitles: readonly string[]): string => {
+    const heard = audio.length > 0 ? audioNote(audio.join(" ")) : "";
+    const read = subtitles.length > 0 ? subtitlesNote(subtitles.join(" ")) : "";
+    return heard === "" || read === "" ? heard + read : `${heard} ${read}`;
+  };
   const titleIn = remembered((tag: string) =>
     fill(labels.titleIn, { language: languageName(tag) }),
   );
@@ -212,8 +215,7 @@ export function marcMapper(
     if (synopsis !== null) fields.push(data("520", "  ", "a", ended(synopsis, ".?!…\"'»”)")));
     const rating = text(work.ageRating);
     if (rating !== null) fields.push(data("521", "8 ", "a", ageRating(rating)));
-    const languages =
-      audio.length + subtitles.length > 0 ? note(`${audio.join(" ")}|${subtitles.join(" ")}`) : "";
+    const languages = note(audio, subtitles);
     if (languages !== "") fields.push(data("546", "  ", "a", languages));
     const category = text(work.category);
     if (category !== null)

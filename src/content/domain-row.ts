@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MARC_ORG_CODE } from "../util/marc-org-code.ts";
 import { HOST_PATTERN, PATH_SEGMENT } from "../util/server-values.ts";
 import { brandOf, cssColor } from "./brand-columns.ts";
 import {
@@ -202,8 +203,6 @@ const translatedNames = Object.fromEntries(
 /** A work is leaving while available_until - T < leaving_days; this when the column is empty. */
 export const LEAVING_DAYS = 30;
 
-/** A MARC organization code as the Library of Congress assigns them (`SpMaBN`, `CaOONL`, `DLC`). */
-export const MARC_ORG_CODE = /^[A-Za-z][A-Za-z0-9:-]{0,15}$/;
 const marcOrgCode = () =>
   required().regex(MARC_ORG_CODE, {
     error: (iss) =>

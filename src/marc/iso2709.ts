@@ -53,10 +53,11 @@ export function* iso2709Chunks(
 
 /** A file of records filled one record at a time, handing out each chunk when the next record does not fit in it. */
 export class Iso2709Chunks {
-  private chunk: Buffer;
+  /** The chunk being filled. */
+  chunk: Buffer;
   private used = 0;
-  /** The leader of the record added last (the MARCXML writer of the same records takes it). */
-  leader = "";
+  /** Where the record added last starts in `chunk` (the MARCXML writer of the same records reads it there). */
+  lastStart = 0;
 
   constructor(private readonly chunkBytes = 64 * 1024) {
     this.chunk = Buffer.allocUnsafe(chunkBytes);
@@ -73,9 +74,8 @@ export class Iso2709Chunks {
       this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
       this.used = 0;
     }
-    const length = writeRecord(clean, texts, this.chunk, this.used);
-    this.leader = this.chunk.toString("latin1", this.used, this.used + LEADER);
-    this.used += length;
+    this.lastStart = this.used;
+    this.used += writeRecord(clean, texts, this.chunk, this.used);
     return full;
   }
 
@@ -112,6 +112,13 @@ export function iso2709Leader(record: MarcRecord): string {
     checkedRecordLength(base + separators + Buffer.byteLength(all) + 1),
     base,
   );
+}
+
+/** The length of the record at `start` in `bytes`, as its leader says (its first five digits). */
+export function iso2709Length(bytes: Uint8Array, start: number): number {
+  let length = 0;
+  for (let i = start; i < start + 5; i++) length = length * 10 + bytes[i]! - 0x30;
+  return length;
 }
 
 /** The bytes a field takes in ISO 2709 (UTF-8 text, indicators, delimiters, its terminator). */
@@ -159,8 +166,11 @@ function writeRecord(
   const end = data + out.write(texts.join(""), data, "utf8");
   let directory = "";
   let start = data;
-  for (const field of record.fields) {
-    let stop = start;
+  for (let i = 0; i < texts.length; i++) {
+    const field = record.fields[i]!;
+    // A field takes at least a byte a UTF-16 unit, and its only terminator is its last unit: the
+    // search starts there (an ASCII field's is found at once).
+    let stop = start + texts[i]!.length - 1;
     while (out[stop] !== FT) stop++;
     directory += `${field.tag}${pad4(checkedFieldLength(field, stop + 1 - start))}${pad5(start - data)}`;
     start = stop + 1;

@@ -1,3 +1,4 @@
+import { isMarcOrgCode } from "../util/marc-org-code.ts";
 import { nonfilingCharacters } from "./articles.ts";
 import { marcCountry, marcLanguage } from "./codes.ts";
 import {
@@ -11,7 +12,13 @@ import {
 } from "./fields.ts";
 import { cutSynopsis, fitField, fitRecord } from "./fit.ts";
 import { DEFAULT_LABELS, fill, labelsLanguage, type MarcLabels } from "./record-labels.ts";
-import { MAX_FIELD_BYTES, type ControlField, type DataField, type MarcRecord } from "./record.ts";
+import {
+  MAX_FIELD_BYTES,
+  type ControlField,
+  type DataField,
+  type MarcRecord,
+  type Subfield,
+} from "./record.ts";
 
 /**
  * One work as a MARC 21 bibliographic record for streaming video (RDA, ISBD punctuation), the
@@ -73,9 +80,6 @@ export type MarcStatus = "new" | "deleted";
 
 /** A work's control number (001): the same in every build and domain, and in the record that deletes it. */
 export const controlNumber = (id: number): string => `catav${id}`;
-
-/** A MARC organization code as the Library of Congress assigns them (letters, digits, hyphens, colons). */
-export const isMarcOrgCode = (code: string): boolean => /^[A-Za-z][A-Za-z0-9:-]{0,15}$/.test(code);
 
 /** The fields of a record whose values are fixed (RDA content, media and carrier types). */
 const RDA_TYPES = [
@@ -139,14 +143,17 @@ export function marcMapper(
       ? []
       : [fill(template, { languages: languageList(named.join("\n")) })];
   };
-  // A catalogue has few language combinations, titles' languages and ratings: their texts are made once.
-  const note = remembered((key: string) => {
-    const [audio, subtitles] = key.split("|").map((tags) => (tags === "" ? [] : tags.split(" ")));
-    return [
-      ...languageNote(labels.audio, audio!),
-      ...languageNote(labels.subtitles, subtitles!),
-    ].join(" ");
-  });
+  // A catalogue has few lists of languages, titles' languages and ratings: their texts are made
+  // once (the audio's and the subtitles' apart: together they make many more combinations).
+  const noteOf = (template: string) =>
+    remembered((key: string) => languageNote(template, key.split(" ")).join(" "));
+  const audioNote = noteOf(labels.audio);
+  const subtitlesNote = noteOf(labels.subtitles);
+  const note = (audio: readonly string[], subtitles: readonly string[]): string => {
+    const heard = audio.length > 0 ? audioNote(audio.join(" ")) : "";
+    const read = subtitles.length > 0 ? subtitlesNote(subtitles.join(" ")) : "";
+    return heard === "" || read === "" ? heard + read : `${heard} ${read}`;
+  };
   const titleIn = remembered((tag: string) =>
     fill(labels.titleIn, { language: languageName(tag) }),
   );
@@ -166,11 +173,10 @@ export function marcMapper(
       typeof work.duration === "number" && work.duration > 0 ? Math.round(work.duration) : null;
     const fields: DataField[] = [];
 
-    const codes = [
-      ...audioCodes.flatMap((code) => ["a", code]),
-      ...codesOf(subtitles).flatMap((code) => ["j", code]),
-    ];
-    if (codes.length > 0) fields.push(data("041", "  ", ...codes));
+    const codes: Subfield[] = [];
+    for (const value of audioCodes) codes.push({ code: "a", value });
+    for (const value of codesOf(subtitles)) codes.push({ code: "j", value });
+    if (codes.length > 0) fields.push({ tag: "041", ind1: " ", ind2: " ", subfields: codes });
     fields.push(
       data(
         "245",
@@ -209,8 +215,7 @@ export function marcMapper(
     if (synopsis !== null) fields.push(data("520", "  ", "a", ended(synopsis, ".?!…\"'»”)")));
     const rating = text(work.ageRating);
     if (rating !== null) fields.push(data("521", "8 ", "a", ageRating(rating)));
-    const languages =
-      audio.length + subtitles.length > 0 ? note(`${audio.join(" ")}|${subtitles.join(" ")}`) : "";
+    const languages = note(audio, subtitles);
     if (languages !== "") fields.push(data("546", "  ", "a", languages));
     const category = text(work.category);
     if (category !== null)
@@ -308,7 +313,9 @@ const languageTags = (tags: readonly string[] | undefined): string[] =>
   (tags ?? []).map(text).filter((tag): tag is string => tag !== null);
 
 function unique<T>(values: readonly (T | null)[]): T[] {
-  return [...new Set(values.filter((value): value is T => value !== null))];
+  const found: T[] = [];
+  for (const value of values) if (value !== null && !found.includes(value)) found.push(value);
+  return found;
 }
 
 /**

@@ -1,4 +1,5 @@
-import { iso2709Leader } from "./iso2709.ts";
+import { iso2709Leader, iso2709Length } from "./iso2709.ts";
+import { marcxmlBound, writeMarcxmlFromIso2709 } from "./iso2709-marcxml.ts";
 import { checkStructure, isControlField, withoutForbidden, type MarcRecord } from "./record.ts";
 
 /**
@@ -62,6 +63,7 @@ export function* marcxmlChunks(
 export class MarcxmlChunks {
   private chunk: Buffer;
   private used: number;
+  private scratch = Buffer.allocUnsafe(0);
 
   constructor(private readonly chunkBytes = 64 * 1024) {
     this.chunk = Buffer.allocUnsafe(Math.max(chunkBytes, HEAD.length));
@@ -70,17 +72,38 @@ export class MarcxmlChunks {
 
   /** Adds a record (`leader`: its ISO 2709 leader, if known); gives the chunk it filled, if it had to start another. */
   add(record: MarcRecord, leader?: string): Uint8Array | null {
-    const xml = marcxmlRecord(record, leader);
+    return this.addXml(marcxmlRecord(record, leader));
+  }
+
+  /**
+   * Adds the record the ISO 2709 writer of the same records has just written, from its bytes
+   * (`iso` from `start`): checked and cleaned there, and already UTF-8.
+   */
+  addIso2709(iso: Uint8Array, start: number): Uint8Array | null {
+    // Written where any record's element fits, then into the chunk as long as it is: a bound
+    // for each record would start a chunk far sooner than the chunk is full.
+    const bound = marcxmlBound(iso2709Length(iso, start));
+    if (this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(bound);
+    const length = writeMarcxmlFromIso2709(iso, start, this.scratch, 0);
+    const full = this.room(length);
+    this.used += this.scratch.copy(this.chunk, this.used, 0, length);
+    return full;
+  }
+
+  private addXml(xml: string): Uint8Array | null {
     // At most three UTF-8 bytes for each UTF-16 unit.
-    const bound = 3 * xml.length;
-    let full: Uint8Array | null = null;
-    if (this.used + bound > this.chunk.length) {
-      full = this.chunk.subarray(0, this.used);
-      this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
-      this.used = 0;
-    }
+    const full = this.room(3 * xml.length);
     this.used += this.chunk.write(xml, this.used, "utf8");
-    return full !== null && full.length > 0 ? full : null;
+    return full;
+  }
+
+  /** Makes room for `bound` bytes; gives the chunk it filled, if it had to start another. */
+  private room(bound: number): Uint8Array | null {
+    if (this.used + bound <= this.chunk.length) return null;
+    const full = this.chunk.subarray(0, this.used);
+    this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
+    this.used = 0;
+    return full.length > 0 ? full : null;
   }
 
   /** The rest, with the collection's end. */

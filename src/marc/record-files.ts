@@ -29,7 +29,7 @@ export function* marcFileChunks(
   for (const record of records) {
     const isoChunk = iso2709.add(record);
     if (isoChunk !== null) yield { file: "iso2709", chunk: isoChunk };
-    const xmlChunk = marcxml.add(record, iso2709.leader);
+    const xmlChunk = marcxml.addIso2709(iso2709.chunk, iso2709.lastStart);
     if (xmlChunk !== null) yield { file: "marcxml", chunk: xmlChunk };
   }
   const last = iso2709.end();

@@ -20,6 +20,12 @@ export interface ThreadJob {
   name: string;
   input: unknown;
   transfer?: ArrayBuffer[];
+  /**
+   * Run in the thread with the fewest requests waiting, not the first: for jobs long and many
+   * enough that queueing behind the first thread's spreadsheets costs more than compiling their
+   * code in each thread.
+   */
+  anyThread?: boolean;
 }
 
 /**
@@ -57,15 +63,14 @@ export class WriterPool {
   }
 
   /**
-   * Runs a job in a thread (a spreadsheet: the main thread serialises meanwhile). Always the
-   * first thread, so that a job's code is compiled and optimised in one thread only.
+   * Runs a job in a thread (a spreadsheet: the main thread serialises meanwhile). The first
+   * thread unless the job says `anyThread`, so that a job's code is compiled and optimised in one
+   * thread only.
    */
-  async run({ module, name, input, transfer = [] }: ThreadJob): Promise<void> {
+  async run({ module, name, input, transfer = [], anyThread = false }: ThreadJob): Promise<void> {
     if (this.workers.length === 0) this.pick();
-    await this.workers[0]!.request(
-      { kind: "job", module: codeModule(module).href, name, input },
-      transfer,
-    );
+    const worker = anyThread ? this.pick() : this.workers[0]!;
+    await worker.request({ kind: "job", module: codeModule(module).href, name, input }, transfer);
   }
 
   /**

@@ -11,7 +11,7 @@ import type { FileSink } from "../output/sink.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 import { stringsFor } from "../web/i18n.ts";
-import { marcJob, marcWorkLines, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
+import { marcJob, marcWorkParts, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
 import { marcDomain, marcWork } from "./marc-works.ts";
 
 /**
@@ -80,24 +80,29 @@ export async function writeMarcExports(
     throw temporaryFailure(error);
   });
   try {
-    for (const { kind, key, works } of todo) {
-      const file = (format: "marc" | "marcxml") => path.join(dir, `${kind}-${format}`);
-      const input: MarcJobInput = {
-        iso2709: file("marc"),
-        marcxml: file("marcxml"),
-        domain: target,
-        works: marcWorkLines(adapted(works, domain, strings.categories), works.length),
-        records: works.length,
-        status: SETS[kind].status,
-      };
-      await write(input).catch((error: unknown) => {
-        throw temporaryFailure(error);
-      });
-      for (const format of MARC_FORMAT_NAMES) {
-        await tree.copyFrom(marcPath(domain.domain, kind, format), file(format), key);
-        await rm(file(format));
-      }
-    }
+    // The sets at once (in two writer threads, when there are two); every one settled before the
+    // first failure is thrown, so that none still writes when the directory goes.
+    const written = await Promise.allSettled(
+      todo.map(async ({ kind, key, works }) => {
+        const file = (format: "marc" | "marcxml") => path.join(dir, `${kind}-${format}`);
+        const input: MarcJobInput = {
+          iso2709: file("marc"),
+          marcxml: file("marcxml"),
+          domain: target,
+          works: marcWorkParts(adapted(works, domain, strings.categories)),
+          records: works.length,
+          status: SETS[kind].status,
+        };
+        await write(input).catch((error: unknown) => {
+          throw temporaryFailure(error);
+        });
+        for (const format of MARC_FORMAT_NAMES) {
+          await tree.copyFrom(marcPath(domain.domain, kind, format), file(format), key);
+          await rm(file(format));
+        }
+      }),
+    );
+    for (const result of written) if (result.status === "rejected") throw result.reason;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

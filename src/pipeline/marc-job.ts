@@ -16,47 +16,47 @@ export interface MarcJobInput {
   marcxml: string;
   domain: MarcDomain;
   /**
-   * The works, one JSON text a line, in UTF-8 (`marcWorkLines`): moved into the thread, not
-   * copied, and read a work at a time there, so that neither thread holds a set's works as
-   * objects (a structured clone of thousands of works cost the main thread their copy, and the
-   * writer thread a heap of them).
+   * The works, in parts of at most PART_WORKS works, each a JSON array in UTF-8
+   * (`marcWorkParts`): moved into the thread, not copied, and read a part at a time there, each
+   * part let go once read, so that neither thread holds a set's works as objects (a structured
+   * clone of thousands of works cost the main thread their copy, and the writer thread a heap of
+   * them).
    */
-  works: Uint8Array;
+  works: (Uint8Array | undefined)[];
   /** How many works `works` holds. */
   records: number;
   status: MarcStatus;
 }
 
 /**
- * Works as MarcJobInput's `works`: each work's JSON encoded into one growing buffer as it comes
- * (a text of every line, joined, then encoded, held the set twice over).
+ * Works in a part: one JSON text each way for many works (a text a work cost a call to encode,
+ * decode and parse each), few enough that a part's objects are little to hold.
  */
-export function marcWorkLines(works: Iterable<MarcWork>, expected = 0): Uint8Array {
+const PART_WORKS = 100;
+
+/** Works as MarcJobInput's `works`: each part sized to its text. */
+export function marcWorkParts(works: Iterable<MarcWork>): Uint8Array[] {
   const encoder = new TextEncoder();
-  let bytes = new Uint8Array(Math.max(4096, expected * 768));
-  let length = 0;
+  const parts: Uint8Array[] = [];
+  let part: MarcWork[] = [];
   for (const work of works) {
-    const line = (length === 0 ? "" : "\n") + JSON.stringify(work);
-    // A UTF-16 code unit is at most 3 bytes of UTF-8.
-    if (length + line.length * 3 > bytes.length) {
-      const grown = new Uint8Array(Math.max(bytes.length * 2, length + line.length * 3));
-      grown.set(bytes.subarray(0, length));
-      bytes = grown;
+    part.push(work);
+    if (part.length === PART_WORKS) {
+      parts.push(encoder.encode(JSON.stringify(part)));
+      part = [];
     }
-    length += encoder.encodeInto(line, bytes.subarray(length)).written;
   }
-  return bytes.subarray(0, length);
+  if (part.length > 0) parts.push(encoder.encode(JSON.stringify(part)));
+  return parts;
 }
 
-/** The works of `lines`, one at a time. */
-export function* readWorkLines(lines: Uint8Array): Generator<MarcWork> {
+/** The works of `parts`, one at a time; each part is dropped from the list once read. */
+export function* readWorkParts(parts: (Uint8Array | undefined)[]): Generator<MarcWork> {
   const decoder = new TextDecoder();
-  // JSON escapes a line feed inside a text: each one here ends a work.
-  for (let start = 0; start < lines.length;) {
-    let end = lines.indexOf(0x0a, start);
-    if (end === -1) end = lines.length;
-    yield JSON.parse(decoder.decode(lines.subarray(start, end))) as MarcWork;
-    start = end + 1;
+  for (let i = 0; i < parts.length; i++) {
+    const works = JSON.parse(decoder.decode(parts[i])) as MarcWork[];
+    parts[i] = undefined;
+    yield* works;
   }
 }
 
@@ -65,7 +65,9 @@ export const marcJob = (input: MarcJobInput): ThreadJob => ({
   module: new URL(import.meta.url),
   name: writeMarcJob.name,
   input,
-  transfer: [input.works.buffer as ArrayBuffer],
+  // The sets of a domain are written at once, each in the least busy thread.
+  anyThread: true,
+  transfer: input.works.flatMap((part) => (part === undefined ? [] : [part.buffer as ArrayBuffer])),
 });
 
 /**
@@ -85,7 +87,7 @@ export async function writeMarcJob({
     const xml = openSync(marcxml, "w");
     try {
       for (const { file, chunk } of marcFileChunks(
-        marcRecords(readWorkLines(works), domain, status),
+        marcRecords(readWorkParts(works), domain, status),
       )) {
         writeAll(file === "iso2709" ? iso : xml, chunk);
         await nextTurn();

@@ -1,8 +1,10 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { writeMarcFiles } from "../../src/marc/record-files.ts";
 import { iso2709Chunks } from "../../src/marc/iso2709.ts";
 import { marcRecords } from "../../src/marc/map.ts";
 import { marcxml } from "../../src/marc/marcxml.ts";
+import type { Field, MarcRecord } from "../../src/marc/record.ts";
 import { readIso2709 } from "./iso2709-reader.ts";
 import { DOMAIN, SHAPES, generatedWorks } from "./works.ts";
 
@@ -33,6 +35,51 @@ describe("writeMarcFiles", () => {
     ).toBe(true);
     expect(Buffer.concat(xml).toString("utf8")).toBe(marcxml(marcRecords(works, DOMAIN)));
     expect(readIso2709(Buffer.concat(iso))).toHaveLength(works.length);
+  });
+
+  it("writes MARCXML from the ISO 2709 bytes as from the fields, for any text (property)", () => {
+    // Markup, a carriage return, what XML cannot hold, lone surrogates, 4-byte characters.
+    const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 40 }),
+      fc.string({ unit: anyUnit, maxLength: 40 }),
+      fc.constantFrom('<a href="x">&amp;</a>', "a\rb\r\n", "\u001f\u001e\u001d", "𝕸é"),
+    );
+    const control = fc.record({ tag: fc.constantFrom("001", "003", "008"), value: text });
+    const data = fc.record({
+      tag: fc.constantFrom("245", "520", "700", "856"),
+      ind1: fc.constantFrom(" ", "1", "a"),
+      ind2: fc.constantFrom(" ", "0", "9"),
+      subfields: fc.array(fc.record({ code: fc.constantFrom("a", "b", "4", "z"), value: text }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
+    });
+    const record = fc
+      .tuple(
+        fc.constantFrom("00000ngm a22000003i 4500", "00000dgm a2200000 a 4500"),
+        fc.array(control, { maxLength: 3 }),
+        fc.array(data, { maxLength: 6 }),
+      )
+      .map(([leader, controls, datas]): MarcRecord => ({
+        leader,
+        fields: [...controls, ...datas] as Field[],
+      }));
+    fc.assert(
+      fc.property(
+        fc.array(record, { maxLength: 6 }),
+        fc.integer({ min: 1, max: 4096 }),
+        (records, chunkBytes) => {
+          const xml: Uint8Array[] = [];
+          writeMarcFiles(
+            records,
+            { iso2709: () => {}, marcxml: (chunk) => xml.push(chunk) },
+            chunkBytes,
+          );
+          expect(Buffer.concat(xml).toString("utf8")).toBe(marcxml(records));
+        },
+      ),
+    );
   });
 
   it("writes an empty collection and no ISO 2709 bytes for no records", () => {

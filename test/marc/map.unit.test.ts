@@ -3,13 +3,13 @@ import { iso2709 } from "../../src/marc/iso2709.ts";
 import { DEFAULT_LABELS } from "../../src/marc/record-labels.ts";
 import {
   controlNumber,
-  isMarcOrgCode,
   marcMapper,
   marcRecord,
   marcRecords,
   type MarcWork,
 } from "../../src/marc/map.ts";
 import { marcxml } from "../../src/marc/marcxml.ts";
+import { isMarcOrgCode } from "../../src/util/marc-org-code.ts";
 import type { MarcRecord } from "../../src/marc/record.ts";
 import { DOMAIN, LONG_TITLE, SHAPES, generatedWorks } from "./works.ts";
 

@@ -38,16 +38,30 @@ export function workDigest(work: Audiovisual): string {
   return found;
 }
 
-/** A digest of a work's synopses ("" without any), for the inputs key of the domains that list it. */
-export const synopsesDigest = (work: Audiovisual): string =>
-  work.synopses === undefined ? "" : md5(JSON.stringify(work.synopses));
+/**
+ * A digest of a work's synopses ("" without any), for the inputs key of the domains that list it.
+ * Once per work: every domain's key, each MARC set's and each work page's ask for it.
+ */
+const synopsesDigests = new WeakMap<Audiovisual, string>();
+export function synopsesDigest(work: Audiovisual): string {
+  if (work.synopses === undefined) return "";
+  let found = synopsesDigests.get(work);
+  if (found === undefined) synopsesDigests.set(work, (found = md5(JSON.stringify(work.synopses))));
+  return found;
+}
 
 /**
  * A digest of what a work adds for browsing ("" without it): the site and the MARC records show it,
  * the API and the spreadsheets do not, so it is in the domain's key, not in the work's digest.
+ * Once per work, as synopsesDigest.
  */
-export const browseDigest = (work: Audiovisual): string =>
-  work.browse === undefined ? "" : md5(JSON.stringify(work.browse));
+const browseDigests = new WeakMap<Audiovisual, string>();
+export function browseDigest(work: Audiovisual): string {
+  if (work.browse === undefined) return "";
+  let found = browseDigests.get(work);
+  if (found === undefined) browseDigests.set(work, (found = md5(JSON.stringify(work.browse))));
+  return found;
+}
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
 const directorDigests = new WeakMap<Director, string>();

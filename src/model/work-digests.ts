@@ -23,55 +23,46 @@ export function inputsDigest(
 }
 
 /**
- * A work's own digest, once per work for all domains (the domain's part, its window and covers, is
- * small). Without what it adds for browsing (browseDigest) and without its synopses, which only its work pages show: they are keyed by them there
- * (src/site/model.ts), so a new synopsis leaves the API, the spreadsheets and the other pages be.
+ * `digest` of an object, made once per object: the catalogue's works and directors are the same
+ * objects for every domain, and each domain's key, each MARC set's and each page's ask again.
  */
-const workDigests = new WeakMap<Audiovisual, string>();
-export function workDigest(work: Audiovisual): string {
-  let found = workDigests.get(work);
-  if (found === undefined) {
-    const { synopses: _shownOnItsPages, browse: _shownBySiteAndRecords, ...rest } = work;
-    const bare = work.synopses === undefined && work.browse === undefined;
-    workDigests.set(work, (found = md5(JSON.stringify(bare ? work : rest))));
-  }
-  return found;
+function oncePer<T extends object>(digest: (value: T) => string): (value: T) => string {
+  const made = new WeakMap<T, string>();
+  return (value) => {
+    let found = made.get(value);
+    if (found === undefined) made.set(value, (found = digest(value)));
+    return found;
+  };
 }
 
 /**
- * A digest of a work's synopses ("" without any), for the inputs key of the domains that list it.
- * Once per work: every domain's key, each MARC set's and each work page's ask for it.
+ * A work's own digest, once per work for all domains (the domain's part, its window and covers, is
+ * small). Without what it adds for browsing (browseDigest) and without its synopses, which only
+ * its work pages show: they are keyed by them there (src/site/model.ts), so a new synopsis leaves
+ * the API, the spreadsheets and the other pages be.
  */
-const synopsesDigests = new WeakMap<Audiovisual, string>();
-export function synopsesDigest(work: Audiovisual): string {
-  if (work.synopses === undefined) return "";
-  let found = synopsesDigests.get(work);
-  if (found === undefined) synopsesDigests.set(work, (found = md5(JSON.stringify(work.synopses))));
-  return found;
-}
+export const workDigest = oncePer((work: Audiovisual) => {
+  const { synopses: _shownOnItsPages, browse: _shownBySiteAndRecords, ...rest } = work;
+  const bare = work.synopses === undefined && work.browse === undefined;
+  return md5(JSON.stringify(bare ? work : rest));
+});
 
+const synopsesOf = oncePer((work: Audiovisual) => md5(JSON.stringify(work.synopses)));
+/** A digest of a work's synopses ("" without any), for the inputs key of the domains that list it. */
+export const synopsesDigest = (work: Audiovisual): string =>
+  work.synopses === undefined ? "" : synopsesOf(work);
+
+const browseOf = oncePer((work: Audiovisual) => md5(JSON.stringify(work.browse)));
 /**
  * A digest of what a work adds for browsing ("" without it): the site and the MARC records show it,
  * the API and the spreadsheets do not, so it is in the domain's key, not in the work's digest.
- * Once per work, as synopsesDigest.
  */
-const browseDigests = new WeakMap<Audiovisual, string>();
-export function browseDigest(work: Audiovisual): string {
-  if (work.browse === undefined) return "";
-  let found = browseDigests.get(work);
-  if (found === undefined) browseDigests.set(work, (found = md5(JSON.stringify(work.browse))));
-  return found;
-}
+export const browseDigest = (work: Audiovisual): string =>
+  work.browse === undefined ? "" : browseOf(work);
 
 /** A director's digest, once per director for all domains (their biographies are most of the bytes). */
-const directorDigests = new WeakMap<Director, string>();
-export function directorDigest(director: Director): string {
-  let found = directorDigests.get(director);
-  if (found === undefined) {
-    // Without the heading form, which only the MARC records show (keyed by it there).
-    const { heading: _filedUnder, ...rest } = director;
-    const bare = director.heading === undefined ? director : rest;
-    directorDigests.set(director, (found = md5(JSON.stringify(bare))));
-  }
-  return found;
-}
+export const directorDigest = oncePer((director: Director) => {
+  // Without the heading form, which only the MARC records show (keyed by it there).
+  const { heading: _filedUnder, ...rest } = director;
+  return md5(JSON.stringify(director.heading === undefined ? director : rest));
+});

@@ -10,6 +10,7 @@ import { browseDigest, inputsDigest, synopsesDigest } from "../model/work-digest
 import type { FileSink } from "../output/sink.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
+import { settleAll } from "../util/concurrency.ts";
 import { stringsFor } from "../web/i18n.ts";
 import { marcJob, marcWorkParts, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
 import { marcDomain, marcWork } from "./marc-works.ts";
@@ -82,7 +83,7 @@ export async function writeMarcExports(
   try {
     // The sets at once (in two writer threads, when there are two); every one settled before the
     // first failure is thrown, so that none still writes when the directory goes.
-    const written = await Promise.allSettled(
+    await settleAll(
       todo.map(async ({ kind, key, works }) => {
         const file = (format: "marc" | "marcxml") => path.join(dir, `${kind}-${format}`);
         const input: MarcJobInput = {
@@ -102,7 +103,6 @@ export async function writeMarcExports(
         }
       }),
     );
-    for (const result of written) if (result.status === "rejected") throw result.reason;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

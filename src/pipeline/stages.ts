@@ -5,6 +5,7 @@ import type { SheetWriter } from "../exports/write.ts";
 import { sheetJob } from "../exports/sheet-job.ts";
 import { writeSheet } from "../exports/xlsx.ts";
 import type { ReadInputs } from "./read-inputs.ts";
+import { settleAll } from "../util/concurrency.ts";
 
 /** Works × domains from which the writer threads start before the first batch fills (below, a build may need none). */
 const EARLY_THREADS_WORKS = 5000;
@@ -81,8 +82,7 @@ export class ExportQueue {
    * failure while the others still copy their files in).
    */
   async done(): Promise<void> {
-    for (const result of await Promise.allSettled(this.pending.splice(0)))
-      if (result.status === "rejected") throw result.reason;
+    await settleAll(this.pending.splice(0));
   }
 
   /** Waits for every spreadsheet, failed or not. */

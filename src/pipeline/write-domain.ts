@@ -6,6 +6,7 @@ import type { DomainInfo } from "../output/build-info.ts";
 import type { OutputTree } from "../output/tree.ts";
 import { writeExports } from "../exports/write.ts";
 import { programDigest } from "../program.ts";
+import { settleAll } from "../util/concurrency.ts";
 import { domainInputs } from "./domain-inputs.ts";
 import { domainInfo, writeDomainApi } from "./domain-files.ts";
 import { marcWriter, writeMarcExports } from "./marc-files.ts";
@@ -78,19 +79,14 @@ export async function writeDomain(
   // The MARC files of the same sets go with them, to another writer thread when there are two.
   const spreadsheets = stages.exports.add(
     // Both settled before the first failure is thrown: nothing writes once the build stops.
-    Promise.allSettled([
+    settleAll([
       writeExports(tree, view, workDigests, sheetWriter(tree)),
       stages.marcFiles ? writeMarcExports(tree, view, workDigests, marcWriter(tree)) : null,
-    ]).then((results) => {
-      for (const result of results) if (result.status === "rejected") throw result.reason;
-      inputs.reporter.stage(`wrote the exports of ${domain.domain}`);
-    }),
+    ]).then(() => inputs.reporter.stage(`wrote the exports of ${domain.domain}`)),
   );
   const pages = renderer?.renderDomain(view, info, workDigests);
   const api = spreadsheets.then(() => writeDomainApi(tree, view, images, workDigests));
-  const [apiDone, pagesDone] = await Promise.allSettled([api, pages]);
-  if (apiDone.status === "rejected") throw apiDone.reason;
-  if (pagesDone.status === "rejected") throw pagesDone.reason;
+  await settleAll([api, pages]);
   return { domain, info, key, kept: false };
 }
 

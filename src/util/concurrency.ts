@@ -26,3 +26,13 @@ export async function mapLimit<T, R>(
   if (failure !== null) throw (failure as { error: unknown }).error;
   return results;
 }
+
+/**
+ * Waits for every promise, then throws the first failure in their order: unlike Promise.all,
+ * which rejects at the first failure while the others still run, nothing still writes behind a
+ * caller that has moved on (a build that drops its output folder).
+ */
+export async function settleAll(promises: Iterable<unknown>): Promise<void> {
+  for (const result of await Promise.allSettled(promises))
+    if (result.status === "rejected") throw result.reason;
+}

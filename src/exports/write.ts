@@ -98,9 +98,7 @@ ${rowsKey(domain, works, workDigests)}`,
       await sheets(file, spec).catch((error: unknown) => {
         throw temporaryFailure(error);
       });
-      // copyFrom has copied the file when it returns, so the temporary file can go at once.
-      await tree.copyFrom(rel, file, key);
-      await rm(file);
+      await tree.moveFrom(rel, file, key);
     }
   } finally {
     await rm(dir, { recursive: true, force: true });

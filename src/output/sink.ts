@@ -54,6 +54,8 @@ export interface FileSink {
   /** Keeps the previous version's file at `rel` when it was written with `key`; true when kept. */
   reuse(rel: string, key: string): boolean;
   copyFrom(rel: string, source: string, key?: string): Promise<void>;
+  /** `copyFrom` of a file made for the build, taken over (renamed when it can be): the source is gone after. */
+  moveFrom(rel: string, source: string, key?: string): Promise<void>;
   has(rel: string): boolean;
   /** Waits until everything handed over so far is written; throws the first write error. */
   flush(): Promise<void>;

@@ -1,4 +1,4 @@
-import { copyFileSync } from "node:fs";
+import { copyFileSync, renameSync, statSync } from "node:fs";
 import path from "node:path";
 import { BATCH_BYTES, Batches } from "./batches.ts";
 import type { ThreadJob } from "./writer-pool.ts";
@@ -295,20 +295,42 @@ export class StagingWriter implements FileSink {
   }
 
   /**
-   * Adds a file by copying it from elsewhere on disk (a cached image, a streamed spreadsheet).
-   * The copy is done when the promise resolves, so the caller may delete the source then.
+   * Adds a file by copying it from elsewhere on disk (a cached image). The copy is done when the
+   * promise resolves, so the caller may delete the source then.
    */
-  async copyFrom(rel: string, source: string, key?: string): Promise<void> {
+  copyFrom(rel: string, source: string, key?: string): Promise<void> {
+    return this.adopt(rel, source, key, copyFileSync);
+  }
+
+  /**
+   * Adds a file made for this build elsewhere on disk (a streamed spreadsheet, a MARC file),
+   * taking it over: renamed into the staging folder (copied, on another file system). The source
+   * is gone when the promise resolves.
+   */
+  moveFrom(rel: string, source: string, key?: string): Promise<void> {
+    return this.adopt(rel, source, key, moveFile);
+  }
+
+  private async adopt(
+    rel: string,
+    source: string,
+    key: string | undefined,
+    place: (source: string, target: string) => void,
+  ): Promise<void> {
     this.claim(rel);
-    if (this.record(rel, { ...(await hashFile(source)), key }) && !this.inPlace(rel)) {
+    // A keyed file's key stands for its bytes: only its size is read, as for a keyed file
+    // written through a batch (publishing hashes it if it must: publish/records/md5s.ts).
+    const entry = key === undefined ? await hashFile(source) : { size: statSync(source).size };
+    if (this.record(rel, { ...entry, key }) && !this.inPlace(rel)) {
+      const target = path.join(this.staging, rel);
       try {
         this.ensureDir(rel);
-        if (this.recycled.has(rel)) removeStale(path.join(this.staging, rel));
-        copyFileSync(source, path.join(this.staging, rel));
+        if (this.recycled.has(rel)) removeStale(target);
+        place(source, target);
       } catch (error) {
-        throw writeFailure(error, path.join(this.staging, rel));
+        throw writeFailure(error, target);
       }
-    }
+    } else if (place === moveFile) removeStale(source);
   }
 
   /** Records a file of the new version; true when its bytes differ from the previous version's. */
@@ -361,3 +383,14 @@ export class StagingWriter implements FileSink {
  * break (the manifest's separators).
  */
 const UNSAFE_PATH = /(^|\/)\.{0,2}(\/|$)|[\t\n\r]/;
+
+/** Moves a file: renamed, or copied then removed when the target is on another file system. */
+function moveFile(source: string, target: string): void {
+  try {
+    renameSync(source, target);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
+    copyFileSync(source, target);
+    removeStale(source);
+  }
+}

@@ -149,6 +149,9 @@ export class OutputTree implements FileSink {
   copyFrom(rel: string, source: string, key?: string): Promise<void> {
     return this.files.copyFrom(rel, source, key);
   }
+  moveFrom(rel: string, source: string, key?: string): Promise<void> {
+    return this.files.moveFrom(rel, source, key);
+  }
   has(rel: string): boolean {
     return this.files.has(rel);
   }

@@ -1,13 +1,16 @@
 import {
   lstat,
   mkdir,
+  mkdtemp,
   readdir,
   readFile,
   readlink,
   realpath,
+  rm,
   stat,
   writeFile,
 } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createHash } from "node:crypto";
@@ -19,6 +22,12 @@ let dir: string;
 let cleanup: () => Promise<void>;
 beforeEach(async () => ({ dir, cleanup } = await tempDir()));
 afterEach(() => cleanup());
+
+async function made(folder: string, text: string): Promise<string> {
+  const file = path.join(folder, `made-${text.length}`);
+  await writeFile(file, text);
+  return file;
+}
 
 async function writeTree(out: string, files: Record<string, string>) {
   const tree = await OutputTree.open(out);
@@ -87,6 +96,47 @@ describe("OutputTree", () => {
     expect(await tree.commit()).toMatchObject({ written: 1, unchanged: 0 });
     expect(produced).toBe(2);
     expect(await readFile(path.join(out, "page.json"), "utf8")).toBe("two");
+  });
+
+  it("takes over a file made elsewhere: renamed in, copied from another file system, keyed not hashed", async () => {
+    const out = path.join(dir, "dist");
+    // A file system other than the output's: /dev/shm and the temporary folder are two mounts.
+    let other: string | undefined;
+    for (const candidate of ["/dev/shm", "/tmp", tmpdir()])
+      if ((await stat(candidate).catch(() => null))?.dev !== (await stat(dir)).dev)
+        other = candidate;
+    expect(other, "a folder on another file system than the output's").toBeDefined();
+    const elsewhere = await mkdtemp(path.join(other!, "move-from-"));
+    try {
+      const near = path.join(dir, "made.mrc");
+      const far = path.join(elsewhere, "made.xml");
+      await writeFile(near, "iso bytes");
+      await writeFile(far, "xml bytes");
+      const inode = (await stat(near)).ino;
+      let tree = await OutputTree.open(out);
+      await tree.moveFrom("export/a.mrc", near, "k1");
+      await tree.moveFrom("export/a.xml", far, "k2");
+      expect(await tree.commit()).toMatchObject({ written: 2 });
+      await expect(stat(near)).rejects.toThrow();
+      await expect(stat(far)).rejects.toThrow();
+      expect((await stat(path.join(out, "export/a.mrc"))).ino).toBe(inode);
+      expect(await readFile(path.join(out, "export/a.xml"), "utf8")).toBe("xml bytes");
+      // Keyed: its size and key, no MD5 (publishing hashes it when it must).
+      expect(await readFile(path.join(out, MANIFEST_PATH), "utf8")).toContain(
+        "export/a.mrc\t9\t\tk1\n",
+      );
+      // Kept when its key is the same; the source is removed all the same.
+      await writeFile(near, "ISO BYTES"); // the same size: a key stands for its bytes
+      tree = await OutputTree.open(out);
+      await tree.moveFrom("export/a.mrc", near, "k1");
+      await tree.moveFrom("export/a.xml", await made(elsewhere, "new xml"), "k3");
+      expect(await tree.commit()).toMatchObject({ written: 1, unchanged: 1 });
+      await expect(stat(near)).rejects.toThrow();
+      expect(await readFile(path.join(out, "export/a.mrc"), "utf8")).toBe("iso bytes");
+      expect(await readFile(path.join(out, "export/a.xml"), "utf8")).toBe("new xml");
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it("leaves the previous output whole when a build is aborted", async () => {

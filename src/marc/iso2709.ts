@@ -1,3 +1,4 @@
+import { ChunkBuffers } from "./chunk-buffers.ts";
 import {
   checkStructure,
   dropForbidden,
@@ -16,11 +17,12 @@ import {
  * Every length and start counts bytes of the UTF-8 text, not characters.
  *
  * A record is written straight into the chunk it is handed out in: the directory's size is known
- * before the data (12 bytes a field), so the data goes in first and the leader and directory are
- * filled in after.
+ * before the data (12 bytes a field), so the data goes in first, value by value, and the leader
+ * and directory are filled in after.
  */
 
 const FT = 0x1e;
+const US = 0x1f;
 const RT = 0x1d;
 const ENTRY = 12;
 const LEADER = 24;
@@ -28,9 +30,9 @@ const LEADER = 24;
 /** The bytes of one record. */
 export function iso2709(record: MarcRecord): Uint8Array {
   const clean = withoutForbidden(record);
-  const texts = fieldTexts(clean);
-  const buffer = Buffer.allocUnsafe(upperBound(texts));
-  return buffer.subarray(0, writeRecord(clean, texts, buffer, 0));
+  checkStructure(clean);
+  const buffer = Buffer.allocUnsafe(upperBound(clean));
+  return buffer.subarray(0, writeRecord(clean, buffer, 0));
 }
 
 /**
@@ -59,23 +61,47 @@ export class Iso2709Chunks {
   /** Where the record added last starts in `chunk` (the MARCXML writer of the same records reads it there). */
   lastStart = 0;
 
-  constructor(private readonly chunkBytes = 64 * 1024) {
+  private readonly buffers: ChunkBuffers;
+
+  /** `reuse`: see ChunkBuffers (each chunk must be done with before the next is asked for). */
+  constructor(
+    private readonly chunkBytes = 64 * 1024,
+    reuse = false,
+  ) {
     this.chunk = Buffer.allocUnsafe(chunkBytes);
+    this.buffers = new ChunkBuffers(reuse);
   }
 
   /** Adds a record; gives the chunk it filled, if it had to start another. */
   add(record: MarcRecord): Uint8Array | null {
     const clean = withoutForbidden(record);
-    const texts = fieldTexts(clean);
-    const bound = upperBound(texts);
+    checkStructure(clean);
+    const full = this.room(upperBound(clean));
+    this.used += writeRecord(clean, this.chunk, this.used);
+    return full;
+  }
+
+  /**
+   * Adds a record another file of records has just been given, as its bytes at `start` in
+   * `written` (a subset of a set's records: the same bytes, not made again); gives the chunk it
+   * filled, if it had to start another.
+   */
+  addWritten(written: Buffer, start: number): Uint8Array | null {
+    const length = iso2709Length(written, start);
+    const full = this.room(length);
+    this.used += written.copy(this.chunk, this.used, start, start + length);
+    return full;
+  }
+
+  /** Makes room for `bound` bytes, where the next record starts; gives the chunk it filled, if it had to start another. */
+  private room(bound: number): Uint8Array | null {
     let full: Uint8Array | null = null;
     if (this.used + bound > this.chunk.length) {
       if (this.used > 0) full = this.chunk.subarray(0, this.used);
-      this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
+      this.chunk = this.buffers.next(this.chunk, Math.max(this.chunkBytes, bound));
       this.used = 0;
     }
     this.lastStart = this.used;
-    this.used += writeRecord(clean, texts, this.chunk, this.used);
     return full;
   }
 
@@ -122,63 +148,80 @@ export function iso2709Length(bytes: Uint8Array, start: number): number {
 }
 
 /** The bytes a field takes in ISO 2709 (UTF-8 text, indicators, delimiters, its terminator). */
-export const iso2709FieldBytes = (field: Field): number =>
-  Buffer.byteLength(fieldText(field, true));
+export const iso2709FieldBytes = (field: Field): number => Buffer.byteLength(fieldText(field));
 
 /**
  * A field as ISO 2709 holds it, as text: indicators, each subfield after its delimiter and code,
- * the terminator. `clean`: drop what XML forbids here (else the record had none).
+ * the terminator, without what XML forbids (fit.ts measures fields not yet cleaned).
  */
-function fieldText(field: Field, clean = false): string {
-  const value = clean ? dropForbidden : same;
-  if (isControlField(field)) return `${value(field.value)}\x1e`;
+function fieldText(field: Field): string {
+  if (isControlField(field)) return `${dropForbidden(field.value)}\x1e`;
   let text = field.ind1 + field.ind2;
-  for (const subfield of field.subfields) text += `\x1f${subfield.code}${value(subfield.value)}`;
+  for (const subfield of field.subfields)
+    text += `\x1f${subfield.code}${dropForbidden(subfield.value)}`;
   return `${text}\x1e`;
 }
 
-/** The fields of a record without forbidden characters (withoutForbidden), as text. */
-function fieldTexts(record: MarcRecord): string[] {
-  checkStructure(record);
-  return record.fields.map((field) => fieldText(field));
-}
-
-/** At most the bytes a record of these fields takes: three UTF-8 bytes for each UTF-16 unit (a pair makes four). */
-function upperBound(texts: readonly string[]): number {
-  let bytes = LEADER + ENTRY * texts.length + 2;
-  for (const text of texts) bytes += 3 * text.length;
+/** At most the bytes a record takes: three UTF-8 bytes for each UTF-16 unit (a pair makes four). */
+function upperBound(record: MarcRecord): number {
+  let bytes = LEADER + 2;
+  for (const field of record.fields) {
+    // Its directory entry, indicators and terminator.
+    bytes += ENTRY + 3;
+    if (isControlField(field)) bytes += 3 * field.value.length;
+    else for (const { value } of field.subfields) bytes += 2 + 3 * value.length;
+  }
   return bytes;
 }
 
 /**
- * Writes `record` (its fields as `texts`) at `at` in `out` (room for upperBound bytes) and gives
- * its length. The data goes in with one write; each field then ends at the next field terminator
- * in the bytes (data never holds one), which gives the directory its lengths in bytes.
+ * Writes `record` (clean, its structure checked) at `at` in `out` (room for upperBound bytes) and
+ * gives its length. Each value is encoded straight into `out`, which gives its length in bytes:
+ * no text of the fields is made, and the directory's entries are written as bytes (tags are
+ * ASCII: checkStructure) once each field's length is known.
  */
-function writeRecord(
-  record: MarcRecord,
-  texts: readonly string[],
-  out: Buffer,
-  at: number,
-): number {
-  const base = LEADER + ENTRY * texts.length + 1;
+function writeRecord(record: MarcRecord, out: Buffer, at: number): number {
+  const { fields } = record;
+  const base = LEADER + ENTRY * fields.length + 1;
   const data = at + base;
-  const end = data + out.write(texts.join(""), data, "utf8");
-  let directory = "";
-  let start = data;
-  for (let i = 0; i < texts.length; i++) {
-    const field = record.fields[i]!;
-    // A field takes at least a byte a UTF-16 unit, and its only terminator is its last unit: the
-    // search starts there (an ASCII field's is found at once).
-    let stop = start + texts[i]!.length - 1;
-    while (out[stop] !== FT) stop++;
-    directory += `${field.tag}${pad4(checkedFieldLength(field, stop + 1 - start))}${pad5(start - data)}`;
-    start = stop + 1;
+  let entry = at + LEADER;
+  let p = data;
+  for (const field of fields) {
+    const start = p;
+    if (isControlField(field)) p += out.write(field.value, p, "utf8");
+    else {
+      out[p++] = field.ind1.charCodeAt(0);
+      out[p++] = field.ind2.charCodeAt(0);
+      for (const { code, value } of field.subfields) {
+        out[p++] = US;
+        out[p++] = code.charCodeAt(0);
+        p += out.write(value, p, "utf8");
+      }
+    }
+    out[p++] = FT;
+    const { tag } = field;
+    out[entry] = tag.charCodeAt(0);
+    out[entry + 1] = tag.charCodeAt(1);
+    out[entry + 2] = tag.charCodeAt(2);
+    writeDigits(out, entry + 3, 4, checkedFieldLength(field, p - start));
+    writeDigits(out, entry + 7, 5, start - data);
+    entry += ENTRY;
   }
-  out[end] = RT;
-  const length = checkedRecordLength(end + 1 - at);
-  out.write(`${leaderWith(record.leader, length, base)}${directory}\x1e`, at, "latin1");
+  out[entry] = FT;
+  out[p++] = RT;
+  const length = checkedRecordLength(p - at);
+  out.write(record.leader, at, "latin1");
+  writeDigits(out, at, 5, length);
+  writeDigits(out, at + 12, 5, base);
   return length;
+}
+
+/** Writes `value` in `count` ASCII digits at `at` (no string made for it). */
+function writeDigits(out: Buffer, at: number, count: number, value: number): void {
+  for (let i = at + count - 1; i >= at; i--) {
+    out[i] = 0x30 + (value % 10);
+    value = Math.floor(value / 10);
+  }
 }
 
 function checkedFieldLength(field: Field, bytes: number): number {
@@ -200,9 +243,6 @@ function checkedRecordLength(bytes: number): number {
 function leaderWith(leader: string, length: number, base: number): string {
   return `${pad5(length)}${leader.slice(5, 12)}${pad5(base)}${leader.slice(17)}`;
 }
-
-// Written out: two of these a field, and padStart showed in the profile.
-const same = (text: string) => text;
 
 const pad4 = (n: number) => (n < 10 ? `000${n}` : n < 100 ? `00${n}` : n < 1000 ? `0${n}` : `${n}`);
 const pad5 = (n: number) => (n < 10000 ? `0${pad4(n)}` : `${n}`);

@@ -1,3 +1,4 @@
+import { ChunkBuffers } from "./chunk-buffers.ts";
 import { iso2709Leader, iso2709Length } from "./iso2709.ts";
 import { marcxmlBound, writeMarcxmlFromIso2709 } from "./iso2709-marcxml.ts";
 import { checkStructure, isControlField, withoutForbidden, type MarcRecord } from "./record.ts";
@@ -65,7 +66,14 @@ export class MarcxmlChunks {
   private used: number;
   private scratch = Buffer.allocUnsafe(0);
 
-  constructor(private readonly chunkBytes = 64 * 1024) {
+  private readonly buffers: ChunkBuffers;
+
+  /** `reuse`: see ChunkBuffers (each chunk must be done with before the next is asked for). */
+  constructor(
+    private readonly chunkBytes = 64 * 1024,
+    reuse = false,
+  ) {
+    this.buffers = new ChunkBuffers(reuse);
     this.chunk = Buffer.allocUnsafe(Math.max(chunkBytes, HEAD.length));
     this.used = this.chunk.write(HEAD, 0, "utf8");
   }
@@ -80,9 +88,14 @@ export class MarcxmlChunks {
    * (`iso` from `start`): checked and cleaned there, and already UTF-8.
    */
   addIso2709(iso: Uint8Array, start: number): Uint8Array | null {
-    // Written where any record's element fits, then into the chunk as long as it is: a bound
-    // for each record would start a chunk far sooner than the chunk is full.
+    // Straight into the chunk while what is left of it holds any element of the record; near
+    // its end, written aside then into the chunk as long as it is: a bound for each record would
+    // start a chunk far sooner than the chunk is full.
     const bound = marcxmlBound(iso2709Length(iso, start));
+    if (this.used + bound <= this.chunk.length) {
+      this.used += writeMarcxmlFromIso2709(iso, start, this.chunk, this.used);
+      return null;
+    }
     if (this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(bound);
     const length = writeMarcxmlFromIso2709(iso, start, this.scratch, 0);
     const full = this.room(length);
@@ -101,15 +114,15 @@ export class MarcxmlChunks {
   private room(bound: number): Uint8Array | null {
     if (this.used + bound <= this.chunk.length) return null;
     const full = this.chunk.subarray(0, this.used);
-    this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, bound));
+    this.chunk = this.buffers.next(this.chunk, Math.max(this.chunkBytes, bound));
     this.used = 0;
     return full.length > 0 ? full : null;
   }
 
   /** The rest, with the collection's end. */
   end(): Uint8Array {
+    // A copy: the chunk's buffer is filled again.
     const last = Buffer.concat([this.chunk.subarray(0, this.used), Buffer.from(TAIL)]);
-    this.chunk = Buffer.allocUnsafe(Math.max(this.chunkBytes, HEAD.length));
     this.used = this.chunk.write(HEAD, 0, "utf8");
     return last;
   }

@@ -1,3 +1,5 @@
+import { dropForbidden } from "./record.ts";
+
 /**
  * The words a record says in the domain's language (MARC's notes and link texts are written in the
  * language of the cataloguing). The build can give its own (from the interface texts); these are
@@ -153,4 +155,20 @@ export function fill(template: string, values: Readonly<Record<string, string>>)
   let filled = template;
   for (const name in values) filled = filled.replaceAll(`{${name}}`, values[name]!);
   return filled;
+}
+
+/**
+ * A domain's labels without the characters XML forbids: with every value of a work cleaned as it
+ * is read, the records are clean by construction (MappedRecord).
+ */
+export function withoutForbiddenLabels(labels: Partial<MarcLabels>): Partial<MarcLabels> {
+  const clean: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(labels))
+    clean[name] =
+      typeof value === "string"
+        ? dropForbidden(value)
+        : Object.fromEntries(
+            Object.entries(value ?? {}).map(([code, text]) => [code, dropForbidden(text)]),
+          );
+  return clean;
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { writeMarcFiles } from "../../src/marc/record-files.ts";
+import { marcFileChunks, writeMarcFiles } from "../../src/marc/record-files.ts";
 import { iso2709Chunks } from "../../src/marc/iso2709.ts";
 import { marcRecords } from "../../src/marc/map.ts";
 import { marcxml } from "../../src/marc/marcxml.ts";
@@ -37,13 +37,42 @@ describe("writeMarcFiles", () => {
     expect(readIso2709(Buffer.concat(iso))).toHaveLength(works.length);
   });
 
+  it("writes the same files when each chunk's buffer is filled again two chunks later", () => {
+    // A writer thread's job writes each chunk before the next is made, and reuses their buffers.
+    const collect = (reuse: boolean) => {
+      const files = { iso2709: [] as Buffer[], marcxml: [] as Buffer[] };
+      const buffers = new Set<ArrayBufferLike>();
+      for (const { file, chunk } of marcFileChunks(marcRecords(works, DOMAIN), 8 * 1024, reuse)) {
+        buffers.add(chunk.buffer);
+        files[file].push(Buffer.from(chunk)); // copied at once, as a write would
+      }
+      return { iso: Buffer.concat(files.iso2709), xml: Buffer.concat(files.marcxml), buffers };
+    };
+    const fresh = collect(false);
+    const reused = collect(true);
+    expect(reused.iso.equals(fresh.iso)).toBe(true);
+    expect(reused.xml.equals(fresh.xml)).toBe(true);
+    expect(readIso2709(reused.iso)).toHaveLength(works.length);
+    // Two buffers a file, and one more for each record larger than a chunk (SHAPES has some).
+    expect(fresh.buffers.size).toBeGreaterThan(100);
+    expect(reused.buffers.size).toBeLessThan(20);
+  });
+
   it("writes MARCXML from the ISO 2709 bytes as from the fields, for any text (property)", () => {
     // Markup, a carriage return, what XML cannot hold, lone surrogates, 4-byte characters.
     const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
     const text = fc.oneof(
       fc.string({ unit: "binary", maxLength: 40 }),
       fc.string({ unit: anyUnit, maxLength: 40 }),
-      fc.constantFrom('<a href="x">&amp;</a>', "a\rb\r\n", "\u001f\u001e\u001d", "𝕸é"),
+      fc.constantFrom(
+        '<a href="x">&amp;</a>',
+        "a\rb\r\n",
+        "\u001f\u001e\u001d",
+        "𝕸é",
+        // Values long enough to be copied whole when they need no escape.
+        `${"Été ".repeat(20)}<fin>`,
+        "Été ".repeat(20),
+      ),
     );
     const control = fc.record({ tag: fc.constantFrom("001", "003", "008"), value: text });
     const data = fc.record({

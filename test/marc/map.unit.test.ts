@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { iso2709 } from "../../src/marc/iso2709.ts";
 import { DEFAULT_LABELS } from "../../src/marc/record-labels.ts";
@@ -10,7 +11,7 @@ import {
 } from "../../src/marc/map.ts";
 import { marcxml } from "../../src/marc/marcxml.ts";
 import { isMarcOrgCode } from "../../src/util/marc-org-code.ts";
-import type { MarcRecord } from "../../src/marc/record.ts";
+import { checkStructure, withoutForbidden, type MarcRecord } from "../../src/marc/record.ts";
 import { DOMAIN, LONG_TITLE, SHAPES, generatedWorks } from "./works.ts";
 
 /** A record as lines, the way yaz-marcdump prints them: `LDR …`, `001 value`, `245 03 $a …`. */
@@ -342,5 +343,74 @@ describe("a work as a MARC record", () => {
         Buffer.concat(works.map((w) => iso2709(map(w)))),
       ),
     ).toBe(true);
+  });
+
+  it("makes well-formed records with nothing XML forbids from any text and labels (property)", () => {
+    // The serialisers trust the mapping's records (record.ts, madeClean): this holds them to it.
+    const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((unit) => String.fromCharCode(unit));
+    const text = fc.oneof(
+      fc.string({ unit: "binary", maxLength: 30 }),
+      fc.string({ unit: anyUnit, maxLength: 30 }),
+      fc.constantFrom(
+        "a\u0000b\u001f",
+        "\ud800x\udfff",
+        "\ufdd0\uffff",
+        "\ud83f\udffe",
+        "Méliès, G., 1861-1938",
+      ),
+    );
+    const maybe = fc.option(text, { nil: null });
+    const tags = fc.array(fc.oneof(text, fc.constantFrom("es", "en", "ca-valencia", "zxx")), {
+      maxLength: 3,
+    });
+    const work = fc.record({
+      id: fc.nat(),
+      title: text,
+      titles: fc.dictionary(fc.constantFrom("es", "en", "va", "x-y"), maybe),
+      titleLanguage: maybe,
+      year: fc.option(fc.integer({ min: -10, max: 30_000 }), { nil: null }),
+      duration: fc.option(fc.double(), { nil: null }),
+      synopsis: maybe,
+      directors: fc.array(fc.record({ name: text, heading: maybe }), { maxLength: 3 }),
+      category: maybe,
+      ageRating: maybe,
+      countries: tags,
+      audioLanguages: tags,
+      subtitleLanguages: tags,
+      watchUrl: maybe,
+      availableFrom: maybe,
+    });
+    const labels = fc.record(
+      {
+        audio: text,
+        watch: text,
+        director: text,
+        titleIn: text,
+        languageNames: fc.dictionary(fc.constantFrom("va", "es", "lse"), text),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        work,
+        labels,
+        fc.constantFrom("new", "deleted" as const),
+        (work, labels, status) => {
+          let record: MarcRecord;
+          try {
+            record = marcMapper({ ...DOMAIN, labels })(work, status);
+          } catch (error) {
+            // A title that text() empties is refused, as a work without a title.
+            expect(String(error)).toMatch(/has no title/);
+            return;
+          }
+          // A copy: the serialisers check it as a record from anywhere.
+          const copy: MarcRecord = { leader: record.leader, fields: [...record.fields] };
+          expect(() => checkStructure(copy)).not.toThrow();
+          expect(withoutForbidden(copy)).toEqual(copy);
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });

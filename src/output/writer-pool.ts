@@ -21,11 +21,12 @@ export interface ThreadJob {
   input: unknown;
   transfer?: ArrayBuffer[];
   /**
-   * Run in the thread with the fewest requests waiting, not the first: for jobs long and many
-   * enough that queueing behind the first thread's spreadsheets costs more than compiling their
-   * code in each thread.
+   * The thread it runs in: the first (the default: a spreadsheet), or the last, so that two kinds
+   * of long jobs do not queue behind each other while each kind's code is compiled, and its
+   * garbage made, in one thread only (a second thread's heap churning with it cost the build's
+   * peak about 25 MB: docs/performance.md).
    */
-  anyThread?: boolean;
+  thread?: "first" | "last";
 }
 
 /**
@@ -62,14 +63,11 @@ export class WriterPool {
     );
   }
 
-  /**
-   * Runs a job in a thread (a spreadsheet: the main thread serialises meanwhile). The first
-   * thread unless the job says `anyThread`, so that a job's code is compiled and optimised in one
-   * thread only.
-   */
-  async run({ module, name, input, transfer = [], anyThread = false }: ThreadJob): Promise<void> {
-    if (this.workers.length === 0) this.pick();
-    const worker = anyThread ? this.pick() : this.workers[0]!;
+  /** Runs a job in a thread (a spreadsheet: the main thread serialises meanwhile), its `thread`. */
+  async run({ module, name, input, transfer = [], thread = "first" }: ThreadJob): Promise<void> {
+    if (thread === "last") this.start();
+    else if (this.workers.length === 0) this.pick();
+    const worker = thread === "last" ? this.workers.at(-1)! : this.workers[0]!;
     await worker.request({ kind: "job", module: codeModule(module).href, name, input }, transfer);
   }
 

@@ -80,32 +80,71 @@ export async function writeMarcExports(
   const dir = await mkdtemp(path.join(tmpdir(), "catalogue-marc-")).catch((error: unknown) => {
     throw temporaryFailure(error);
   });
+  // The ups among the listed works, when both sets are due, are copied from the listing's
+  // records (the same works with the same status: the same bytes), not made again.
+  const listing = todo.find((set) => set.kind === "export_excel");
+  const ups = todo.find((set) => set.kind === "export_up_movies");
+  const marks = listing && ups ? subsetMarks(listing.works, ups.works) : null;
+  const file = (kind: ExportKind, format: "marc" | "marcxml") =>
+    path.join(dir, `${kind}-${format}`);
+  const moveIn = async (kind: ExportKind, key: string) => {
+    for (const format of MARC_FORMAT_NAMES)
+      await tree.moveFrom(marcPath(domain.domain, kind, format), file(kind, format), key);
+  };
   try {
-    // The sets at once (in two writer threads, when there are two); every one settled before the
-    // first failure is thrown, so that none still writes when the directory goes.
+    // The sets at once (in the last writer thread, beside the spreadsheets); every one settled
+    // before the first failure is thrown, so that none still writes when the directory goes.
     await settleAll(
-      todo.map(async ({ kind, key, works }) => {
-        const file = (format: "marc" | "marcxml") => path.join(dir, `${kind}-${format}`);
-        const input: MarcJobInput = {
-          iso2709: file("marc"),
-          marcxml: file("marcxml"),
-          domain: target,
-          works: marcWorkParts(adapted(works, domain, strings.categories)),
-          records: works.length,
-          status: SETS[kind].status,
-        };
-        await write(input).catch((error: unknown) => {
-          throw temporaryFailure(error);
-        });
-        for (const format of MARC_FORMAT_NAMES) {
-          await tree.copyFrom(marcPath(domain.domain, kind, format), file(format), key);
-          await rm(file(format));
-        }
-      }),
+      todo
+        .filter((set) => marks === null || set !== ups)
+        .map(async ({ kind, key, works }) => {
+          const subset = marks !== null && kind === listing!.kind;
+          const input: MarcJobInput = {
+            iso2709: file(kind, "marc"),
+            marcxml: file(kind, "marcxml"),
+            domain: target,
+            works: marcWorkParts(adapted(works, domain, strings.categories)),
+            records: works.length,
+            status: SETS[kind].status,
+            ...(subset
+              ? {
+                  subset: {
+                    iso2709: file(ups!.kind, "marc"),
+                    marcxml: file(ups!.kind, "marcxml"),
+                    marks,
+                  },
+                }
+              : {}),
+          };
+          await write(input).catch((error: unknown) => {
+            throw temporaryFailure(error);
+          });
+          await moveIn(kind, key);
+          if (subset) await moveIn(ups!.kind, ups!.key);
+        }),
     );
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A 1 for each of `all` that `some` holds, when `some` is a subsequence of `all` (the same
+ * objects in the same order: the ups among the listed works, both in name order); else null (an up
+ * whose window has already ended is not listed).
+ */
+export function subsetMarks(
+  all: readonly ListedWork[],
+  some: readonly ListedWork[],
+): Uint8Array | null {
+  const marks = new Uint8Array(all.length);
+  let next = 0;
+  for (let i = 0; i < all.length && next < some.length; i++)
+    if (all[i] === some[next]) {
+      marks[i] = 1;
+      next++;
+    }
+  return next === some.length ? marks : null;
 }
 
 function* adapted(

@@ -2,8 +2,8 @@
  * The buffers the chunks of a file are filled in, a chunk being a view of one. When the chunks
  * are reused, the buffer of the chunk before the last one handed out is filled again: for a
  * caller done with each chunk before it asks for the next (a writer thread's job writes each at
- * once), a file of any size then takes two buffers instead of a new one a chunk (over a thousand
- * a build, outside the heap, each held until a collection finds it unused).
+ * once), a file of any size then takes two buffers instead of a new one a chunk (outside the
+ * heap, each held until a collection finds it unused).
  */
 export class ChunkBuffers {
   private spare: Buffer | null = null;

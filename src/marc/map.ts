@@ -74,8 +74,8 @@ export function marcMapper(
     languageNames: { ...defaults.languageNames, ...given.languageNames },
   };
   const locale = language === "va" ? "ca-ES-valencia" : language;
-  // Made when a work first has a language to name: Intl's names of languages load several
-  // megabytes of ICU's data, which a catalogue without language columns never needs.
+  // Made when a work first has a language to name: Intl's names of languages load a large part
+  // of ICU's data, which a catalogue without language columns never needs.
   let names: Intl.DisplayNames | undefined;
   let lists: Intl.ListFormat | undefined;
   const genreSource = text(domain.genreSource) ?? "local";

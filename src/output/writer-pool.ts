@@ -24,7 +24,7 @@ export interface ThreadJob {
    * The thread it runs in: the first (the default: a spreadsheet), or the last, so that two kinds
    * of long jobs do not queue behind each other while each kind's code is compiled, and its
    * garbage made, in one thread only (a second thread's heap churning with it cost the build's
-   * peak about 25 MB: docs/performance.md).
+   * peak: docs/performance.md).
    */
   thread?: "first" | "last";
 }

@@ -41,7 +41,7 @@ const PART_WORKS = 100;
 
 /**
  * Works as MarcJobInput's `works`. V8's serialiser, not JSON: the main thread, which the build
- * waits for, makes them in about three fifths of the time (docs/performance.md); each part is a
+ * waits for, makes them in less time (docs/performance.md); each part is a
  * buffer of its own, so it can be moved.
  */
 export function marcWorkParts(works: Iterable<MarcWork>): Uint8Array[] {

@@ -84,7 +84,10 @@ export async function writeMarcExports(
   // records (the same works with the same status: the same bytes), not made again.
   const listing = todo.find((set) => set.kind === "export_excel");
   const ups = todo.find((set) => set.kind === "export_up_movies");
-  const marks = listing && ups ? subsetMarks(listing.works, ups.works) : null;
+  const marks =
+    listing && ups && SETS[listing.kind].status === SETS[ups.kind].status
+      ? subsetMarks(listing.works, ups.works)
+      : null;
   const file = (kind: ExportKind, format: "marc" | "marcxml") =>
     path.join(dir, `${kind}-${format}`);
   const moveIn = async (kind: ExportKind, key: string) => {

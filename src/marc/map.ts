@@ -127,18 +127,34 @@ export function marcMapper(
     fill(labels.titleIn, { language: languageName(tag) }),
   );
   const ageRating = remembered((rating: string) => fill(labels.ageRating, { rating }));
-  // Fields whose values a catalogue repeats (a year, a running time, a rating, a genre, a language
-  // note) are made once and shared by the records that hold them: nothing changes a record's
+  // Fields whose values a catalogue repeats (a year, a running time, a rating, a language note, a
+  // genre) are made once and shared by the records that hold them: nothing changes a record's
   // fields, and a record made of fewer objects costs less to make and to collect.
-  const fieldsMade = new Map<string, DataField>();
-  const shared = (key: string, make: () => DataField): DataField => {
-    let field = fieldsMade.get(key);
-    if (field === undefined) {
-      if (fieldsMade.size >= 65_536) fieldsMade.clear();
-      fieldsMade.set(key, (field = make()));
-    }
-    return field;
-  };
+  const releaseField = remembered((year: string) =>
+    data(
+      "264",
+      " 1",
+      "a",
+      "[Place of publication not identified] :",
+      "b",
+      "[publisher not identified],",
+      "c",
+      `[${year}]`,
+    ),
+  );
+  const extentField = remembered((minutes: string) =>
+    data(
+      "300",
+      "  ",
+      "a",
+      minutes === "" ? "1 online resource" : `1 online resource (${minutes} min.)`,
+    ),
+  );
+  const ratingField = remembered((rating: string) => data("521", "8 ", "a", ageRating(rating)));
+  const languagesField = remembered((note: string) => data("546", "  ", "a", note));
+  const genreField = remembered((category: string) =>
+    data("655", " 7", "a", ended(category, '.?!)]"-'), "2", genreSource),
+  );
   // Control fields are ASCII: 12 bytes of directory, the value, a terminator; 001's number is added per work, 008 is 40.
   const controlBytes =
     head.reduce((bytes, field) => bytes + 13 + field.value.length, 0) + 13 + (13 + 40);
@@ -170,47 +186,16 @@ export function marcMapper(
       fields.push(data("246", "1 ", "i", titleIn(tag), "a", other));
     // The original release, as provider-neutral records of online reproductions describe it: the
     // catalogue knows its year (supplied, so in brackets), not its place or publisher.
-    if (year !== null)
-      fields.push(
-        shared(`264 ${year}`, () =>
-          data(
-            "264",
-            " 1",
-            "a",
-            "[Place of publication not identified] :",
-            "b",
-            "[publisher not identified],",
-            "c",
-            `[${year}]`,
-          ),
-        ),
-      );
-    fields.push(
-      shared(`300 ${minutes}`, () =>
-        data(
-          "300",
-          "  ",
-          "a",
-          minutes === null ? "1 online resource" : `1 online resource (${minutes} min.)`,
-        ),
-      ),
-      ...RDA_TYPES,
-    );
+    if (year !== null) fields.push(releaseField(String(year)));
+    fields.push(extentField(minutes === null ? "" : String(minutes)), ...RDA_TYPES);
     const synopsis = text(work.synopsis);
     if (synopsis !== null) fields.push(data("520", "  ", "a", ended(synopsis, ".?!…\"'»”)")));
     const rating = text(work.ageRating);
-    if (rating !== null)
-      fields.push(shared(`521 ${rating}`, () => data("521", "8 ", "a", ageRating(rating))));
+    if (rating !== null) fields.push(ratingField(rating));
     const languages = note(audio, subtitles);
-    if (languages !== "")
-      fields.push(shared(`546 ${languages}`, () => data("546", "  ", "a", languages)));
+    if (languages !== "") fields.push(languagesField(languages));
     const category = text(work.category);
-    if (category !== null)
-      fields.push(
-        shared(`655 ${category}`, () =>
-          data("655", " 7", "a", ended(category, '.?!)]"-'), "2", genreSource),
-        ),
-      );
+    if (category !== null) fields.push(genreField(category));
     for (const heading of unique(
       (work.directors ?? []).map((director) => text(director.heading) ?? text(director.name)),
     ))

@@ -12,8 +12,8 @@ import type { MarcWork } from "./marc-work.ts";
 const LANGUAGE_ORDER = ["es", "en", "ca", "gl", "eu", "va", "fr"];
 
 /** `make` with its answers kept (up to 65,536: a catalogue has far fewer languages, lists and ratings). */
-export function remembered(make: (key: string) => string): (key: string) => string {
-  const known = new Map<string, string>();
+export function remembered<T>(make: (key: string) => T): (key: string) => T {
+  const known = new Map<string, T>();
   return (key) => {
     let value = known.get(key);
     if (value === undefined) {

@@ -1,3 +1,4 @@
+import type { TransferListItem } from "node:worker_threads";
 import { RequestWorker, type WithoutId } from "../workers/request.ts";
 import { codeModule, threadExecArgv, workerScript } from "../workers/script.ts";
 import {
@@ -13,13 +14,13 @@ type Reply = { result?: PackedResult; buffer?: ArrayBuffer };
 /**
  * Work another layer gives the writer threads: the thread imports `module` (a `.ts` URL beside
  * the caller, run as the program runs: see codeModule) and calls its export `name` with `input`,
- * structured-cloned, or moved when its buffers are listed in `transfer`.
+ * structured-cloned, or moved when its buffers (or ports) are listed in `transfer`.
  */
 export interface ThreadJob {
   module: URL;
   name: string;
   input: unknown;
-  transfer?: ArrayBuffer[];
+  transfer?: TransferListItem[];
   /**
    * The thread it runs in: the first (the default: a spreadsheet), or the last, so that two kinds
    * of long jobs do not queue behind each other while each kind's code is compiled, and its
@@ -80,7 +81,10 @@ export class WriterPool {
     while (this.workers.length < this.threads) this.pick();
   }
 
-  private request(message: WithoutId<WriterRequest>, transfer: ArrayBuffer[] = []): Promise<Reply> {
+  private request(
+    message: WithoutId<WriterRequest>,
+    transfer: TransferListItem[] = [],
+  ): Promise<Reply> {
     return this.pick().request(message, transfer);
   }
 

@@ -12,7 +12,7 @@ import type { OutputTree } from "../output/tree.ts";
 import { codeVersion, type CodeConcern } from "../util/code-version.ts";
 import { settleAll } from "../util/concurrency.ts";
 import { stringsFor } from "../web/i18n.ts";
-import { marcJob, marcWorkParts, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
+import { marcJob, sendWorks, writeMarcJob, type MarcJobInput } from "./marc-job.ts";
 import { marcDomain, marcWork } from "./marc-works.ts";
 
 /**
@@ -102,11 +102,12 @@ export async function writeMarcExports(
         .filter((set) => marks === null || set !== ups)
         .map(async ({ kind, key, works }) => {
           const subset = marks !== null && kind === listing!.kind;
+          const sent = sendWorks(adapted(works, domain, strings.categories));
           const input: MarcJobInput = {
             iso2709: file(kind, "marc"),
             marcxml: file(kind, "marcxml"),
             domain: target,
-            works: marcWorkParts(adapted(works, domain, strings.categories)),
+            works: sent.port,
             records: works.length,
             status: SETS[kind].status,
             ...(subset
@@ -119,9 +120,15 @@ export async function writeMarcExports(
                 }
               : {}),
           };
-          await write(input).catch((error: unknown) => {
-            throw temporaryFailure(error);
-          });
+          // What failed making the works first: the job then failed for want of them.
+          await settleAll([
+            sent.done,
+            write(input)
+              .catch((error: unknown) => {
+                throw temporaryFailure(error);
+              })
+              .finally(() => sent.close()),
+          ]);
           await moveIn(kind, key);
           if (subset) await moveIn(ups!.kind, ups!.key);
         }),

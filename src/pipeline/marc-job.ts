@@ -1,9 +1,10 @@
 import { closeSync, openSync, writeSync } from "node:fs";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { deserialize, serialize } from "node:v8";
+import { MessageChannel, type MessagePort } from "node:worker_threads";
 import type { ThreadJob } from "../output/writer-pool.ts";
-import { marcRecords, type MarcDomain, type MarcStatus, type MarcWork } from "../marc/map.ts";
-import { marcFileChunks } from "../marc/record-files.ts";
+import { marcMapper, type MarcDomain, type MarcStatus, type MarcWork } from "../marc/map.ts";
+import { MarcFiles, type MarcSinks } from "../marc/record-files.ts";
 
 /**
  * The MARC files of one export set, written in the output's writer threads (mapping the works
@@ -17,13 +18,11 @@ export interface MarcJobInput {
   marcxml: string;
   domain: MarcDomain;
   /**
-   * The works, in parts of at most PART_WORKS works, each serialised by V8 (`marcWorkParts`):
-   * moved into the thread, not copied, and read a part at a time there, each part let go once
-   * read, so that neither thread holds a set's works as objects (a structured clone of thousands
-   * of works cost the main thread their copy, and the writer thread a heap of them).
+   * Where the job asks for the works, a part at a time, and gets them (`sendWorks`'s port,
+   * moved into the thread with the job).
    */
-  works: (Uint8Array | undefined)[];
-  /** How many works `works` holds. */
+  works: MessagePort;
+  /** How many works `works` gives. */
   records: number;
   status: MarcStatus;
   /**
@@ -39,48 +38,108 @@ export interface MarcJobInput {
  */
 const PART_WORKS = 100;
 
+/** Parts the job asks for ahead of the one it maps: it seldom waits for the main thread's turn. */
+const PARTS_AHEAD = 4;
+
+/** The works as sendWorks's side of the channel hands them to a job: its port, and when it is done. */
+export interface SentWorks {
+  /** The job's end of the channel (MarcJobInput's `works`). */
+  port: MessagePort;
+  /**
+   * Settles when the job has closed its end (it has every work, or it stopped), or rejects with
+   * what failed here making a part (the job then fails, its works cut short).
+   */
+  done: Promise<void>;
+  /** Closes this end: for when the job cannot have run (it closes the channel otherwise). */
+  close(): void;
+}
+
 /**
- * Works as MarcJobInput's `works`. V8's serialiser, not JSON: the main thread, which the build
- * waits for, makes them in less time (docs/performance.md); each part is a
- * buffer of its own, so it can be moved.
+ * Hands `works` to a job a part at a time, each part made (serialised by V8) when the job asks
+ * for it and moved to it. A set's works sent at once, as buffers moved into the thread, were held
+ * there until a full collection, which a writer thread seldom makes: megabytes a set, which the
+ * build's peak carried (docs/performance.md). V8's serialiser, not JSON: the main thread, which
+ * the build waits for, makes them in less time.
  */
-export function marcWorkParts(works: Iterable<MarcWork>): Uint8Array[] {
-  const parts: Uint8Array[] = [];
-  let part: MarcWork[] = [];
-  for (const work of works) {
-    part.push(work);
-    if (part.length === PART_WORKS) {
-      parts.push(serialize(part));
-      part = [];
+export function sendWorks(works: Iterable<MarcWork>): SentWorks {
+  const { port1: here, port2: job } = new MessageChannel();
+  const source = works[Symbol.iterator]();
+  const done = new Promise<void>((resolve, reject) => {
+    here.on("message", () => {
+      try {
+        const part = nextPart(source);
+        // After the last part, null for each request still coming: the job stops at the first.
+        if (part === null) here.postMessage(null);
+        else here.postMessage(part, [part.buffer as ArrayBuffer]);
+      } catch (error) {
+        here.close();
+        reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    here.on("close", () => resolve());
+  });
+  return { port: job, done, close: () => here.close() };
+}
+
+function nextPart(source: Iterator<MarcWork>): Uint8Array | null {
+  const part: MarcWork[] = [];
+  while (part.length < PART_WORKS) {
+    const next = source.next();
+    if (next.done) break;
+    part.push(next.value);
+  }
+  return part.length === 0 ? null : serialize(part);
+}
+
+/**
+ * The works the port brings, a part at a time, asked for PARTS_AHEAD parts ahead; the port is
+ * closed when they end or the caller stops.
+ */
+export async function* receiveWorks(port: MessagePort): AsyncGenerator<MarcWork[]> {
+  const arrived: (Uint8Array | null)[] = [];
+  let closed = false;
+  let wake: (() => void) | null = null;
+  port.on("message", (part: Uint8Array | null) => {
+    arrived.push(part);
+    wake?.();
+  });
+  port.on("close", () => {
+    closed = true;
+    wake?.();
+  });
+  try {
+    for (let i = 0; i < PARTS_AHEAD; i++) port.postMessage("next");
+    for (;;) {
+      while (arrived.length === 0) {
+        if (closed) throw new Error("the works of a MARC job stopped before their end");
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const part = arrived.shift()!;
+      if (part === null) return;
+      port.postMessage("next");
+      yield deserialize(part) as MarcWork[];
     }
-  }
-  if (part.length > 0) parts.push(serialize(part));
-  return parts;
-}
-
-/** The works of `parts`, one at a time; each part is dropped from the list once read. */
-export function* readWorkParts(parts: (Uint8Array | undefined)[]): Generator<MarcWork> {
-  for (let i = 0; i < parts.length; i++) {
-    const works = deserialize(parts[i]!) as MarcWork[];
-    parts[i] = undefined;
-    yield* works;
+  } finally {
+    port.close();
   }
 }
 
-/** The job that writes both files of `input` (its works' buffer moved into the thread). */
+/** The job that writes both files of `input` (its port moved into the thread). */
 export const marcJob = (input: MarcJobInput): ThreadJob => ({
   module: new URL(import.meta.url),
   name: writeMarcJob.name,
   input,
   // Beside the spreadsheets (the first thread's), not behind them.
   thread: "last",
-  transfer: input.works.flatMap((part) => (part === undefined ? [] : [part.buffer as ArrayBuffer])),
+  transfer: [input.works],
 });
 
 /**
- * Writes both files of the same records, chunk by chunk: memory holds a record and a chunk of
- * each. The event loop turns after each chunk, so that in a writer thread the batches of API
- * files that arrive meanwhile are written between the chunks instead of waiting for the set.
+ * Writes both files of the same records as the works arrive, chunk by chunk: memory holds a part
+ * of the works, a record and a chunk of each file. The event loop turns after each part, so that
+ * in a writer thread the batches of API files that arrive meanwhile are written between the
+ * parts instead of waiting for the set.
  */
 export async function writeMarcJob({
   iso2709,
@@ -95,26 +154,26 @@ export async function writeMarcJob({
   try {
     for (const file of paths) files.push(openSync(file, "w"));
     const [iso, xml, subsetIso, subsetXml] = files;
+    const sinks = (isoFile: number, xmlFile: number): MarcSinks => ({
+      iso2709: (chunk) => writeAll(isoFile, chunk),
+      marcxml: (chunk) => writeAll(xmlFile, chunk),
+    });
     const marks = subset?.marks;
     // Each chunk is written before the next is made: their buffers are reused.
-    for (const chunk of marcFileChunks(
-      marcRecords(readWorkParts(works), domain, status),
-      undefined,
-      true,
-      marks && ((index) => marks[index] === 1),
-    )) {
-      const fd =
-        chunk.file === "iso2709"
-          ? chunk.subset
-            ? subsetIso
-            : iso
-          : chunk.subset
-            ? subsetXml
-            : xml;
-      writeAll(fd!, chunk.chunk);
+    const records = new MarcFiles(sinks(iso!, xml!), {
+      reuse: true,
+      ...(marks && {
+        subset: { sinks: sinks(subsetIso!, subsetXml!), holds: (index) => marks[index] === 1 },
+      }),
+    });
+    const toRecord = marcMapper(domain);
+    for await (const part of receiveWorks(works)) {
+      for (const work of part) records.add(toRecord(work, status));
       await nextTurn();
     }
+    records.end();
   } finally {
+    works.close(); // also when the job stopped before it asked for the works
     for (const fd of files) closeSync(fd);
   }
 }

@@ -1,4 +1,4 @@
-import { Worker, type WorkerOptions } from "node:worker_threads";
+import { Worker, type TransferListItem, type WorkerOptions } from "node:worker_threads";
 
 /** An error as it crosses back from a thread: what callers look at (code, path) and its stack. */
 export interface ThreadError {
@@ -60,7 +60,7 @@ export class RequestWorker<Request extends { id: number }, Reply extends object>
     return this.waiting.size;
   }
 
-  request(message: WithoutId<Request>, transfer: ArrayBuffer[] = []): Promise<Reply> {
+  request(message: WithoutId<Request>, transfer: TransferListItem[] = []): Promise<Reply> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, { resolve, reject });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { marcFileChunks, writeMarcFiles } from "../../src/marc/record-files.ts";
+import { MarcFiles, writeMarcFiles } from "../../src/marc/record-files.ts";
 import { iso2709Chunks } from "../../src/marc/iso2709.ts";
 import { marcRecords } from "../../src/marc/map.ts";
 import { marcxml } from "../../src/marc/marcxml.ts";
@@ -43,10 +43,16 @@ describe("writeMarcFiles", () => {
       const files = { iso2709: [] as Buffer[], marcxml: [] as Buffer[] };
       // The memory each chunk is a view of: its buffer and where in it (small buffers may share a pool).
       const regions = new Map<ArrayBufferLike, Set<number>>();
-      for (const { file, chunk } of marcFileChunks(marcRecords(works, DOMAIN), 8 * 1024, reuse)) {
+      const sink = (file: keyof typeof files) => (chunk: Uint8Array) => {
         regions.set(chunk.buffer, (regions.get(chunk.buffer) ?? new Set()).add(chunk.byteOffset));
         files[file].push(Buffer.from(chunk)); // copied at once, as a write would
-      }
+      };
+      const written = new MarcFiles(
+        { iso2709: sink("iso2709"), marcxml: sink("marcxml") },
+        { chunkBytes: 8 * 1024, reuse },
+      );
+      for (const record of marcRecords(works, DOMAIN)) written.add(record);
+      written.end();
       const buffers = [...regions.values()].reduce((count, offsets) => count + offsets.size, 0);
       return { iso: Buffer.concat(files.iso2709), xml: Buffer.concat(files.marcxml), buffers };
     };

@@ -3,7 +3,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ListedWork } from "../../src/model/domain-view.ts";
 import { subsetMarks } from "../../src/pipeline/marc-files.ts";
-import { marcWorkParts, writeMarcJob, type MarcJobInput } from "../../src/pipeline/marc-job.ts";
+import {
+  receiveWorks,
+  sendWorks,
+  writeMarcJob,
+  type MarcJobInput,
+} from "../../src/pipeline/marc-job.ts";
+import type { MarcWork } from "../../src/marc/map.ts";
 import { readIso2709 } from "../marc/iso2709-reader.ts";
 import { DOMAIN, SHAPES, generatedWorks } from "../marc/works.ts";
 import { tempDir } from "../helpers/catalogue.ts";
@@ -20,7 +26,7 @@ describe("a MARC set's job", () => {
     iso2709: path.join(dir, `${name}.mrc`),
     marcxml: path.join(dir, `${name}.xml`),
     domain: DOMAIN,
-    works: marcWorkParts(some),
+    works: sendWorks(some).port,
     records: some.length,
     status: "new",
   });
@@ -51,6 +57,76 @@ describe("a MARC set's job", () => {
     expect(subset!.equals(subsetAlone!)).toBe(true);
     expect(subsetXml!.equals(subsetAloneXml!)).toBe(true);
     expect(readIso2709(subset!)).toHaveLength(some.length);
+  });
+});
+
+describe("the works sent to a MARC job", () => {
+  const works = generatedWorks(3000);
+  /** `works`, counting how many have been taken. */
+  const counted = () => {
+    const taken = { count: 0 };
+    const source = (function* () {
+      for (const work of works) {
+        taken.count++;
+        yield work;
+      }
+    })();
+    return { taken, source };
+  };
+  const turns = async (count: number) => {
+    for (let i = 0; i < count; i++) await new Promise((resolve) => setImmediate(resolve));
+  };
+
+  it("arrive in order, and are made only a few parts ahead of the job", async () => {
+    const { taken, source } = counted();
+    const sent = sendWorks(source);
+    const received: MarcWork[] = [];
+    const ahead: number[] = [];
+    for await (const part of receiveWorks(sent.port)) {
+      received.push(...part);
+      await turns(5); // time enough for the main side to answer every request
+      ahead.push(taken.count - received.length);
+    }
+    await sent.done;
+    expect(received.map((work) => work.id)).toEqual(works.map((work) => work.id));
+    // Never the whole set at once: a few parts of a hundred works.
+    expect(Math.max(...ahead)).toBeGreaterThan(0);
+    expect(Math.max(...ahead)).toBeLessThanOrEqual(500);
+  });
+
+  it("stop the job when making them fails, and the failure is the maker's", async () => {
+    const failing = (function* () {
+      yield* works.slice(0, 250);
+      throw new Error("a bug making the works");
+    })();
+    const sent = sendWorks(failing);
+    const job = writeMarcJob({
+      iso2709: path.join(dir, "cut.mrc"),
+      marcxml: path.join(dir, "cut.xml"),
+      domain: DOMAIN,
+      works: sent.port,
+      records: 3000,
+      status: "new",
+    });
+    await expect(sent.done).rejects.toThrow("a bug making the works");
+    await expect(job).rejects.toThrow("stopped before their end");
+  });
+
+  it("are let go when the job fails before it asks for them", async () => {
+    const { taken, source } = counted();
+    const sent = sendWorks(source);
+    await expect(
+      writeMarcJob({
+        iso2709: path.join(dir, "missing", "a.mrc"),
+        marcxml: path.join(dir, "missing", "a.xml"),
+        domain: DOMAIN,
+        works: sent.port,
+        records: 3000,
+        status: "new",
+      }),
+    ).rejects.toThrow(/ENOENT/);
+    await sent.done; // the job closed the channel: nothing waits on it
+    expect(taken.count).toBe(0);
   });
 });
 

@@ -58,8 +58,8 @@ const SUSPECT = /[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufdd0-\ufdef\ufffe\uff
  * A record the mapping made (map.ts, marcMapper): well formed and clean by construction (fixed
  * tags, indicators and codes; every value cleaned as it is read), which
  * test/marc/map.unit.test.ts holds for any input. The serialisers skip checkStructure and
- * withoutForbidden for it, a large share of writing a record (docs/performance.md). A copy of it is a plain
- * record, checked again.
+ * withoutForbidden for it, a large share of writing a record (docs/performance.md). A copy of
+ * it is a plain record, checked again.
  */
 export class MappedRecord implements MarcRecord {
   constructor(

@@ -1,3 +1,5 @@
+import { isShared, type Field } from "./record.ts";
+
 /**
  * A record's MARCXML element written from its ISO 2709 bytes: the same text, already UTF-8 there,
  * copied byte by byte between the markup and escaped on the way (the characters to escape are
@@ -44,54 +46,80 @@ export const marcxmlBound = (length: number): number => 20 * length + 64;
 /**
  * Writes the element of the record at `iso[start, start + length)` (a record the ISO 2709 writer
  * made: its structure checked, its text clean) into `out` at `at` (room for marcxmlBound bytes);
- * gives the bytes written.
+ * gives the bytes written. `fields`: the record's fields, in the order the ISO 2709 writer wrote
+ * them, when the caller has them: a shared field's element (record.ts) is then made once and
+ * copied into every record that holds it.
  */
 export function writeMarcxmlFromIso2709(
   iso: Uint8Array,
   start: number,
   out: Uint8Array,
   at: number,
+  fields?: readonly Field[],
 ): number {
   let p = copy(RECORD_START, out, at);
   p = escaped(iso, start, start + 24, out, p);
   p = copy(LEADER_END, out, p);
   const base = start + number(iso, start + 12, 5);
-  for (let entry = start + 24; iso[entry] !== 0x1e; entry += 12) {
-    const fieldLength = number(iso, entry + 3, 4);
-    const from = base + number(iso, entry + 7, 5);
-    // Without its terminator.
-    const to = from + fieldLength - 1;
-    // Tags 001-009 are control fields (checkStructure holds the mapping to it).
-    if (iso[entry] === DIGIT_0 && iso[entry + 1] === DIGIT_0) {
-      p = copy(CONTROL_START, out, p);
-      p = copyRange(iso, entry, entry + 3, out, p);
-      p = copy(TAG_END, out, p);
-      p = escaped(iso, from, to, out, p);
-      p = copy(CONTROL_END, out, p);
+  for (let entry = start + 24, i = 0; iso[entry] !== 0x1e; entry += 12, i++) {
+    const field = fields?.[i];
+    const known = field && elements.get(field);
+    if (known !== undefined) {
+      out.set(known, p);
+      p += known.length;
       continue;
     }
-    p = copy(DATA_START, out, p);
-    p = copyRange(iso, entry, entry + 3, out, p);
-    p = copy(IND1, out, p);
-    out[p++] = iso[from]!;
-    p = copy(IND2, out, p);
-    out[p++] = iso[from + 1]!;
-    p = copy(DATA_OPEN_END, out, p);
-    // Each subfield: its delimiter, its code, its value up to the next delimiter or the end.
-    let i = from + 2;
-    while (i < to) {
-      p = copy(SUBFIELD_START, out, p);
-      out[p++] = iso[i + 1]!;
-      p = copy(TAG_END, out, p);
-      let end = i + 2;
-      while (end < to && iso[end] !== SUBFIELD_DELIMITER) end++;
-      p = escaped(iso, i + 2, end, out, p);
-      p = copy(SUBFIELD_END, out, p);
-      i = end;
-    }
-    p = copy(DATA_END, out, p);
+    const from = p;
+    p = writeField(iso, entry, base, out, p);
+    if (field && isShared(field)) elements.set(field, new Uint8Array(out.subarray(from, p)));
   }
   return copy(RECORD_END, out, p) - at;
+}
+
+/** The elements of the shared fields (record.ts) written so far. */
+const elements = new WeakMap<Field, Uint8Array>();
+
+/** Writes the element of the field whose directory entry is at `entry`; gives where it ends. */
+function writeField(
+  iso: Uint8Array,
+  entry: number,
+  base: number,
+  out: Uint8Array,
+  at: number,
+): number {
+  const fieldLength = number(iso, entry + 3, 4);
+  const from = base + number(iso, entry + 7, 5);
+  // Without its terminator.
+  const to = from + fieldLength - 1;
+  let p = at;
+  // Tags 001-009 are control fields (checkStructure holds the mapping to it).
+  if (iso[entry] === DIGIT_0 && iso[entry + 1] === DIGIT_0) {
+    p = copy(CONTROL_START, out, p);
+    p = copyRange(iso, entry, entry + 3, out, p);
+    p = copy(TAG_END, out, p);
+    p = escaped(iso, from, to, out, p);
+    return copy(CONTROL_END, out, p);
+  }
+  p = copy(DATA_START, out, p);
+  p = copyRange(iso, entry, entry + 3, out, p);
+  p = copy(IND1, out, p);
+  out[p++] = iso[from]!;
+  p = copy(IND2, out, p);
+  out[p++] = iso[from + 1]!;
+  p = copy(DATA_OPEN_END, out, p);
+  // Each subfield: its delimiter, its code, its value up to the next delimiter or the end.
+  let i = from + 2;
+  while (i < to) {
+    p = copy(SUBFIELD_START, out, p);
+    out[p++] = iso[i + 1]!;
+    p = copy(TAG_END, out, p);
+    let end = i + 2;
+    while (end < to && iso[end] !== SUBFIELD_DELIMITER) end++;
+    p = escaped(iso, i + 2, end, out, p);
+    p = copy(SUBFIELD_END, out, p);
+    i = end;
+  }
+  return copy(DATA_END, out, p);
 }
 
 function copy(bytes: Uint8Array, out: Uint8Array, at: number): number {

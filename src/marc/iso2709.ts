@@ -3,6 +3,7 @@ import {
   checkStructure,
   dropForbidden,
   isControlField,
+  isShared,
   MAX_FIELD_BYTES,
   MAX_RECORD_BYTES,
   withoutForbidden,
@@ -178,7 +179,7 @@ function upperBound(record: MarcRecord): number {
  * Writes `record` (clean, its structure checked) at `at` in `out` (room for upperBound bytes) and
  * gives its length. Each value is encoded straight into `out`, which gives its length in bytes:
  * no text of the fields is made, and the directory's entries are written as bytes (tags are
- * ASCII: checkStructure) once each field's length is known.
+ * ASCII: checkStructure) once each field's length is known. A shared field's bytes are copied.
  */
 function writeRecord(record: MarcRecord, out: Buffer, at: number): number {
   const { fields } = record;
@@ -188,17 +189,14 @@ function writeRecord(record: MarcRecord, out: Buffer, at: number): number {
   let p = data;
   for (const field of fields) {
     const start = p;
-    if (isControlField(field)) p += out.write(field.value, p, "utf8");
-    else {
-      out[p++] = field.ind1.charCodeAt(0);
-      out[p++] = field.ind2.charCodeAt(0);
-      for (const { code, value } of field.subfields) {
-        out[p++] = US;
-        out[p++] = code.charCodeAt(0);
-        p += out.write(value, p, "utf8");
-      }
+    const known = encoded.get(field);
+    if (known !== undefined) {
+      out.set(known, p);
+      p += known.length;
+    } else {
+      p = writeField(field, out, p);
+      if (isShared(field)) encoded.set(field, new Uint8Array(out.subarray(start, p)));
     }
-    out[p++] = FT;
     const { tag } = field;
     out[entry] = tag.charCodeAt(0);
     out[entry + 1] = tag.charCodeAt(1);
@@ -214,6 +212,26 @@ function writeRecord(record: MarcRecord, out: Buffer, at: number): number {
   writeDigits(out, at, 5, length);
   writeDigits(out, at + 12, 5, base);
   return length;
+}
+
+/** The bytes of the shared fields (record.ts) written so far, their terminator included. */
+const encoded = new WeakMap<Field, Uint8Array>();
+
+/** Writes one field's bytes at `at` (its indicators, subfields and terminator); gives where they end. */
+function writeField(field: Field, out: Buffer, at: number): number {
+  let p = at;
+  if (isControlField(field)) p += out.write(field.value, p, "utf8");
+  else {
+    out[p++] = field.ind1.charCodeAt(0);
+    out[p++] = field.ind2.charCodeAt(0);
+    for (const { code, value } of field.subfields) {
+      out[p++] = US;
+      out[p++] = code.charCodeAt(0);
+      p += out.write(value, p, "utf8");
+    }
+  }
+  out[p++] = FT;
+  return p;
 }
 
 /** Writes `value` in `count` ASCII digits at `at` (no string made for it). */

@@ -23,7 +23,9 @@ import {
   type ControlField,
   MappedRecord,
   type DataField,
+  type Field,
   type MarcRecord,
+  shared,
   type Subfield,
 } from "./record.ts";
 import type { MarcDomain, MarcStatus, MarcWork } from "./marc-work.ts";
@@ -52,10 +54,14 @@ const RDA_TYPES = [
   data("336", "  ", "a", "two-dimensional moving image", "b", "tdi", "2", "rdacontent"),
   data("337", "  ", "a", "computer", "b", "c", "2", "rdamedia"),
   data("338", "  ", "a", "online resource", "b", "cr", "2", "rdacarrier"),
-];
+].map(shared);
 
 /** How a field too long is ended where it is cut: 245 with a period too; a link is left out (null). */
 const CUT_ENDINGS: Readonly<Record<string, string | null>> = { "245": "….", "856": null };
+
+/** `make`, its fields made once for each key and marked as shared by many records. */
+const sharedFields = <F extends Field>(make: (key: string) => F) =>
+  remembered((key: string) => shared(make(key)));
 
 /** Turns works into records for one domain (labels, formats and dates made once). */
 export function marcMapper(
@@ -83,7 +89,7 @@ export function marcMapper(
     ...(domain.orgCode ? [control("003", domain.orgCode)] : []),
     control("005", `${domain.buildDate.replaceAll("-", "")}000000.0`),
     ...PHYSICAL_DESCRIPTIONS.map((value) => control("007", value)),
-  ];
+  ].map(shared);
 
   // Intl's names and lists are dear to make at each call; a catalogue has few languages and lists.
   const languageName = remembered((tag: string): string => {
@@ -128,9 +134,10 @@ export function marcMapper(
   );
   const ageRating = remembered((rating: string) => fill(labels.ageRating, { rating }));
   // Fields whose values a catalogue repeats (a year, a running time, a rating, a language note, a
-  // genre) are made once and shared by the records that hold them: nothing changes a record's
-  // fields, and a record made of fewer objects costs less to make and to collect.
-  const releaseField = remembered((year: string) =>
+  // genre, a director) are made once and shared by the records that hold them: nothing changes a
+  // record's fields, a record made of fewer objects costs less to make and to collect, and the
+  // serialisers encode each such field once (`shared`).
+  const releaseField = sharedFields((year: string) =>
     data(
       "264",
       " 1",
@@ -142,7 +149,7 @@ export function marcMapper(
       `[${year}]`,
     ),
   );
-  const extentField = remembered((minutes: string) =>
+  const extentField = sharedFields((minutes: string) =>
     data(
       "300",
       "  ",
@@ -150,11 +157,12 @@ export function marcMapper(
       minutes === "" ? "1 online resource" : `1 online resource (${minutes} min.)`,
     ),
   );
-  const ratingField = remembered((rating: string) => data("521", "8 ", "a", ageRating(rating)));
-  const languagesField = remembered((note: string) => data("546", "  ", "a", note));
-  const genreField = remembered((category: string) =>
+  const ratingField = sharedFields((rating: string) => data("521", "8 ", "a", ageRating(rating)));
+  const languagesField = sharedFields((note: string) => data("546", "  ", "a", note));
+  const genreField = sharedFields((category: string) =>
     data("655", " 7", "a", ended(category, '.?!)]"-'), "2", genreSource),
   );
+  const director = sharedFields((heading: string) => directorField(heading, labels.director));
   // Control fields are ASCII: 12 bytes of directory, the value, a terminator; 001's number is added per work, 008 is 40.
   const controlBytes =
     head.reduce((bytes, field) => bytes + 13 + field.value.length, 0) + 13 + (13 + 40);
@@ -199,7 +207,7 @@ export function marcMapper(
     for (const heading of unique(
       (work.directors ?? []).map((director) => text(director.heading) ?? text(director.name)),
     ))
-      fields.push(directorField(heading, labels.director));
+      fields.push(director(heading));
     const url = text(work.watchUrl)?.replaceAll(" ", "%20");
     if (url) fields.push(data("856", "40", "u", url, "y", labels.watch));
 

@@ -1,7 +1,13 @@
 import { ChunkBuffers } from "./chunk-buffers.ts";
 import { iso2709Leader, iso2709Length } from "./iso2709.ts";
 import { marcxmlBound, writeMarcxmlFromIso2709 } from "./iso2709-marcxml.ts";
-import { checkStructure, isControlField, withoutForbidden, type MarcRecord } from "./record.ts";
+import {
+  checkStructure,
+  isControlField,
+  withoutForbidden,
+  type Field,
+  type MarcRecord,
+} from "./record.ts";
 
 /**
  * MARC 21 records in MARCXML (the MARC 21 slim schema): a `<collection>` of `<record>`s. The
@@ -62,8 +68,10 @@ export function* marcxmlChunks(
 
 /** A collection filled one record at a time, handing out each chunk when the next record does not fit in it. */
 export class MarcxmlChunks {
-  private chunk: Buffer;
+  /** The chunk being filled. */
+  chunk: Buffer;
   private used: number;
+  private lastStart = 0;
   private scratch = Buffer.allocUnsafe(0);
 
   private readonly buffers: ChunkBuffers;
@@ -85,22 +93,40 @@ export class MarcxmlChunks {
 
   /**
    * Adds the record the ISO 2709 writer of the same records has just written, from its bytes
-   * (`iso` from `start`): checked and cleaned there, and already UTF-8.
+   * (`iso` from `start`): checked and cleaned there, and already UTF-8. `fields`: the record's
+   * fields as that writer wrote them, when known (shared ones are then copied: see
+   * writeMarcxmlFromIso2709).
    */
-  addIso2709(iso: Uint8Array, start: number): Uint8Array | null {
+  addIso2709(iso: Uint8Array, start: number, fields?: readonly Field[]): Uint8Array | null {
     // Straight into the chunk while what is left of it holds any element of the record; near
     // its end, written aside then into the chunk as long as it is: a bound for each record would
     // start a chunk far sooner than the chunk is full.
     const bound = marcxmlBound(iso2709Length(iso, start));
     if (this.used + bound <= this.chunk.length) {
-      this.used += writeMarcxmlFromIso2709(iso, start, this.chunk, this.used);
+      this.lastStart = this.used;
+      this.used += writeMarcxmlFromIso2709(iso, start, this.chunk, this.used, fields);
       return null;
     }
     if (this.scratch.length < bound) this.scratch = Buffer.allocUnsafe(bound);
-    const length = writeMarcxmlFromIso2709(iso, start, this.scratch, 0);
+    const length = writeMarcxmlFromIso2709(iso, start, this.scratch, 0, fields);
+    return this.addWritten(this.scratch, 0, length);
+  }
+
+  /**
+   * Adds a record's element another collection has just been given, as its bytes at `start` in
+   * `written` (a subset of a set's records: the same bytes, not made again); gives the chunk it
+   * filled, if it had to start another.
+   */
+  addWritten(written: Buffer, start: number, length: number): Uint8Array | null {
     const full = this.room(length);
-    this.used += this.scratch.copy(this.chunk, this.used, 0, length);
+    this.lastStart = this.used;
+    this.used += written.copy(this.chunk, this.used, start, start + length);
     return full;
+  }
+
+  /** Where the element added last starts in `chunk`, and its length. */
+  get last(): { start: number; length: number } {
+    return { start: this.lastStart, length: this.used - this.lastStart };
   }
 
   private addXml(xml: string): Uint8Array | null {

@@ -62,12 +62,13 @@ export class MarcFiles {
     const { iso2709, marcxml, sinks, subset } = this;
     const isoChunk = iso2709.add(record);
     if (isoChunk !== null) sinks.iso2709(isoChunk);
-    const xmlChunk = marcxml.addIso2709(iso2709.chunk, iso2709.lastStart);
+    const xmlChunk = marcxml.addIso2709(iso2709.chunk, iso2709.lastStart, record.fields);
     if (xmlChunk !== null) sinks.marcxml(xmlChunk);
     if (subset !== null && subset.holds(this.count)) {
       const isoPart = subset.iso2709.addWritten(iso2709.chunk, iso2709.lastStart);
       if (isoPart !== null) subset.sinks.iso2709(isoPart);
-      const xmlPart = subset.marcxml.addIso2709(subset.iso2709.chunk, subset.iso2709.lastStart);
+      const { start, length } = marcxml.last;
+      const xmlPart = subset.marcxml.addWritten(marcxml.chunk, start, length);
       if (xmlPart !== null) subset.sinks.marcxml(xmlPart);
     }
     this.count++;

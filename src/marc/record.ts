@@ -34,6 +34,21 @@ export interface MarcRecord {
 
 export const isControlField = (field: Field): field is ControlField => "value" in field;
 
+/**
+ * Fields a mapping makes once and puts in many records (fixed values, a year, a genre): the
+ * serialisers encode each once and copy its bytes into every record that holds it. Such a field
+ * must never change (none does: nothing changes a record's fields).
+ */
+const sharedFields = new WeakSet<Field>();
+
+/** Marks `field` as put in many records (see sharedFields); gives it back. */
+export function shared<F extends Field>(field: F): F {
+  sharedFields.add(field);
+  return field;
+}
+
+export const isShared = (field: Field): boolean => sharedFields.has(field);
+
 /** ISO 2709 writes a record's length in five digits. */
 export const MAX_RECORD_BYTES = 99_999;
 /** ...and each field's length, its terminator included, in four (MARC 21's leader/20 is `4`). */

@@ -4,7 +4,7 @@ import { MarcFiles, writeMarcFiles } from "../../src/marc/record-files.ts";
 import { iso2709Chunks } from "../../src/marc/iso2709.ts";
 import { marcRecords } from "../../src/marc/map.ts";
 import { marcxml } from "../../src/marc/marcxml.ts";
-import type { Field, MarcRecord } from "../../src/marc/record.ts";
+import { isShared, type Field, type MarcRecord } from "../../src/marc/record.ts";
 import { readIso2709 } from "./iso2709-reader.ts";
 import { DOMAIN, SHAPES, generatedWorks } from "./works.ts";
 
@@ -64,6 +64,40 @@ describe("writeMarcFiles", () => {
     // Two buffers a file, and one more for each record larger than a chunk (SHAPES has some).
     expect(fresh.buffers).toBeGreaterThan(100);
     expect(reused.buffers).toBeLessThan(20);
+  });
+
+  it("copies a shared field's bytes into each record that holds it, as it would write them", () => {
+    const mapped = [...marcRecords(works, DOMAIN)];
+    // The mapping shares the fields a catalogue repeats (RDA types, years, genres, directors).
+    const rda = mapped.map((record) => record.fields.find((field) => field.tag === "336")!);
+    expect(new Set(rda).size).toBe(1);
+    expect(isShared(rda[0]!)).toBe(true);
+    expect(mapped.flatMap((record) => record.fields).filter(isShared).length).toBeGreaterThan(
+      5 * works.length,
+    );
+    // The same records with every field a copy of its own: nothing shared, all written anew.
+    const unshared = mapped.map((record): MarcRecord => ({
+      leader: record.leader,
+      fields: record.fields.map((field) => ({ ...field })),
+    }));
+    const write = (records: MarcRecord[]) => {
+      const files = { iso2709: [] as Buffer[], marcxml: [] as Buffer[] };
+      const written = new MarcFiles(
+        {
+          iso2709: (chunk) => files.iso2709.push(Buffer.from(chunk)),
+          marcxml: (chunk) => files.marcxml.push(Buffer.from(chunk)),
+        },
+        { chunkBytes: 4 * 1024, reuse: true },
+      );
+      for (const record of records) written.add(record);
+      written.end();
+      return { iso: Buffer.concat(files.iso2709), xml: Buffer.concat(files.marcxml) };
+    };
+    const copied = write(mapped);
+    const anew = write(unshared);
+    expect(copied.iso.equals(anew.iso)).toBe(true);
+    expect(copied.xml.equals(anew.xml)).toBe(true);
+    expect(copied.xml.toString("utf8")).toBe(marcxml(unshared));
   });
 
   it("writes MARCXML from the ISO 2709 bytes as from the fields, for any text (property)", () => {

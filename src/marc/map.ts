@@ -133,10 +133,12 @@ export function marcMapper(
     fill(labels.titleIn, { language: languageName(tag) }),
   );
   const ageRating = remembered((rating: string) => fill(labels.ageRating, { rating }));
-  // Fields whose values a catalogue repeats (a year, a running time, a rating, a language note, a
-  // genre, a director) are made once and shared by the records that hold them: nothing changes a
-  // record's fields, a record made of fewer objects costs less to make and to collect, and the
-  // serialisers encode each such field once (`shared`).
+  // Fields whose values a catalogue repeats (a year, a running time, a rating, a genre) are made
+  // once and shared by the records that hold them: nothing changes a record's fields, a record
+  // made of fewer objects costs less to make and to collect, and the serialisers encode each such
+  // field once and copy its bytes after (`shared`). A language note is made once but not marked:
+  // a catalogue with language columns has thousands, each in a few records, whose bytes kept
+  // would cost more than writing them again (a director's 700 likewise).
   const releaseField = sharedFields((year: string) =>
     data(
       "264",
@@ -158,11 +160,10 @@ export function marcMapper(
     ),
   );
   const ratingField = sharedFields((rating: string) => data("521", "8 ", "a", ageRating(rating)));
-  const languagesField = sharedFields((note: string) => data("546", "  ", "a", note));
+  const languagesField = remembered((note: string) => data("546", "  ", "a", note));
   const genreField = sharedFields((category: string) =>
     data("655", " 7", "a", ended(category, '.?!)]"-'), "2", genreSource),
   );
-  const director = sharedFields((heading: string) => directorField(heading, labels.director));
   // Control fields are ASCII: 12 bytes of directory, the value, a terminator; 001's number is added per work, 008 is 40.
   const controlBytes =
     head.reduce((bytes, field) => bytes + 13 + field.value.length, 0) + 13 + (13 + 40);
@@ -207,7 +208,7 @@ export function marcMapper(
     for (const heading of unique(
       (work.directors ?? []).map((director) => text(director.heading) ?? text(director.name)),
     ))
-      fields.push(director(heading));
+      fields.push(directorField(heading, labels.director));
     const url = text(work.watchUrl)?.replaceAll(" ", "%20");
     if (url) fields.push(data("856", "40", "u", url, "y", labels.watch));
 

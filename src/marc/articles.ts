@@ -46,10 +46,11 @@ const START =
  * the indicator cannot hold, is 0.
  */
 export function nonfilingCharacters(title: string, languages: readonly string[]): number {
-  const counts = new Set(languages.map((language) => inLanguage(title, language)));
-  if (counts.size !== 1) return 0;
-  const [count] = counts;
-  return count !== undefined && count <= 9 ? count : 0;
+  if (languages.length === 0) return 0;
+  const count = inLanguage(title, languages[0]!);
+  for (let i = 1; i < languages.length; i++)
+    if (inLanguage(title, languages[i]!) !== count) return 0;
+  return count <= 9 ? count : 0;
 }
 
 function inLanguage(title: string, language: string): number {

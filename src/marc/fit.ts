@@ -154,10 +154,10 @@ export function fitRecord(
   synopsisNote: string,
   locale: string,
 ): { fields: DataField[]; shortened: boolean } {
-  const size = (list: readonly Field[]) =>
-    list.reduce((bytes, field) => bytes + 12 + iso2709FieldBytes(field), controlBytes + 24 + 1 + 1);
   if (upperBound(fields) + controlBytes + 26 <= MAX_RECORD_BYTES)
     return { fields, shortened: false };
+  const size = (list: readonly Field[]) =>
+    list.reduce((bytes, field) => bytes + 12 + iso2709FieldBytes(field), controlBytes + 24 + 1 + 1);
   let fitted = fields;
   let shortened = false;
   const synopsis = fitted.findIndex((field) => field.tag === "520");

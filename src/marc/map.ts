@@ -196,7 +196,8 @@ export function marcMapper(
     // The original release, as provider-neutral records of online reproductions describe it: the
     // catalogue knows its year (supplied, so in brackets), not its place or publisher.
     if (year !== null) fields.push(releaseField(String(year)));
-    fields.push(extentField(minutes === null ? "" : String(minutes)), ...RDA_TYPES);
+    fields.push(extentField(minutes === null ? "" : String(minutes)));
+    for (const type of RDA_TYPES) fields.push(type);
     const synopsis = text(work.synopsis);
     if (synopsis !== null) fields.push(data("520", "  ", "a", ended(synopsis, ".?!…\"'»”)")));
     const rating = text(work.ageRating);
@@ -213,14 +214,19 @@ export function marcMapper(
     if (url) fields.push(data("856", "40", "u", url, "y", labels.watch));
 
     let shortened = false;
-    const withinField: DataField[] = [];
-    for (const field of fields) {
+    // The same array while every field fits (most records): a copy from the first one cut.
+    let withinField = fields;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
       const fitted =
         field.tag === "520"
           ? cutSynopsis(field, MAX_FIELD_BYTES, labels.synopsisShortened, locale)
           : fitField(field, locale, CUT_ENDINGS[field.tag]);
-      if (fitted !== field) shortened = true;
-      if (fitted !== null) withinField.push(fitted);
+      if (fitted !== field) {
+        if (withinField === fields) withinField = fields.slice(0, i);
+        shortened = true;
+        if (fitted !== null) withinField.push(fitted);
+      } else if (withinField !== fields) withinField.push(field);
     }
     const fitted = fitRecord(
       withinField,
@@ -241,12 +247,11 @@ export function marcMapper(
       language: audioCodes[0] ?? null,
       shortened: shortened || fitted.shortened,
     });
-    return new MappedRecord(`00000${status === "deleted" ? "d" : "n"}gm a22000003i 4500`, [
-      control("001", controlNumber(work.id)),
-      ...head,
-      control("008", fixed),
-      ...fitted.fields,
-    ]);
+    const recordFields: Field[] = [control("001", controlNumber(work.id))];
+    return new MappedRecord(
+      `00000${status === "deleted" ? "d" : "n"}gm a22000003i 4500`,
+      recordFields.concat(head, [control("008", fixed)], fitted.fields),
+    );
   };
 }
 

@@ -24,8 +24,15 @@ export function remembered<T>(make: (key: string) => T): (key: string) => T {
   };
 }
 
+/**
+ * No values: what the helpers below give for none, one array for every record (most works have no
+ * language columns), so that a record without them allocates nothing for them.
+ */
+const NONE: readonly never[] = Object.freeze([]);
+
 /** The distinct MARC codes of some tags, in their order; tags without one left out. */
-export const codesOf = (tags: readonly string[]): string[] => unique(tags.map(marcLanguage));
+export const codesOf = (tags: readonly string[]): readonly string[] =>
+  tags.length === 0 ? NONE : unique(tags.map(marcLanguage));
 
 export function firstCountry(countries: readonly string[] | undefined): string | null {
   for (const iso of countries ?? []) {
@@ -35,10 +42,13 @@ export function firstCountry(countries: readonly string[] | undefined): string |
   return null;
 }
 
-export const languageTags = (tags: readonly string[] | undefined): string[] =>
-  (tags ?? []).map(text).filter((tag): tag is string => tag !== null);
+export const languageTags = (tags: readonly string[] | undefined): readonly string[] =>
+  tags === undefined || tags.length === 0
+    ? NONE
+    : tags.map(text).filter((tag): tag is string => tag !== null);
 
-export function unique<T>(values: readonly (T | null)[]): T[] {
+export function unique<T>(values: readonly (T | null)[]): readonly T[] {
+  if (values.length === 0) return NONE;
   const found: T[] = [];
   for (const value of values) if (value !== null && !found.includes(value)) found.push(value);
   return found;
@@ -49,18 +59,27 @@ export function unique<T>(values: readonly (T | null)[]): T[] {
  * whose title it is; else the domain's and the first audio language's, counted only where both
  * agree (docs/exports.md#initial-articles-245s-second-indicator: a word that is an article in both is one whichever the title is in).
  */
-export function titleLanguages(work: MarcWork, title: string, domainLanguage: string): string[] {
+export function titleLanguages(
+  work: MarcWork,
+  title: string,
+  domainLanguage: string,
+): readonly string[] {
   if (work.titleLanguage) return unique([marcLanguage(work.titleLanguage)]);
-  const named: (string | null)[] = [];
-  for (const tag in work.titles ?? {})
-    if (text(work.titles![tag]) === title) named.push(marcLanguage(tag));
-  const codes = unique(named);
-  if (codes.length > 0) return codes;
-  return unique([
-    marcLanguage(domainLanguage),
-    marcLanguage(languageTags(work.audioLanguages)[0] ?? ""),
-  ]);
+  if (work.titles !== undefined && work.titles !== null) {
+    const named: (string | null)[] = [];
+    for (const tag in work.titles)
+      if (text(work.titles[tag]) === title) named.push(marcLanguage(tag));
+    const codes = unique(named);
+    if (codes.length > 0) return codes;
+  }
+  return defaultLanguages(`${domainLanguage}\n${languageTags(work.audioLanguages)[0] ?? ""}`);
 }
+
+/** The domain's and the first audio language's codes, by `domain\naudio` (a catalogue has few pairs). */
+const defaultLanguages = remembered((key: string) => {
+  const [domain, audio] = key.split("\n");
+  return unique([marcLanguage(domain!), marcLanguage(audio!)]);
+});
 
 /** The titles in other languages that differ from `title` and from each other, as [language, title]. */
 export function otherTitles(work: MarcWork, title: string): [string, string][] {

@@ -25,22 +25,29 @@ export function marcWork(
   domain: Domain,
   categories: Readonly<Record<string, string>>,
 ): MarcWork {
+  // What the work has, and nothing for what it lacks: every value is serialised to the writer
+  // thread, and a spread of an object made for a value costs more than the value.
+  const made: MarcWork = { id: work.id, title: work.name, availableFrom: window.from };
+  if (work.year !== null) made.year = work.year;
+  if (work.duration !== null) made.duration = work.duration;
+  const text = synopsis(work, domain.locale)?.text;
+  if (text !== undefined) made.synopsis = text;
+  if (director !== null)
+    made.directors = [
+      director.heading === undefined
+        ? { name: director.name }
+        : { name: director.name, heading: director.heading },
+    ];
+  const category = work.audiovisual_type === null ? undefined : categories[work.audiovisual_type];
+  if (category !== undefined) made.category = category;
+  if (domain.watch_url !== undefined) made.watchUrl = watchUrl(domain.watch_url, work);
   const browse = work.browse;
-  return {
-    id: work.id,
-    title: work.name,
-    ...(browse?.names !== undefined ? { titles: browse.names } : {}),
-    year: work.year,
-    duration: work.duration,
-    synopsis: synopsis(work, domain.locale)?.text ?? null,
-    directors:
-      director === null ? [] : [{ name: director.name, heading: director.heading ?? null }],
-    category: work.audiovisual_type === null ? null : (categories[work.audiovisual_type] ?? null),
-    ageRating: browse?.age ?? null,
-    ...(browse?.countries !== undefined ? { countries: browse.countries } : {}),
-    ...(browse?.audio !== undefined ? { audioLanguages: browse.audio } : {}),
-    ...(browse?.subtitles !== undefined ? { subtitleLanguages: browse.subtitles } : {}),
-    watchUrl: domain.watch_url === undefined ? null : watchUrl(domain.watch_url, work),
-    availableFrom: window.from,
-  };
+  if (browse !== undefined) {
+    if (browse.names !== undefined) made.titles = browse.names;
+    if (browse.age !== undefined) made.ageRating = browse.age;
+    if (browse.countries !== undefined) made.countries = browse.countries;
+    if (browse.audio !== undefined) made.audioLanguages = browse.audio;
+    if (browse.subtitles !== undefined) made.subtitleLanguages = browse.subtitles;
+  }
+  return made;
 }

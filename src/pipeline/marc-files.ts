@@ -95,7 +95,7 @@ export async function writeMarcExports(
       await tree.moveFrom(marcPath(domain.domain, kind, format), file(kind, format), key);
   };
   try {
-    // The sets at once (in the last writer thread, beside the spreadsheets); every one settled
+    // The sets handed over at once (the last writer thread writes them in turn); every one settled
     // before the first failure is thrown, so that none still writes when the directory goes.
     await settleAll(
       todo

@@ -135,13 +135,29 @@ export const marcJob = (input: MarcJobInput): ThreadJob => ({
   transfer: [input.works],
 });
 
+/** The last job given to this thread (or process): the next one starts when it has ended. */
+let lastJob: Promise<unknown> = Promise.resolve();
+
+/**
+ * Writes both files of the same records (writeMarcFilesNow), after the jobs given before this
+ * one have ended, failed or not: one job at a time, in the order given. Run side by side, the
+ * jobs of every domain in flight ended together, at the end of the build, while the next domain's
+ * API waited for the first domain's exports (at most two domains' exports are in flight:
+ * src/pipeline/stages.ts), the main thread idle; in order, the first domain's are done first.
+ */
+export function writeMarcJob(input: MarcJobInput): Promise<void> {
+  const job = lastJob.then(() => writeMarcFilesNow(input));
+  lastJob = job.catch(() => {});
+  return job;
+}
+
 /**
  * Writes both files of the same records as the works arrive, chunk by chunk: memory holds a part
  * of the works, a record and a chunk of each file. The event loop turns after each part, so that
  * in a writer thread the batches of API files that arrive meanwhile are written between the
  * parts instead of waiting for the set.
  */
-export async function writeMarcJob({
+async function writeMarcFilesNow({
   iso2709,
   marcxml,
   domain,

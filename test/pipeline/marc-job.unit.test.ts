@@ -94,6 +94,35 @@ describe("the works sent to a MARC job", () => {
     expect(Math.max(...ahead)).toBeLessThanOrEqual(500);
   });
 
+  it("go to one job at a time, in the order the jobs were given", async () => {
+    // Which job's works were made, in the order they were: all of the first's before the second's.
+    const made: string[] = [];
+    const source = (name: string) =>
+      (function* () {
+        for (const work of works.slice(0, 1000)) {
+          made.push(name);
+          yield work;
+        }
+      })();
+    const given = ["first", "second", "third"].map((name) =>
+      writeMarcJob({
+        iso2709: path.join(dir, `${name}.mrc`),
+        marcxml: path.join(dir, `${name}.xml`),
+        domain: DOMAIN,
+        works: sendWorks(source(name)).port,
+        records: 1000,
+        status: "new",
+      }),
+    );
+    await Promise.all(given);
+    expect(made).toEqual([
+      ...Array<string>(1000).fill("first"),
+      ...Array<string>(1000).fill("second"),
+      ...Array<string>(1000).fill("third"),
+    ]);
+    expect(readIso2709(await readFile(path.join(dir, "third.mrc")))).toHaveLength(1000);
+  });
+
   it("stop the job when making them fails, and the failure is the maker's", async () => {
     const failing = (function* () {
       yield* works.slice(0, 250);

@@ -74,24 +74,15 @@ export function fixedLengthData(values: FixedValues): string {
       : values.minutes > 999
         ? "000"
         : String(values.minutes).padStart(3, "0");
-  const field =
-    values.entered.slice(2, 4) +
-    values.entered.slice(5, 7) +
-    values.entered.slice(8, 10) +
-    date +
-    (values.country ?? "xx").padEnd(3, " ") +
-    running +
-    " " + // 21: undefined
-    " " + // 22: target audience, not specified
-    "     " + // 23-27: undefined
-    "|" + // 28: government publication, not coded
-    "o" + // 29: form of item, online
-    "   " + // 30-32: undefined
-    "v" + // 33: videorecording
-    "u" + // 34: technique unknown
-    (values.language ?? "   ") +
-    (values.shortened ? "s" : " ") +
-    "d"; // 39: cataloguing source, other
+  const entered = values.entered.slice(2).replaceAll("-", ""); // YYMMDD
+  const place = (values.country ?? "xx").padEnd(3, " ");
+  const language = values.language ?? "   ";
+  // 00-05 entered, 06-14 dates, 15-17 place, 18-20 running time; 21 undefined, 22 target audience
+  // not specified, 23-27 undefined, 28 government publication not coded (|), 29 form of item
+  // online (o), 30-32 undefined, 33 videorecording (v), 34 technique unknown (u); 35-37 language,
+  // 38 modified record (s: shortened), 39 cataloguing source other (d). One template, not a
+  // string made for each piece joined.
+  const field = `${entered}${date}${place}${running}       |o   vu${language}${values.shortened ? "s" : " "}d`;
   if (field.length !== 40) throw new Error(`008 must be 40 characters: ${JSON.stringify(field)}`);
   return field;
 }

@@ -70,7 +70,7 @@ export function writeMarcxmlFromIso2709(
       continue;
     }
     const from = p;
-    p = writeField(iso, entry, base, out, p);
+    p = writeElement(iso, entry, base, out, p);
     if (field && isShared(field)) elements.set(field, new Uint8Array(out.subarray(from, p)));
   }
   return copy(RECORD_END, out, p) - at;
@@ -80,7 +80,7 @@ export function writeMarcxmlFromIso2709(
 const elements = new WeakMap<Field, Uint8Array>();
 
 /** Writes the element of the field whose directory entry is at `entry`; gives where it ends. */
-function writeField(
+function writeElement(
   iso: Uint8Array,
   entry: number,
   base: number,
